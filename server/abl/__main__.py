@@ -1,0 +1,3 @@
+from abl.cli.main import main
+
+raise SystemExit(main())

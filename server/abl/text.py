@@ -1,0 +1,75 @@
+"""Positions and ranges. Lines and characters are 0-based; characters count code points.
+
+The LSP layer converts characters to the client's encoding (UTF-16 by default); the CLI
+prints 1-based line and column numbers.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Position:
+    line: int
+    character: int
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Range:
+    start: Position
+    end: Position
+
+    @staticmethod
+    def on_line(line: int, start: int, end: int) -> "Range":
+        return Range(Position(line, start), Position(line, end))
+
+    @staticmethod
+    def empty(line: int, character: int) -> "Range":
+        p = Position(line, character)
+        return Range(p, p)
+
+    def contains(self, pos: Position) -> bool:
+        return self.start <= pos <= self.end
+
+    def union(self, other: "Range") -> "Range":
+        return Range(min(self.start, other.start), max(self.end, other.end))
+
+
+class LineIndex:
+    """Maps string offsets to positions and back for one text."""
+
+    __slots__ = ("text", "_starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        find = text.find
+        i = find("\n")
+        while i != -1:
+            starts.append(i + 1)
+            i = find("\n", i + 1)
+        self._starts = starts
+
+    @property
+    def line_count(self) -> int:
+        return len(self._starts)
+
+    def position(self, offset: int) -> Position:
+        line = bisect_right(self._starts, offset) - 1
+        return Position(line, offset - self._starts[line])
+
+    def offset(self, pos: Position) -> int:
+        if pos.line >= len(self._starts):
+            return len(self.text)
+        start = self._starts[pos.line]
+        end = self._starts[pos.line + 1] - 1 if pos.line + 1 < len(self._starts) else len(self.text)
+        return min(start + pos.character, end)
+
+    def line_text(self, line: int) -> str:
+        if line >= len(self._starts):
+            return ""
+        start = self._starts[line]
+        end = self._starts[line + 1] if line + 1 < len(self._starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")
