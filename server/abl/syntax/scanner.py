@@ -1,0 +1,375 @@
+"""The line scanner: text → significant-line nodes, trivia, and the token stream for lark.
+
+It never fails. Each physical line is classified once (blank, whole-line comment, `KEY:` entry,
+`- ` item, or free text); pipe blocks and values with open brackets swallow their continuation
+lines; indentation becomes `_INDENT`/`_DEDENT` tokens. Problems it can see on its own
+(unterminated quotes, unclosed brackets, inconsistent dedents, ambiguous tabs) become
+diagnostics here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lark import Token
+
+from abl.diagnostics import Diagnostic, Severity
+from abl.syntax.cst import PIPE_MARKERS, Node, NodeKind, Trivia, TriviaKind
+from abl.text import Range
+
+# A key: an identifier-like name (dots and dashes allowed), a quoted name, or the two-word
+# `USE BEHAVIOR_PROFILE`, followed by a colon that ends the line or is followed by a blank.
+_KEY = re.compile(
+    r"""(?:(USE[ \t]+BEHAVIOR_PROFILE)|([A-Za-z_$@][\w.\-$@]*)|"([^"\n]*)"|'([^'\n]*)')[ \t]*:(?=[ \t\r]|$)"""
+)
+_SPECIAL = re.compile(r"""[#"'\[\]{}/]""")
+_OPENERS = {"[": "]", "{": "}"}
+_CLOSERS = {"]": "[", "}": "{"}
+# Characters after which a quote opens a string (rather than being an apostrophe in prose).
+_QUOTE_OPENERS = frozenset(" \t([{,:=!<>")
+
+
+class NodeToken(Token):
+    """A lark token that carries the scanner's node for the tree builder."""
+
+    node: Node
+
+
+@dataclass(slots=True)
+class ScanResult:
+    nodes: list[Node]  # significant nodes in document order (item contents included)
+    tokens: list[Token]
+    trailing: list[Trivia]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _ValueShape:
+    end: int  # offset after the value (trailing comment and blanks excluded)
+    comment: int  # offset of the comment, or -1
+    open_brackets: list[tuple[str, int]]  # unclosed `[`/`{` with their offsets
+    error: tuple[int, int, str] | None  # (start, end, message)
+
+
+def scan(text: str) -> ScanResult:
+    return _Scanner(text).run()
+
+
+class _Scanner:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.nodes: list[Node] = []
+        self.tokens: list[Token] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.pending: list[Trivia] = []
+        self.stack: list[int] = [0]
+        self.stack_narrow: list[int] = [0]  # the same levels measured with tabs as one column
+        self.row = 0
+        self.pos = 0
+        self.tab_warned = False
+
+    # --- driver -----------------------------------------------------------------------
+
+    def run(self) -> ScanResult:
+        text = self.text
+        n = len(text)
+        while self.pos < n:
+            start = self.pos
+            nl = text.find("\n", start)
+            line_end = n if nl == -1 else nl + 1
+            content_end = n if nl == -1 else nl
+            if content_end > start and text[content_end - 1] == "\r":
+                content_end -= 1
+            i = start
+            if start == 0 and text.startswith("\ufeff"):
+                i = 1
+            j = i
+            while j < content_end and text[j] in " \t":
+                j += 1
+            if j == content_end:
+                self.pending.append(Trivia(TriviaKind.BLANK, self.row, start, line_end))
+            elif text[j] == "#":
+                self.pending.append(Trivia(TriviaKind.COMMENT, self.row, start, line_end))
+            else:
+                self._significant(start, i, j, content_end, line_end)
+                continue  # _significant advanced pos and row itself
+            self.pos = line_end
+            self.row += 1
+        while len(self.stack) > 1:
+            self.stack.pop()
+            self.stack_narrow.pop()
+            self.tokens.append(Token("_DEDENT", ""))
+        return ScanResult(self.nodes, self.tokens, self.pending, self.diagnostics)
+
+    # --- one significant line ---------------------------------------------------------
+
+    def _significant(self, start: int, indent_from: int, content: int, content_end: int, line_end: int) -> None:
+        text = self.text
+        ws = text[indent_from:content]
+        if "\t" in ws:
+            col = len(ws.expandtabs(8))
+        else:
+            col = content - indent_from
+        row = self.row
+        nodes_here: list[Node] = []
+        node_start = start
+        # A run of `- ` dashes: each opens an item whose content sits at a deeper column.
+        while text.startswith("-", content) and (content + 1 == content_end or text[content + 1] in " \t"):
+            item = Node(NodeKind.ITEM, row, start, node_start, content + 1, col, source=text)
+            item.value_start = item.value_end = content + 1
+            nodes_here.append(item)
+            nxt = content + 1
+            while nxt < content_end and text[nxt] in " \t":
+                nxt += 1
+            delta = nxt - content
+            col += delta
+            item.end = nxt
+            node_start = nxt
+            content = nxt
+            if content == content_end:
+                break
+        last_end = line_end
+        if content < content_end:
+            node, open_brackets = self._content_node(start, node_start, content, content_end, col)
+            nodes_here.append(node)
+            last_end = self._continuation(node, open_brackets, line_end)
+        else:
+            # A bare dash: the item owns the rest of the line.
+            nodes_here[-1].end = line_end
+            self.row += 1
+        if len(nodes_here) > 1:
+            for outer, inner in zip(nodes_here, nodes_here[1:]):
+                outer.end = inner.start
+        # Emit tokens: the first node at the line's indentation, inner ones one level deeper each.
+        for k, node in enumerate(nodes_here):
+            if k == 0:
+                node.leading = self.pending
+                self.pending = []
+                self._indent_to(node, node.col, len(ws))
+            else:
+                self._indent_to(node, node.col, node.col)
+            self.nodes.append(node)
+            token = NodeToken(node.kind.name, "")
+            token.node = node
+            self.tokens.append(token)
+        self.pos = last_end
+
+    def _content_node(
+        self, line_start: int, node_start: int, content: int, content_end: int, col: int
+    ) -> tuple[Node, list[tuple[str, int]]]:
+        text = self.text
+        m = _KEY.match(text, content, content_end)
+        if m is not None:
+            node = Node(NodeKind.ENTRY, self.row, line_start, node_start, content_end, col, source=text)
+            group = m.lastindex or 2
+            key_start, key_end = m.span(group)
+            if group in (3, 4):  # quoted key: the range covers the quotes
+                key_start -= 1
+                key_end += 1
+            node.key = m.group(group)
+            if group == 1:
+                node.key = "USE BEHAVIOR_PROFILE"
+            node.key_start = key_start
+            node.key_end = key_end
+            v = m.end()
+            while v < content_end and text[v] in " \t":
+                v += 1
+            allow_slashes = node.key.upper() == "WHEN"
+        else:
+            node = Node(NodeKind.TEXT, self.row, line_start, node_start, content_end, col, source=text)
+            v = content
+            allow_slashes = False
+        shape = _value_shape(text, v, content_end, allow_slashes)
+        node.value_start = v
+        node.value_end = shape.end if shape.end > v else v
+        node.comment_start = shape.comment
+        node.value_end_row = self.row
+        node.value_end_char = node.value_end - line_start
+        if shape.error is not None:
+            s, e, msg = shape.error
+            self._error(Range.on_line(self.row, s - line_start, e - line_start), msg)
+        return node, shape.open_brackets
+
+    # --- continuation lines -----------------------------------------------------------
+
+    def _continuation(self, node: Node, open_brackets: list[tuple[str, int]], line_end: int) -> int:
+        """Swallow a pipe block or the rest of an open flow collection; return the new end."""
+        if node.kind is NodeKind.ENTRY and node.value.strip() in PIPE_MARKERS:
+            end = self._pipe_block(node, line_end)
+            node.end = end
+            return end
+        if open_brackets:
+            end = self._bracket_continuation(node, open_brackets, line_end)
+            node.end = end
+            return end
+        node.end = line_end
+        self.row += 1
+        return line_end
+
+    def _pipe_block(self, node: Node, line_end: int) -> int:
+        text = self.text
+        n = len(text)
+        self.row += 1
+        pos = line_end
+        end = line_end
+        row = self.row
+        last_row = -1
+        while pos < n:
+            nl = text.find("\n", pos)
+            le = n if nl == -1 else nl + 1
+            line = text[pos:le].rstrip("\r\n")
+            stripped = line.lstrip(" \t")
+            if stripped:
+                indent = len(line[: len(line) - len(stripped)].expandtabs(8))
+                if indent <= node.col:
+                    break
+                end = le
+                last_row = row
+                self.row = row + 1
+            pos = le
+            row += 1
+        node.pipe_end_row = last_row if last_row >= 0 else node.row
+        return end
+
+    def _bracket_continuation(self, node: Node, open_brackets: list[tuple[str, int]], line_end: int) -> int:
+        text = self.text
+        n = len(text)
+        pos = line_end
+        row = self.row + 1
+        stack = list(open_brackets)
+        allow_slashes = node.key.upper() == "WHEN"
+        while pos < n and stack:
+            nl = text.find("\n", pos)
+            le = n if nl == -1 else nl + 1
+            ce = n if nl == -1 else nl
+            if ce > pos and text[ce - 1] == "\r":
+                ce -= 1
+            line = text[pos:ce]
+            stripped = line.lstrip(" \t")
+            if stripped:
+                indent = len(line[: len(line) - len(stripped)].expandtabs(8))
+                if indent <= node.col:
+                    break
+                shape = _value_shape(text, pos + len(line) - len(stripped), ce, allow_slashes, stack)
+                stack = shape.open_brackets
+                node.value_end = shape.end
+                node.value_end_row = row
+                node.value_end_char = shape.end - pos
+                if shape.comment >= 0:
+                    node.comment_start = shape.comment
+            pos = le
+            row += 1
+            line_end = le
+        if stack:
+            opener, at = stack[-1]
+            self._error(
+                Range.on_line(node.row, at - node.line_start, at - node.line_start + 1),
+                f"`{opener}` is never closed; expected `{_OPENERS[opener]}`",
+            )
+        self.row = row
+        return line_end
+
+    # --- indentation ------------------------------------------------------------------
+
+    def _indent_to(self, node: Node, level: int, narrow: int) -> None:
+        stack = self.stack
+        if not self.tab_warned:
+            top, top_narrow = stack[-1], self.stack_narrow[-1]
+            if (level > top) != (narrow > top_narrow) or (level == top) != (narrow == top_narrow):
+                self.tab_warned = True
+                self.diagnostics.append(
+                    Diagnostic(
+                        "TAB_INDENTATION",
+                        Severity.WARNING,
+                        "tabs and spaces mixed in indentation: the nesting of this line depends on the tab width; indent with spaces",
+                        Range.on_line(node.row, 0, node.start - node.line_start),
+                    )
+                )
+        if not self.nodes and level > 0:
+            self._error(
+                Range.on_line(node.row, 0, max(1, node.start - node.line_start)),
+                "unexpected indentation: the first line of a file starts at column 1",
+            )
+            level = narrow = 0
+        if level > stack[-1]:
+            stack.append(level)
+            self.stack_narrow.append(narrow)
+            self.tokens.append(Token("_INDENT", ""))
+            return
+        while level < stack[-1]:
+            if level > stack[-2]:
+                self._error(
+                    Range.on_line(node.row, 0, node.start - node.line_start),
+                    f"indentation of {level} does not match any enclosing block (expected {stack[-2]} or {stack[-1]}); read as {stack[-1]}",
+                )
+                break
+            stack.pop()
+            self.stack_narrow.pop()
+            self.tokens.append(Token("_DEDENT", ""))
+
+    def _error(self, rng: Range, message: str) -> None:
+        self.diagnostics.append(Diagnostic("SYNTAX_ERROR", Severity.ERROR, message, rng))
+
+
+def _value_shape(
+    text: str,
+    start: int,
+    end: int,
+    allow_slashes: bool,
+    stack: list[tuple[str, int]] | None = None,
+) -> _ValueShape:
+    """Find where a value ends (before ` #` or, in `WHEN`, `//` outside quotes) and which
+    brackets it leaves open."""
+    opened = list(stack) if stack else []
+    if _SPECIAL.search(text, start, end) is None:
+        e = end
+        while e > start and text[e - 1] in " \t":
+            e -= 1
+        return _ValueShape(e, -1, opened, None)
+    i = start
+    comment = -1
+    error: tuple[int, int, str] | None = None
+    while i < end:
+        c = text[i]
+        if c == "#" and (i == start or text[i - 1] in " \t"):
+            comment = i
+            break
+        if c == "/" and allow_slashes and i + 1 < end and text[i + 1] == "/":
+            comment = i
+            break
+        if c in "\"'" and (i == start or text[i - 1] in _QUOTE_OPENERS):
+            close = _closing_quote(text, i, end)
+            if close < 0:
+                if i == start or c == '"':
+                    error = (i, end, f"unterminated string: expected a closing {c}")
+                i = end
+                break
+            i = close + 1
+            continue
+        if c in _OPENERS:
+            opened.append((c, i))
+        elif c in _CLOSERS:
+            if opened and opened[-1][0] == _CLOSERS[c]:
+                opened.pop()
+            elif error is None:
+                error = (i, i + 1, f"`{c}` has no matching `{_CLOSERS[c]}`")
+        i += 1
+    e = comment if comment >= 0 else min(i, end)
+    while e > start and text[e - 1] in " \t":
+        e -= 1
+    return _ValueShape(e, comment, opened, error)
+
+
+def _closing_quote(text: str, at: int, end: int) -> int:
+    q = text[at]
+    i = at + 1
+    while i < end:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == q:
+            return i
+        i += 1
+    return -1

@@ -1,0 +1,178 @@
+"""Inline values: plain scalars, quoted strings, flow lists and flow maps.
+
+Scalars and quoted strings are read by hand (they are most values and must be cheap); values
+opening with `[` or `{` go through lark's LALR parser with `grammar/value.lark`. Reading never
+raises: a value that does not parse comes back with `error` set and its raw text kept.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from functools import cache
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+from abl.resources import grammar_text
+
+
+class ValueKind(enum.Enum):
+    EMPTY = "empty"
+    PLAIN = "plain"
+    QUOTED = "quoted"
+    LIST = "list"
+    MAP = "map"
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """An inline value. `start`/`end` are offsets within the text that was read."""
+
+    kind: ValueKind
+    raw: str
+    start: int
+    end: int
+    text: str = ""  # the scalar's content: unquoted and unescaped
+    items: tuple["Value", ...] = ()
+    pairs: tuple[tuple["Value", "Value | None"], ...] = ()  # (key, value); None for `{name}` shorthand
+    error: str | None = None
+    error_at: int = 0
+
+    @property
+    def is_scalar(self) -> bool:
+        return self.kind in (ValueKind.PLAIN, ValueKind.QUOTED)
+
+    def scalars(self) -> list["Value"]:
+        """The items of a list (or the value itself when it is a scalar)."""
+        if self.kind is ValueKind.LIST:
+            return [v for v in self.items if v.is_scalar]
+        if self.is_scalar:
+            return [self]
+        return []
+
+
+def unquote(raw: str) -> tuple[str, bool]:
+    """Content of a quoted scalar and whether it was quoted; plain text comes back as is."""
+    s = raw.strip()
+    if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'":
+        body = s[1:-1]
+        if "\\" in body:
+            body = _unescape(body, s[0])
+        return body, True
+    return s, False
+
+
+def read_value(raw: str, base: int = 0) -> Value:
+    """Read one inline value. `base` is added to every offset (the value's column)."""
+    stripped = raw.strip()
+    if not stripped:
+        return Value(ValueKind.EMPTY, raw, base, base)
+    lead = len(raw) - len(raw.lstrip())
+    start = base + lead
+    end = start + len(stripped)
+    first = stripped[0]
+    if first in "[{":
+        return _read_flow(stripped, start)
+    if first in "\"'" and len(stripped) >= 2 and stripped[-1] == first and _single_string(stripped):
+        text, _ = unquote(stripped)
+        return Value(ValueKind.QUOTED, stripped, start, end, text)
+    return Value(ValueKind.PLAIN, stripped, start, end, stripped)
+
+
+def _single_string(s: str) -> bool:
+    """True when `s` is exactly one quoted string (not `"a" and "b"`)."""
+    q = s[0]
+    i = 1
+    while i < len(s):
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == q:
+            return i == len(s) - 1
+        i += 1
+    return False
+
+
+def _unescape(body: str, quote: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t", "\\": "\\", quote: quote}.get(nxt, "\\" + nxt))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+class _ToValue(Transformer):
+    def __init__(self, base: int) -> None:
+        super().__init__()
+        self.base = base
+
+    def _scalar(self, tok: Token, kind: ValueKind, text: str) -> Value:
+        s = self.base + tok.start_pos
+        return Value(kind, str(tok), s, s + len(tok), text)
+
+    def plain(self, children: list) -> Value:
+        tok = children[0]
+        return self._scalar(tok, ValueKind.PLAIN, str(tok).strip())
+
+    def dq_string(self, children: list) -> Value:
+        tok = children[0]
+        return self._scalar(tok, ValueKind.QUOTED, unquote(str(tok))[0])
+
+    sq_string = dq_string
+
+    def list(self, children: list) -> Value:
+        items = tuple(c for c in children if isinstance(c, Value))
+        return Value(ValueKind.LIST, "", 0, 0, items=items)
+
+    def map(self, children: list) -> Value:
+        pairs = tuple(c for c in children if isinstance(c, tuple))
+        return Value(ValueKind.MAP, "", 0, 0, pairs=pairs)
+
+    def pair(self, children: list) -> tuple[Value, Value]:
+        return (children[0], children[1])
+
+    def shorthand(self, children: list) -> tuple[Value, None]:
+        return (self.plain(children), None)
+
+
+@cache
+def _flow_parser() -> Lark:
+    return Lark(grammar_text("value.lark"), parser="lalr", maybe_placeholders=False)
+
+
+def _read_flow(s: str, start: int) -> Value:
+    end = start + len(s)
+    try:
+        tree = _flow_parser().parse(s)
+    except (UnexpectedToken, UnexpectedCharacters, UnexpectedEOF) as err:
+        at = getattr(err, "pos_in_stream", None)
+        if at is None:
+            token = getattr(err, "token", None)
+            at = getattr(token, "start_pos", None) or len(s)
+        kind = ValueKind.LIST if s[0] == "[" else ValueKind.MAP
+        return Value(kind, s, start, end, error=_flow_message(s, at), error_at=start + min(at, len(s)))
+    except LarkError as err:
+        kind = ValueKind.LIST if s[0] == "[" else ValueKind.MAP
+        return Value(kind, s, start, end, error=f"cannot read this value: {err}", error_at=start)
+    value = _ToValue(start).transform(tree)
+    return _with_span(value, s, start, end)
+
+
+def _with_span(value: Value, raw: str, start: int, end: int) -> Value:
+    return Value(value.kind, raw, start, end, value.text, value.items, value.pairs)
+
+
+def _flow_message(s: str, at: int) -> str:
+    if at >= len(s):
+        closer = "]" if s[0] == "[" else "}"
+        return f"the value ends before its closing `{closer}`"
+    return f"unexpected `{s[at]}` in this {'list' if s[0] == '[' else 'map'}"
