@@ -1,1 +1,15 @@
-"""model layer."""
+"""The semantic model: typed agents, routes, history specs and returns, with source ranges."""
+
+from abl.model.fields import declared_variables, produced_fields, set_targets
+from abl.model.lower import lower, parse_failure
+from abl.model.types import *  # noqa: F401,F403  (the model's vocabulary is its public API)
+from abl.model.types import Agent, Document
+from abl.syntax.parser import parse
+
+
+def load_document(text: str, path: str = "<memory>") -> Document:
+    """Parse and lower one file. Never raises."""
+    return lower(parse(text), path)
+
+
+__all__ = ["Agent", "Document", "declared_variables", "load_document", "lower", "parse_failure", "produced_fields", "set_targets"]

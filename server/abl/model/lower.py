@@ -1,0 +1,809 @@
+"""Lower the CST of one file into the semantic model.
+
+Lowering is total: whatever the tree holds, it returns a `Document`; values it cannot read
+are left out (or `None`) for the checks to report. Property keys are read without regard to
+case, except inside `CONTEXT`, where the platform reads only lowercase keys.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator
+
+from abl.expr import parse_condition
+from abl.model import history
+from abl.model.types import (
+    Agent,
+    AgentKind,
+    Assignment,
+    CompleteRule,
+    Condition,
+    Delegate,
+    Document,
+    EscalateTrigger,
+    FailureAction,
+    FailureKind,
+    FlowInfo,
+    GatherField,
+    HandoffRoute,
+    Intent,
+    MapEntry,
+    MemoryVar,
+    Name,
+    OnReturn,
+    OnStart,
+    ParentReturn,
+    RememberRule,
+    ReturnFlag,
+    ReturnHandler,
+    Scalar,
+    Tool,
+    ToolImport,
+    ToolParam,
+)
+from abl.syntax.cst import Node, NodeKind, SourceFile
+from abl.syntax.values import Value, ValueKind, read_value, unquote
+from abl.text import Position, Range
+
+HEADERS = {"AGENT": AgentKind.AGENT, "SUPERVISOR": AgentKind.SUPERVISOR, "BEHAVIOR_PROFILE": AgentKind.BEHAVIOR_PROFILE}
+_ASSIGN = re.compile(r"([A-Za-z_$][\w.$\[\]]*)\s*=(?!=)\s*(.*)")
+_SIGNATURE = re.compile(r"([A-Za-z_][\w.]*)\s*\((.*)\)\s*(?:->\s*(.*))?$", re.S)
+_IMPORT = re.compile(r"""(".*?"|'.*?'|\S+)\s*(?:\[(.*)\])?\s*$""")
+_FLOW_RESERVED = frozenset({"entry_point", "steps", "global_digressions"})
+
+
+def lower(source: SourceFile, path: str) -> Document:
+    return _Lowering(source, path).document()
+
+
+class _Lowering:
+    def __init__(self, source: SourceFile, path: str) -> None:
+        self.source = source
+        self.path = path
+        self.index = source.index
+
+    # --- positions and values -----------------------------------------------------------
+
+    def pos(self, offset: int) -> Position:
+        return self.index.position(offset)
+
+    def span(self, start: int, end: int) -> Range:
+        return Range(self.pos(start), self.pos(end))
+
+    def scalar(self, node: Node | None) -> Scalar | None:
+        """The value of an entry (or the text of a TEXT node) as a scalar."""
+        if node is None:
+            return None
+        key_range = node.key_range if node.is_entry else None
+        if node.is_pipe:
+            end_row = max(node.pipe_end_row, node.row)
+            end = Position(end_row, len(self.index.line_text(end_row)))
+            return Scalar(node.pipe_text, node.value, False, Range(node.value_range.start, end), key_range)
+        if not node.has_value:
+            return None
+        text, quoted = unquote(node.value)
+        return Scalar(text, node.value, quoted, node.value_range, key_range)
+
+    def value(self, node: Node) -> Value:
+        return read_value(node.value, node.value_start)
+
+    def scalar_of(self, v: Value) -> Scalar:
+        return Scalar(v.text, v.raw, v.kind is ValueKind.QUOTED, self.span(v.start, v.end))
+
+    def name_of(self, v: Value) -> Name:
+        return Name(v.text, self.span(v.start, v.end))
+
+    def names(self, node: Node | None) -> list[Name]:
+        """Names from `[a, b]`, a block list of `- a`, or a single scalar."""
+        if node is None:
+            return []
+        out: list[Name] = []
+        if node.has_value and not node.is_pipe:
+            v = self.value(node)
+            if v.kind is ValueKind.LIST:
+                out.extend(self.name_of(i) for i in v.items if i.is_scalar and i.text)
+            elif v.kind is ValueKind.MAP:
+                out.extend(self.name_of(k) for k, _ in v.pairs)
+            elif v.is_scalar:
+                for part in _split_commas(v.text) if "," in v.text else [v.text]:
+                    if part.strip():
+                        out.append(Name(part.strip(), node.value_range))
+        for child in node.children:
+            content = child.content if child.is_item else child
+            if content is not None and content.is_text:
+                text, _ = unquote(content.value)
+                out.append(Name(text, content.value_range))
+            elif content is not None and content.is_entry and not content.has_value:
+                out.append(Name(content.key, content.key_range))
+        return out
+
+    def condition(self, node: Node | None) -> Condition | None:
+        if node is None or not node.has_value:
+            return None
+        return self.condition_text(node.value, node.value_range)
+
+    def condition_text(self, text: str, rng: Range) -> Condition:
+        return Condition(text, rng, parse_condition(text))
+
+    def pairs(self, node: Node | None) -> Iterator[tuple[Name, Scalar | None, Range]]:
+        """`key: value` pairs from a block of entries or a one-line flow map."""
+        if node is None:
+            return
+        if node.has_value and not node.is_pipe:
+            v = self.value(node)
+            if v.kind is ValueKind.MAP:
+                for k, val in v.pairs:
+                    key = self.name_of(k)
+                    yield key, (self.scalar_of(val) if val is not None and val.is_scalar else None), key.range
+                return
+        for child in node.children:
+            if child.is_entry:
+                yield Name(child.key, child.key_range), self.scalar(child), child.range()
+
+    def map_entries(self, node: Node | None) -> list[MapEntry]:
+        out = []
+        for child, parent, rng in self.pairs(node):
+            if parent is None:
+                parent_name = child  # `{name}` shorthand maps a field to the same name
+            else:
+                parent_name = Name(parent.text, parent.range)
+            out.append(MapEntry(child, parent_name, rng))
+        return out
+
+    def assignments(self, node: Node | None) -> list[Assignment]:
+        """`SET:` as `var = expr` lines, `var: expr` entries, an inline `var = expr`, or `{a: b}`."""
+        if node is None:
+            return []
+        out: list[Assignment] = []
+        if node.has_value and not node.is_pipe:
+            raw = node.value
+            m = _ASSIGN.fullmatch(raw.strip())
+            if m is not None:
+                out.append(self._assignment_from_text(node, m))
+            else:
+                for key, val, rng in self.pairs(node):
+                    out.append(Assignment(key, val.raw if val else "", rng, val.range if val else rng))
+                return out
+        for child in node.children:
+            content = child.content if child.is_item else child
+            if content is None:
+                continue
+            if content.is_entry and content.key.upper() == "SET" and child.is_item:
+                out.extend(self.assignments(content))
+            elif content.is_entry:
+                val = self.scalar(content)
+                out.append(
+                    Assignment(
+                        Name(content.key, content.key_range),
+                        val.raw if val else "",
+                        content.range(),
+                        val.range if val else content.key_range,
+                    )
+                )
+            elif content.is_text:
+                m = _ASSIGN.fullmatch(content.value.strip())
+                if m is not None:
+                    out.append(self._assignment_from_text(content, m))
+        return out
+
+    def _assignment_from_text(self, node: Node, m: re.Match[str]) -> Assignment:
+        lead = len(node.value) - len(node.value.lstrip())
+        base = node.value_start + lead
+        target = Name(m.group(1), self.span(base + m.start(1), base + m.end(1)))
+        expr_range = self.span(base + m.start(2), base + m.end(2))
+        return Assignment(target, m.group(2).strip(), node.value_range, expr_range)
+
+    # --- documents ----------------------------------------------------------------------
+
+    def document(self) -> Document:
+        doc = Document(self.path, self.source)
+        current: Agent | None = None
+        is_library = self.path.endswith(".tools.abl")
+        for node in self.source.nodes:
+            if not node.is_entry:
+                continue
+            kind = HEADERS.get(node.key.upper())
+            if kind is not None:
+                name = self.scalar(node)
+                agent_name = Name(name.text if name else "", name.range if name else node.key_range)
+                current = Agent(kind, agent_name, self.path, node)
+                current.sections.append(node)
+                doc.agents.append(current)
+                continue
+            if current is None:
+                if is_library and node.key.upper() == "TOOLS":
+                    doc.library_tools.extend(self.tools(node, None))
+                else:
+                    doc.stray_sections.append(node)
+                continue
+            current.sections.append(node)
+        for agent in doc.agents:
+            self.fill(agent, doc)
+        return doc
+
+    def fill(self, agent: Agent, doc: Document) -> None:
+        flow_steps: set[str] = set()
+        for node in agent.sections[1:]:
+            key = node.key.upper()
+            handler = _SECTION_READERS.get(key)
+            if handler is not None:
+                handler(self, agent, node)
+            elif agent.flow is not None and node.key in {s.text for s in agent.flow.listed_steps}:
+                flow_steps.add(node.key)
+                doc.column_zero_steps.append((agent, node))
+                self.flow_step(agent.flow, node)
+
+    # --- sections -----------------------------------------------------------------------
+
+    def behavior(self, agent: Agent, node: Node) -> None:
+        agent.role = self.scalar(node.find("role"))
+
+    def intents(self, agent: Agent, node: Node) -> None:
+        for child in node.children:
+            content = child.content if child.is_item else child
+            if content is None:
+                continue
+            if content.is_entry:
+                if content.key.upper() == "LEXICAL_FALLBACK":
+                    continue
+                desc = self.scalar(content)
+                agent.intents.append(Intent(Name(content.key, content.key_range), desc.text if desc else ""))
+            elif content.is_text:
+                text, _ = unquote(content.value)
+                agent.intents.append(Intent(Name(text, content.value_range), ""))
+
+    def memory(self, agent: Agent, node: Node) -> None:
+        for part in node.children:
+            if not part.is_entry:
+                continue
+            key = part.key.lower()
+            if key in ("session", "persistent", "reads", "writes"):
+                scope = "session" if key == "session" else "persistent"
+                agent.memory.extend(self.memory_vars(part, scope))
+            elif key == "remember":
+                agent.remember.extend(self.remember(part))
+            elif key == "recall":
+                continue
+            else:
+                # Map-style `MEMORY: customer_id: {type: string}` declares a session variable.
+                agent.memory.append(MemoryVar(Name(part.key, part.key_range), "session"))
+
+    def memory_vars(self, node: Node, scope: str) -> Iterator[MemoryVar]:
+        for name in self.names(node) if node.has_value else []:
+            yield MemoryVar(name, scope)
+        for child in node.children:
+            content = child.content if child.is_item else child
+            if content is None:
+                continue
+            props = child.children[1:] if child.is_item else list(content.children)
+            if content.is_text:
+                text, _ = unquote(content.value)
+                name = Name(text, content.value_range)
+            elif content.is_entry:
+                name = Name(content.key, content.key_range)
+                props = list(content.children) + props
+            else:
+                continue
+            yield MemoryVar(
+                name,
+                scope,
+                type=self.scalar(_find(props, "TYPE")),
+                description=self.scalar(_find(props, "DESCRIPTION")),
+                initial=self.scalar(_find(props, "INITIAL") or _find(props, "initial_value")),
+                sensitive=_is_true(self.scalar(_find(props, "SENSITIVE"))),
+            )
+
+    def remember(self, node: Node) -> Iterator[RememberRule]:
+        for child in node.children:
+            if not child.is_item or child.content is None:
+                continue
+            content = child.content
+            siblings = child.children
+            when: Condition | None = None
+            if content.is_entry and content.key.upper() == "WHEN":
+                when = self.condition(content)
+            elif content.is_text and content.value.upper().startswith("WHEN "):
+                text = content.value[5:]
+                start = content.value_start + 5
+                when = self.condition_text(text, self.span(start, start + len(text)))
+            store = _find(siblings, "STORE")
+            value, target = "", None
+            if store is not None and store.has_value:
+                raw = store.value
+                if "->" in raw:
+                    left, _, right = raw.rpartition("->")
+                    value = left.strip()
+                    t_start = store.value_start + raw.rfind(right.strip())
+                    target = Name(right.strip(), self.span(t_start, t_start + len(right.strip())))
+                else:
+                    value = raw
+            yield RememberRule(when, value, target, child.range())
+
+    def gather(self, agent: Agent, node: Node) -> None:
+        agent.gather.extend(self.gather_fields(node, in_flow=False))
+
+    def gather_fields(self, node: Node, in_flow: bool) -> Iterator[GatherField]:
+        for child in node.children:
+            if child.is_entry and child.key.upper() in ("FIELDS",):
+                yield from self.gather_fields(child, in_flow)
+                continue
+            if child.is_entry and child.key.upper() in ("STRATEGY", "PROMPT", "MESSAGE_KEY"):
+                continue
+            if child.is_item:
+                content = child.content
+                if content is None:
+                    continue
+                if content.is_entry:
+                    # `- field: required` + properties (flow list form)
+                    props = list(content.children) + child.children[1:]
+                    yield self.gather_field(Name(content.key, content.key_range), props, child, content, in_flow)
+                elif content.is_text:
+                    text, _ = unquote(content.value)
+                    yield self.gather_field(Name(text, content.value_range), child.children[1:], child, None, in_flow)
+            elif child.is_entry:
+                yield self.gather_field(Name(child.key, child.key_range), list(child.children), child, None, in_flow)
+
+    def gather_field(
+        self, name: Name, props: list[Node], node: Node, inline: Node | None, in_flow: bool
+    ) -> GatherField:
+        required = self.scalar(_find(props, "REQUIRED"))
+        if required is None and inline is not None and inline.has_value:
+            required = self.scalar(inline)  # `- field: required|optional`
+            if required is not None and required.lower == "required":
+                required = Scalar("true", required.raw, False, required.range, required.key_range)
+        options_node = _find(props, "OPTIONS")
+        options = tuple(n.text for n in self.names(options_node)) if options_node is not None else ()
+        sensitive = _is_true(self.scalar(_find(props, "SENSITIVE")))
+        return GatherField(
+            name=name,
+            range=node.range(),
+            prompt=self.scalar(_find(props, "PROMPT")),
+            type=self.scalar(_find(props, "TYPE")),
+            required=required,
+            default=self.scalar(_find(props, "DEFAULT")),
+            options=options,
+            description=self.scalar(_find(props, "DESCRIPTION")),
+            sensitive=sensitive,
+            validate=self.scalar(_find(props, "VALIDATE") or _find(props, "VALIDATION")),
+            retry_prompt=self.scalar(_find(props, "RETRY_PROMPT")),
+            max_retries=self.scalar(_find(props, "MAX_RETRIES")),
+            depends_on=tuple(self.names(_find(props, "DEPENDS_ON"))),
+            extraction_pattern=self.scalar(_find(props, "EXTRACTION_PATTERN")),
+            extraction_group=self.scalar(_find(props, "EXTRACTION_GROUP")),
+            in_flow=in_flow,
+        )
+
+    def handoff(self, agent: Agent, node: Node) -> None:
+        for i, child in enumerate(c for c in node.children if c.is_item):
+            route = self.route(i, child)
+            agent.handoffs.append(route)
+            if route.on_failure is not None and route.on_failure.target is not None:
+                agent.other_handoff_refs.append(("ON_FAILURE", route.on_failure.target))
+
+    def route(self, index: int, item: Node) -> HandoffRoute:
+        route = HandoffRoute(index, item.range(), item.head_range, node=item)
+        context_history: HistorySpecInput | None = None
+        line_history: HistorySpecInput | None = None
+        for e in item.children:
+            if not e.is_entry:
+                continue
+            key = e.key.upper()
+            if key == "TO":
+                v = self.scalar(e)
+                route.target = Name(v.text, v.range) if v else None
+            elif key == "WHEN":
+                route.when = self.condition(e)
+            elif key == "ENABLED_WHEN":
+                route.enabled_when = self.condition(e)
+            elif key == "PRIORITY":
+                route.priority = self.scalar(e)
+            elif key == "PASS":
+                route.passes = self.names(e)
+            elif key == "SUMMARY":
+                route.summary = self.scalar(e)
+            elif key == "HISTORY":
+                line_history = (e, False)
+            elif key == "SET":
+                route.set = self.assignments(e)
+            elif key in ("RETURN", "EXPECT_RETURN"):
+                v = self.scalar(e)
+                if v is not None:
+                    route.returns = ReturnFlag(Name(e.key, e.key_range), v)
+            elif key == "ON_RETURN":
+                route.on_return = self.on_return(e)
+            elif key == "MAP":
+                route.legacy_map = self.map_entries(e)
+            elif key in ("ON_FAILURE", "ON_FAIL"):
+                route.on_failure = self.failure(e)
+            elif key == "ON_TIMEOUT":
+                route.on_timeout = self.scalar(e)
+            elif key in ("TIMEOUT", "ASYNC_TIMEOUT"):
+                route.timeout = self.scalar(e)
+            elif key in ("REMOTE", "LOCATION", "ENDPOINT", "PROTOCOL"):
+                loc = self.scalar(e.find("location")) if key == "REMOTE" else self.scalar(e)
+                route.remote = route.remote or key != "LOCATION" or (loc is not None and loc.lower == "remote")
+            elif key == "GRANT_MEMORY":
+                route.grant_memory = Name(e.key, e.key_range)
+            elif key == "CONTEXT":
+                route.context_range = e.key_range
+                context_history = self.context(route, e) or context_history
+        chosen = context_history or line_history
+        if chosen is not None:
+            route.history = self.history(*chosen)
+        return route
+
+    def context(self, route: HandoffRoute, node: Node) -> "HistorySpecInput | None":
+        found: HistorySpecInput | None = None
+        if node.has_value:
+            v = self.value(node)
+            for k, val in v.pairs:
+                if k.text == "pass" and val is not None:
+                    route.passes = [self.name_of(i) for i in val.items if i.is_scalar] or (
+                        [self.name_of(val)] if val.is_scalar else []
+                    )
+                elif k.text == "summary" and val is not None and val.is_scalar:
+                    route.summary = self.scalar_of(val)
+        for e in node.children:
+            if not e.is_entry:
+                continue
+            if e.key != e.key.lower():
+                route.ignored_context_keys.append(Name(e.key, e.key_range))
+                continue
+            key = e.key
+            if key == "pass":
+                route.passes = self.names(e)
+            elif key == "summary":
+                route.summary = self.scalar(e)
+            elif key == "history":
+                found = (e, True)
+            elif key == "set":
+                route.set = self.assignments(e)
+            elif key == "grant_memory":
+                route.grant_memory = Name(e.key, e.key_range)
+        return found
+
+    def history(self, node: Node, in_context: bool):  # -> HistorySpec
+        if node.children and not node.has_value:
+            mode = count = None
+            for c in node.children:
+                if c.is_entry and c.key.lower() == "mode":
+                    mode = self.scalar(c)
+                elif c.is_entry and c.key.lower() == "count":
+                    count = self.scalar(c)
+            return history.read_block(mode, count, node.key_range, in_context)
+        value = self.scalar(node)
+        if value is None:
+            value = Scalar("", "", False, node.value_range, node.key_range)
+        return history.read_line(value, node.key_range, in_context)
+
+    def on_return(self, node: Node) -> OnReturn:
+        if node.has_value and not node.children:
+            v = self.value(node)
+            if v.kind is not ValueKind.MAP:
+                return OnReturn(node.key_range, self.scalar(node), None, None, None, (), (), ())
+        action = handler = resume_with = None
+        map_entries: list[MapEntry] = []
+        sets: list[Assignment] = []
+        clear: list[Name] = []
+        entries: list[tuple[str, Node | None, Scalar | None]] = []
+        if node.has_value:
+            for k, val, _ in self.pairs(node):
+                entries.append((k.text.upper(), None, val))
+        for e in node.children:
+            if e.is_entry:
+                entries.append((e.key.upper(), e, self.scalar(e)))
+        for key, e, val in entries:
+            if key == "ACTION":
+                action = val
+            elif key == "HANDLER":
+                handler = val
+            elif key == "RESUME_WITH":
+                resume_with = val
+            elif key == "MAP" and e is not None:
+                map_entries.extend(self.map_entries(e))
+            elif key == "SET" and e is not None:
+                sets.extend(self.assignments(e))
+            elif key == "CLEAR" and e is not None:
+                clear.extend(self.names(e))
+        return OnReturn(node.key_range, None, action, handler, resume_with, tuple(map_entries), tuple(sets), tuple(clear))
+
+    def failure(self, node: Node) -> FailureAction | None:
+        value = self.scalar(node)
+        if value is None:
+            return None
+        return parse_failure(value)
+
+    def return_handlers(self, agent: Agent, node: Node) -> None:
+        for e in node.children:
+            if not e.is_entry:
+                continue
+            agent.return_handlers.append(
+                ReturnHandler(
+                    Name(e.key, e.key_range),
+                    respond=self.scalar(e.find("RESPOND")),
+                    clear=tuple(self.names(e.find("CLEAR"))),
+                    continue_=self.scalar(e.find("CONTINUE")),
+                    resume_intent=self.scalar(e.find("RESUME_INTENT")),
+                    range=e.range(),
+                )
+            )
+
+    def complete(self, agent: Agent, node: Node) -> None:
+        for i, item in enumerate(c for c in node.children if c.is_item):
+            props = item.children
+            agent.complete.append(
+                CompleteRule(
+                    i,
+                    item.range(),
+                    when=self.condition(_find(props, "WHEN")),
+                    respond=self.scalar(_find(props, "RESPOND")),
+                    set=tuple(self.assignments(_find(props, "SET"))),
+                    terminal=self.scalar(_find(props, "TERMINAL")),
+                )
+            )
+
+    def on_start(self, agent: Agent, node: Node) -> None:
+        calls = []
+        for c in node.children:
+            if c.is_entry and c.key.upper() == "CALL" and c.has_value:
+                name = c.value.split("(")[0].strip()
+                calls.append(Name(name, c.value_range))
+        agent.on_start = OnStart(
+            node.key_range,
+            tuple(self.assignments(node.find("SET"))),
+            self.scalar(node.find("RESPOND")),
+            tuple(calls),
+        )
+
+    def execution(self, agent: Agent, node: Node) -> None:
+        pipeline = node.find("pipeline")
+        parent = pipeline.find("parentReturn") if pipeline is not None else None
+        if parent is not None:
+            agent.parent_return = ParentReturn(
+                self.scalar(parent.find("minConfidence")), self.scalar(parent.find("ignoreAmbiguous")), parent.key_range
+            )
+
+    def delegate(self, agent: Agent, node: Node) -> None:
+        for i, item in enumerate(c for c in node.children if c.is_item):
+            props = item.children
+            target = self.scalar(_find(props, "AGENT") or _find(props, "TO"))
+            inputs: list[tuple[Name, str]] = []
+            for k, val, _ in self.pairs(_find(props, "INPUT") or _find(props, "PASS")):
+                inputs.append((k, val.raw if val else k.text))
+            agent.delegates.append(
+                Delegate(
+                    i,
+                    item.range(),
+                    Name(target.text, target.range) if target else None,
+                    self.condition(_find(props, "WHEN")),
+                    self.scalar(_find(props, "PURPOSE") or _find(props, "SUMMARY")),
+                    tuple(inputs),
+                    tuple(self.map_entries(_find(props, "RETURNS"))),
+                    self.scalar(_find(props, "TIMEOUT")),
+                    self.scalar(_find(props, "ON_FAIL") or _find(props, "ON_FAILURE")),
+                )
+            )
+
+    def escalate(self, agent: Agent, node: Node) -> None:
+        triggers = node.find("triggers")
+        items = triggers.children if triggers is not None else node.children
+        for item in items:
+            if not item.is_item:
+                continue
+            agent.escalations.append(
+                EscalateTrigger(
+                    self.condition(_find(item.children, "WHEN")),
+                    self.scalar(_find(item.children, "REASON")),
+                    self.scalar(_find(item.children, "PRIORITY")),
+                    item.range(),
+                )
+            )
+
+    def tools_section(self, agent: Agent, node: Node) -> None:
+        agent.tools.extend(self.tools(node, agent))
+
+    def tools(self, node: Node, agent: Agent | None) -> Iterator[Tool]:
+        children = node.children
+        i = 0
+        while i < len(children):
+            child = children[i]
+            i += 1
+            if child.is_entry and child.key.lower() == "file" and agent is not None:
+                m = _IMPORT.match(child.value)
+                if m is not None:
+                    path_text, _ = unquote(m.group(1))
+                    names = [Name(n.strip(), child.value_range) for n in (m.group(2) or "").split(",") if n.strip()]
+                    path = Scalar(path_text, m.group(1), path_text != m.group(1), child.value_range, child.key_range)
+                    agent.tool_imports.append(ToolImport(path, tuple(names)))
+                continue
+            if not child.is_text:
+                continue
+            text = child.value
+            props = list(child.children)
+            # A return type may continue on the next, deeper line: `-> {a: string}`.
+            while props and props[0].is_text and props[0].value.lstrip().startswith("->"):
+                text = text + " " + props[0].value.strip()
+                props = props[1:]
+            m = _SIGNATURE.match(text.strip())
+            if m is None:
+                continue
+            name = m.group(1)
+            name_start = child.value_start + child.value.find(name)
+            params = tuple(_params(m.group(2)))
+            properties = tuple((p.key.lower(), s) for p in props if p.is_entry for s in [self.scalar(p)] if s)
+            yield Tool(
+                Name(name, self.span(name_start, name_start + len(name))),
+                params,
+                (m.group(3) or "").strip(),
+                properties,
+                child.range(),
+            )
+
+    def flow(self, agent: Agent, node: Node) -> None:
+        info = FlowInfo()
+        agent.flow = info
+        for e in node.children:
+            if not e.is_entry:
+                continue
+            key = e.key
+            if key.lower() == "steps":
+                if e.has_value and "->" in e.value:
+                    for part in e.value.split("->"):
+                        if part.strip():
+                            info.listed_steps.append(Name(part.strip(), e.value_range))
+                else:
+                    info.listed_steps.extend(self.names(e))
+                continue
+            if key.lower() in _FLOW_RESERVED:
+                self.flow_step(info, e, record=False)
+                continue
+            info.steps.append(Name(key, e.key_range))
+            self.flow_step(info, e, record=False)
+
+    def flow_step(self, info: FlowInfo, node: Node, record: bool = True) -> None:
+        if record:
+            info.steps.append(Name(node.key, node.key_range))
+        for n in node.walk():
+            if not n.is_entry:
+                continue
+            key = n.key.upper()
+            if key == "SET":
+                info.sets.extend(self.assignments(n))
+            elif key == "AS" and n.has_value:
+                v = self.scalar(n)
+                if v is not None:
+                    info.call_results.append(Name(v.text, v.range))
+            elif key == "GATHER" and n is not node:
+                info.gather.extend(self.gather_fields(n, in_flow=True))
+
+    def hooks(self, agent: Agent, node: Node) -> None:
+        for n in node.walk():
+            if n.is_entry and n.key.upper() == "SET" and n is not node:
+                agent.hooks_sets.extend(self.assignments(n))
+
+    def constraints(self, agent: Agent, node: Node) -> None:
+        for n in node.walk():
+            if n.is_entry and n.key.upper() in ("ON_FAIL", "ON_FAILURE", "THEN") and n.has_value:
+                self._handoff_ref(agent, n, n.key.upper())
+
+    def on_error(self, agent: Agent, node: Node) -> None:
+        for n in node.walk():
+            if n is node or not n.is_entry or not n.has_value:
+                continue
+            key = n.key.upper()
+            if key == "HANDOFF_TARGET":
+                v = self.scalar(n)
+                if v is not None:
+                    agent.other_handoff_refs.append(("ON_ERROR HANDOFF_TARGET", Name(v.text, v.range)))
+            else:
+                self._handoff_ref(agent, n, f"ON_ERROR {n.key}")
+            if key == "SET":
+                agent.hooks_sets.extend(self.assignments(n))
+
+    def _handoff_ref(self, agent: Agent, node: Node, where: str) -> None:
+        m = re.match(r"\s*HANDOFF\s+(?:to\s+)?([A-Za-z_]\w*)", node.value)
+        if m is not None:
+            start = node.value_start + m.start(1)
+            agent.other_handoff_refs.append((where, Name(m.group(1), self.span(start, start + len(m.group(1))))))
+
+
+HistorySpecInput = tuple[Node, bool]
+
+
+def parse_failure(value: Scalar) -> FailureAction:
+    """Read `continue`, `escalate`, `RESPOND "message"`, `HANDOFF Agent` or `RETRY n`."""
+    raw = value.raw.strip()
+    word, _, rest = raw.partition(" ")
+    w = word.strip().lower().rstrip(":")
+    rest = rest.strip()
+    if w in ("continue", "escalate") and (not rest or w == "escalate"):
+        return FailureAction(FailureKind.CONTINUE if w == "continue" else FailureKind.ESCALATE, value)
+    if w == "respond":
+        text, quoted = unquote(rest)
+        if rest and (quoted or rest.startswith(":")):
+            return FailureAction(FailureKind.RESPOND, value, message=text.lstrip(": ").strip('"'))
+        return FailureAction(FailureKind.INVALID, value)
+    if w == "handoff" and rest:
+        target = rest.split()[-1]
+        start = value.range.start
+        offset = raw.rfind(target)
+        rng = Range(
+            Position(start.line, start.character + offset), Position(start.line, start.character + offset + len(target))
+        )
+        return FailureAction(FailureKind.HANDOFF, value, target=Name(target, rng))
+    if w == "retry":
+        return FailureAction(FailureKind.RETRY, value)
+    return FailureAction(FailureKind.INVALID, value)
+
+
+def _find(nodes: Iterable[Node], key: str) -> Node | None:
+    want = key.lower()
+    for n in nodes:
+        if n.is_entry and n.key.lower() == want:
+            return n
+    return None
+
+
+def _is_true(value: Scalar | None) -> bool:
+    return value is not None and value.lower == "true"
+
+
+def _split_commas(text: str) -> list[str]:
+    out, depth, cur = [], 0, []
+    for c in text:
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        if c == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            continue
+        cur.append(c)
+    out.append("".join(cur))
+    return out
+
+
+def _params(text: str) -> Iterator[ToolParam]:
+    for part in _split_commas(text):
+        part = part.strip()
+        if not part:
+            continue
+        name, _, rest = part.partition(":")
+        default = None
+        if "=" in rest:
+            rest, _, default = rest.partition("=")
+            default = default.strip()
+        optional = name.strip().endswith("?") or default is not None
+        yield ToolParam(name.strip().rstrip("?"), rest.strip(), optional, default)
+
+
+def _set_identity(key: str):
+    def read(self: _Lowering, agent: Agent, node: Node) -> None:
+        setattr(agent, key, self.scalar(node))
+
+    return read
+
+
+_SECTION_READERS = {
+    "GOAL": _set_identity("goal"),
+    "PERSONA": _set_identity("persona"),
+    "DESCRIPTION": _set_identity("description"),
+    "VERSION": _set_identity("version"),
+    "BEHAVIOR": _Lowering.behavior,
+    "INTENTS": _Lowering.intents,
+    "MEMORY": _Lowering.memory,
+    "GATHER": _Lowering.gather,
+    "HANDOFF": _Lowering.handoff,
+    "RETURN_HANDLERS": _Lowering.return_handlers,
+    "COMPLETE": _Lowering.complete,
+    "ON_START": _Lowering.on_start,
+    "EXECUTION": _Lowering.execution,
+    "DELEGATE": _Lowering.delegate,
+    "ESCALATE": _Lowering.escalate,
+    "TOOLS": _Lowering.tools_section,
+    "FLOW": _Lowering.flow,
+    "HOOKS": _Lowering.hooks,
+    "CONSTRAINTS": _Lowering.constraints,
+    "ON_ERROR": _Lowering.on_error,
+}

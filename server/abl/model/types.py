@@ -1,0 +1,406 @@
+"""The typed semantic model of an ABL document.
+
+Lowered from the CST by `abl.model.lower`. Every value that a check or the runtime may point
+at keeps the source range it came from. The model never rejects input: a missing or unreadable
+value is `None` (or an empty list), and the checks say why.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from abl.text import Range
+
+if TYPE_CHECKING:
+    from abl.expr import ConditionParse
+    from abl.syntax.cst import Node, SourceFile
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """An identifier as written (agent, field, handler, variable), with its range."""
+
+    text: str
+    range: Range
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    """A one-line value or a pipe block. `text` is unquoted; `raw` is as written."""
+
+    text: str
+    raw: str
+    quoted: bool
+    range: Range
+    key_range: Range | None = None  # the key this value was written under
+
+    @property
+    def lower(self) -> str:
+        return self.text.strip().lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A `WHEN`-like condition. `parse` holds the expression (or says it is natural language)."""
+
+    text: str  # as written, quotes included
+    range: Range
+    parse: "ConditionParse"
+
+    @property
+    def is_natural_language(self) -> bool:
+        return self.parse.natural_language
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """`target = expr` (or `target: expr`) in a `SET` block."""
+
+    target: Name
+    expr: str
+    range: Range
+    expr_range: Range
+
+
+class HistoryForm(enum.Enum):
+    LINE = "line"  # `HISTORY: last_5`
+    BLOCK = "block"  # `HISTORY:` + `mode:` / `count:`
+
+
+HISTORY_MODES = ("full", "none", "summary_only", "auto", "last_n")
+
+
+@dataclass(frozen=True, slots=True)
+class HistorySpec:
+    """A route's history setting and how the compiler reads it (seed 000's table)."""
+
+    form: HistoryForm
+    key_range: Range
+    in_context: bool
+    written: Scalar | None  # the one-line value
+    mode: Scalar | None  # block `mode:`
+    count: Scalar | None  # block `count:`
+    resolved_mode: str  # what the runtime uses: full | none | last_n | summary_only | auto
+    resolved_count: int | None  # for last_n
+    error: str | None  # "E330" or "E331" (the compile fails)
+    fallback: str | None  # why the value silently became `full`, when it did
+    last_zero: bool = False  # `last_0`: valid, means no messages
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnFlag:
+    key: Name  # RETURN or EXPECT_RETURN
+    value: Scalar
+
+    @property
+    def is_true(self) -> bool:
+        # Only the exact lowercase `true` reads as true; `True` and `"true"` read as false.
+        return self.value.raw.strip() == "true"
+
+
+@dataclass(frozen=True, slots=True)
+class MapEntry:
+    """`child_field: parent_variable`."""
+
+    child: Name
+    parent: Name
+    range: Range
+
+
+@dataclass(frozen=True, slots=True)
+class OnReturn:
+    key_range: Range
+    shorthand: Scalar | None  # `ON_RETURN: "name"` (one-line form)
+    action: Scalar | None
+    handler: Scalar | None
+    resume_with: Scalar | None
+    map: tuple[MapEntry, ...]
+    set: tuple[Assignment, ...]
+    clear: tuple[Name, ...]
+
+    @property
+    def action_name(self) -> str | None:
+        return self.action.lower if self.action is not None else None
+
+
+class FailureKind(enum.Enum):
+    CONTINUE = "continue"
+    ESCALATE = "escalate"
+    RESPOND = "respond"
+    HANDOFF = "handoff"
+    RETRY = "retry"
+    INVALID = "invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class FailureAction:
+    """`ON_FAILURE: CONTINUE | ESCALATE | RESPOND "message"` (also `HANDOFF Agent`)."""
+
+    kind: FailureKind
+    value: Scalar
+    message: str | None = None
+    target: Name | None = None
+
+
+@dataclass(slots=True)
+class HandoffRoute:
+    index: int
+    range: Range  # the whole list item
+    dash_range: Range
+    target: Name | None = None
+    when: Condition | None = None
+    priority: Scalar | None = None
+    passes: list[Name] = field(default_factory=list)
+    summary: Scalar | None = None
+    history: HistorySpec | None = None
+    set: list[Assignment] = field(default_factory=list)
+    returns: ReturnFlag | None = None
+    on_return: OnReturn | None = None
+    legacy_map: list[MapEntry] = field(default_factory=list)
+    on_failure: FailureAction | None = None
+    on_timeout: Scalar | None = None
+    timeout: Scalar | None = None
+    context_range: Range | None = None
+    ignored_context_keys: list[Name] = field(default_factory=list)  # uppercase keys in CONTEXT
+    context_history_flow: Scalar | None = None  # `history: { mode: last_n }` on one line
+    enabled_when: Condition | None = None
+    remote: bool = False
+    grant_memory: Name | None = None  # legacy key, an error on the platform
+    node: "Node | None" = field(default=None, repr=False)
+
+    @property
+    def is_returnable(self) -> bool:
+        return self.returns is not None and self.returns.is_true
+
+    @property
+    def history_mode(self) -> str:
+        return self.history.resolved_mode if self.history is not None else "full"
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnHandler:
+    name: Name
+    respond: Scalar | None
+    clear: tuple[Name, ...]
+    continue_: Scalar | None
+    resume_intent: Scalar | None
+    range: Range
+
+    @staticmethod
+    def flag(value: Scalar | None) -> bool:
+        return value is not None and value.lower == "true"
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryVar:
+    name: Name
+    scope: str  # "session" | "persistent"
+    type: Scalar | None = None
+    description: Scalar | None = None
+    initial: Scalar | None = None
+    sensitive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RememberRule:
+    when: Condition | None
+    value: str
+    target: Name | None
+    range: Range
+
+
+@dataclass(frozen=True, slots=True)
+class GatherField:
+    name: Name
+    range: Range
+    prompt: Scalar | None = None
+    type: Scalar | None = None
+    required: Scalar | None = None
+    default: Scalar | None = None
+    options: tuple[str, ...] = ()
+    description: Scalar | None = None
+    sensitive: bool = False
+    validate: Scalar | None = None
+    retry_prompt: Scalar | None = None
+    max_retries: Scalar | None = None
+    depends_on: tuple[Name, ...] = ()
+    extraction_pattern: Scalar | None = None
+    extraction_group: Scalar | None = None
+    in_flow: bool = False
+
+    @property
+    def is_required(self) -> bool:
+        return self.required is None or self.required.lower not in ("false", "no", "optional")
+
+    @property
+    def type_name(self) -> str:
+        return self.type.lower if self.type is not None else "string"
+
+
+@dataclass(frozen=True, slots=True)
+class CompleteRule:
+    index: int
+    range: Range
+    when: Condition | None
+    respond: Scalar | None
+    set: tuple[Assignment, ...]
+    terminal: Scalar | None
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.terminal is None or self.terminal.lower != "false"
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    name: Name
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParentReturn:
+    min_confidence: Scalar | None
+    ignore_ambiguous: Scalar | None
+    range: Range
+
+
+@dataclass(frozen=True, slots=True)
+class Delegate:
+    index: int
+    range: Range
+    target: Name | None
+    when: Condition | None
+    purpose: Scalar | None
+    inputs: tuple[tuple[Name, str], ...]  # (child parameter, parent expression)
+    returns: tuple[MapEntry, ...]  # child field -> parent variable
+    timeout: Scalar | None
+    on_fail: Scalar | None
+
+
+@dataclass(frozen=True, slots=True)
+class EscalateTrigger:
+    when: Condition | None
+    reason: Scalar | None
+    priority: Scalar | None
+    range: Range
+
+
+@dataclass(frozen=True, slots=True)
+class ToolParam:
+    name: str
+    type: str
+    optional: bool
+    default: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: Name
+    params: tuple[ToolParam, ...]
+    returns: str  # the return type as written, `""` when none
+    properties: tuple[tuple[str, Scalar], ...]
+    range: Range
+
+
+@dataclass(frozen=True, slots=True)
+class ToolImport:
+    path: Scalar
+    names: tuple[Name, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OnStart:
+    range: Range
+    set: tuple[Assignment, ...]
+    respond: Scalar | None
+    calls: tuple[Name, ...]
+
+
+@dataclass(slots=True)
+class FlowInfo:
+    """What a `FLOW` declares that other parts of the project can see."""
+
+    steps: list[Name] = field(default_factory=list)
+    listed_steps: list[Name] = field(default_factory=list)  # `steps: [...]`
+    sets: list[Assignment] = field(default_factory=list)
+    call_results: list[Name] = field(default_factory=list)  # `AS: name`
+    gather: list[GatherField] = field(default_factory=list)
+
+
+class AgentKind(enum.Enum):
+    AGENT = "agent"
+    SUPERVISOR = "supervisor"
+    BEHAVIOR_PROFILE = "behavior_profile"
+
+
+@dataclass(slots=True)
+class Agent:
+    kind: AgentKind
+    name: Name
+    path: str
+    header: "Node"
+    sections: list["Node"] = field(default_factory=list)  # column-0 entries of this document
+    goal: Scalar | None = None
+    persona: Scalar | None = None
+    description: Scalar | None = None
+    version: Scalar | None = None
+    role: Scalar | None = None
+    intents: list[Intent] = field(default_factory=list)
+    memory: list[MemoryVar] = field(default_factory=list)
+    remember: list[RememberRule] = field(default_factory=list)
+    gather: list[GatherField] = field(default_factory=list)
+    handoffs: list[HandoffRoute] = field(default_factory=list)
+    return_handlers: list[ReturnHandler] = field(default_factory=list)
+    complete: list[CompleteRule] = field(default_factory=list)
+    on_start: OnStart | None = None
+    parent_return: ParentReturn | None = None
+    delegates: list[Delegate] = field(default_factory=list)
+    escalations: list[EscalateTrigger] = field(default_factory=list)
+    tools: list[Tool] = field(default_factory=list)
+    tool_imports: list[ToolImport] = field(default_factory=list)
+    flow: FlowInfo | None = None
+    hooks_sets: list[Assignment] = field(default_factory=list)
+    # `HANDOFF X` written outside `HANDOFF:` (ON_FAIL, ON_ERROR): (where, target)
+    other_handoff_refs: list[tuple[str, Name]] = field(default_factory=list)
+
+    @property
+    def is_supervisor(self) -> bool:
+        return self.kind is AgentKind.SUPERVISOR
+
+    def section(self, key: str) -> "Node | None":
+        want = key.upper()
+        for node in self.sections:
+            if node.key.upper() == want:
+                return node
+        return None
+
+    def gather_field(self, name: str) -> GatherField | None:
+        for f in self.all_gather_fields():
+            if f.name.text == name:
+                return f
+        return None
+
+    def all_gather_fields(self) -> list[GatherField]:
+        if self.flow is None:
+            return self.gather
+        return self.gather + self.flow.gather
+
+    def memory_var(self, name: str) -> MemoryVar | None:
+        for v in self.memory:
+            if v.name.text == name:
+                return v
+        return None
+
+
+@dataclass(slots=True)
+class Document:
+    """One parsed `.abl` file: its tree, the agents it declares, and any tool library."""
+
+    path: str
+    source: "SourceFile"
+    agents: list[Agent] = field(default_factory=list)
+    library_tools: list[Tool] = field(default_factory=list)  # root `TOOLS:` of a `.tools.abl`
+    stray_sections: list["Node"] = field(default_factory=list)  # before any header
+    column_zero_steps: list[tuple[Agent, "Node"]] = field(default_factory=list)

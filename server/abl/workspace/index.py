@@ -1,0 +1,143 @@
+"""Load a project from disk (or from memory) and answer cross-file questions about it.
+
+A document is re-lowered only when its text changed (`Project.update`), so an editor can keep
+one `Project` and feed it edits. Name resolution is case-sensitive, as on the platform.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from abl.diagnostics import Diagnostic, Severity
+from abl.model import Agent, Document, load_document
+from abl.text import Range
+
+_SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
+
+
+@dataclass(frozen=True, slots=True)
+class SourceText:
+    text: str
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def decode(data: bytes) -> SourceText:
+    """Decode a file as UTF-8; bad bytes become U+FFFD and an `INVALID_ENCODING` error."""
+    try:
+        return SourceText(data.decode("utf-8"), ())
+    except UnicodeDecodeError as err:
+        good = data[: err.start].decode("utf-8", errors="replace")
+        line = good.count("\n")
+        col = len(good) - (good.rfind("\n") + 1)
+        text = data.decode("utf-8", errors="replace")
+        diag = Diagnostic(
+            "INVALID_ENCODING",
+            Severity.ERROR,
+            f"the file is not valid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start}); "
+            "bad bytes are read as U+FFFD",
+            Range.on_line(line, col, col + 1),
+        )
+        return SourceText(text, (diag,))
+
+
+@dataclass(frozen=True, slots=True)
+class AgentRef:
+    agent: Agent
+    document: Document
+
+
+@dataclass(slots=True)
+class Project:
+    """All documents of a project, keyed by path."""
+
+    root: str
+    documents: dict[str, Document] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    read_diagnostics: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
+    _agents: dict[str, list[AgentRef]] | None = None
+
+    def update(self, path: str, text: str, read_diagnostics: tuple[Diagnostic, ...] = ()) -> Document:
+        """Set a file's text; re-lowers it only when the text changed."""
+        if self.texts.get(path) == text and path in self.documents:
+            return self.documents[path]
+        doc = load_document(text, path)
+        self.documents[path] = doc
+        self.texts[path] = text
+        self.read_diagnostics[path] = read_diagnostics
+        self._agents = None
+        return doc
+
+    def remove(self, path: str) -> None:
+        self.documents.pop(path, None)
+        self.texts.pop(path, None)
+        self.read_diagnostics.pop(path, None)
+        self._agents = None
+
+    # --- queries ------------------------------------------------------------------------
+
+    def agents_by_name(self) -> dict[str, list[AgentRef]]:
+        if self._agents is None:
+            table: dict[str, list[AgentRef]] = {}
+            for doc in self.documents.values():
+                for agent in doc.agents:
+                    if agent.name.text:
+                        table.setdefault(agent.name.text, []).append(AgentRef(agent, doc))
+            self._agents = table
+        return self._agents
+
+    def agent(self, name: str) -> Agent | None:
+        refs = self.agents_by_name().get(name)
+        return refs[0].agent if refs else None
+
+    def agent_names(self) -> list[str]:
+        return sorted(self.agents_by_name())
+
+    def all_agents(self) -> Iterator[AgentRef]:
+        for doc in self.documents.values():
+            for agent in doc.agents:
+                yield AgentRef(agent, doc)
+
+    def parents_of(self, child: str) -> list[Agent]:
+        """Agents with a route to `child`."""
+        out = []
+        for ref in self.all_agents():
+            if any(r.target is not None and r.target.text == child for r in ref.agent.handoffs):
+                out.append(ref.agent)
+        return out
+
+
+def discover(paths: Iterable[str]) -> tuple[list[Path], list[str]]:
+    """Files to check: given files as they are, folders searched for `*.abl`. Returns (files, missing)."""
+    files: list[Path] = []
+    missing: list[str] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            for dirpath, dirnames, filenames in os.walk(p):
+                dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+                files.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(".abl"))
+        elif p.is_file():
+            files.append(p)
+        else:
+            missing.append(raw)
+    return files, missing
+
+
+def load_project(paths: Iterable[str]) -> tuple[Project, list[str]]:
+    """Read every file under `paths` into one project. Returns the project and unreadable paths."""
+    paths = list(paths)
+    files, problems = discover(paths)
+    root = str(Path(paths[0]).resolve()) if paths else os.getcwd()
+    project = Project(root)
+    for f in files:
+        try:
+            data = f.read_bytes()
+        except OSError as err:
+            problems.append(f"{f}: {err.strerror or err}")
+            continue
+        source = decode(data)
+        project.update(str(f), source.text, source.diagnostics)
+    return project, problems
