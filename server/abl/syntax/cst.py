@@ -105,6 +105,8 @@ class Node:
         cut = min(indents) if indents else 0
         text = "\n".join(l[cut:] if l.strip() else "" for l in lines)
         marker = self.value.strip()
+        if marker.startswith(">"):
+            text = _fold(text)
         if marker.endswith("-"):
             return text.rstrip("\n")
         return text.rstrip("\n") + ("\n" if text else "")
@@ -133,15 +135,16 @@ class Node:
 
     @property
     def head_range(self) -> Range:
-        """The line's own text from its first character to the end of its value."""
+        """The line's own text: from the key (or text, or dash) to the end of its value."""
         if self.kind is NodeKind.ITEM:
             dash = self.value_start - 1 - self.line_start
             return Range.on_line(self.row, dash, dash + 1)
-        start = Position(self.row, self.start - self.line_start)
-        end = self.value_range.end if self.value_end > self.value_start else self.key_range.end
-        if self.kind is NodeKind.ENTRY and self.value_end <= self.value_start:
-            end = Position(self.row, self.key_end - self.line_start + 1)
-        return Range(start, end)
+        if self.kind is NodeKind.ENTRY:
+            start = Position(self.row, self.key_start - self.line_start)
+            if self.value_end <= self.value_start:
+                return Range(start, Position(self.row, self.key_end - self.line_start + 1))
+            return Range(start, self.value_range.end)
+        return Range(Position(self.row, self.value_start - self.line_start), self.value_range.end)
 
     def range(self) -> Range:
         """From the line's first character to the end of its last descendant's head."""
@@ -176,6 +179,14 @@ class Node:
         yield self
         for child in self.children:
             yield from child.walk()
+
+
+def _fold(text: str) -> str:
+    """`>` blocks: single line breaks between text lines become spaces; blank lines stay."""
+    out: list[str] = []
+    for para in text.split("\n\n"):
+        out.append(" ".join(line.strip() for line in para.split("\n") if line.strip()))
+    return "\n".join(out)
 
 
 @dataclass(slots=True, eq=False)

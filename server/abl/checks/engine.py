@@ -1,0 +1,80 @@
+"""Run every rule over a project and collect diagnostics per file.
+
+A rule that raises is isolated: its failure is logged and the other rules still run (tests
+turn this off with `strict_rules=True`, so a crashing rule fails loudly there).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from abl.checks import rules as _rules  # noqa: F401  (importing registers every rule)
+from abl.checks.context import AGENT_RULES, DOCUMENT_RULES, Check
+from abl.checks.registry import lookup
+from abl.diagnostics import Diagnostic, Severity
+from abl.workspace import Project
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    select: frozenset[str] | None = None  # only these codes (None: all)
+    strict_rules: bool = False  # re-raise a rule's exception instead of logging it
+
+
+DEFAULT_OPTIONS = CheckOptions()
+
+
+def check_project(project: Project, options: CheckOptions = DEFAULT_OPTIONS) -> dict[str, list[Diagnostic]]:
+    return {path: check_file(project, path, options) for path in sorted(project.documents)}
+
+
+def check_file(project: Project, path: str, options: CheckOptions = DEFAULT_OPTIONS) -> list[Diagnostic]:
+    doc = project.documents[path]
+    sink: list[Diagnostic] = []
+    sink.extend(project.read_diagnostics.get(path, ()))
+    sink.extend(doc.source.diagnostics)
+    check = Check(project, doc, None, sink)
+    for codes, rule in DOCUMENT_RULES:
+        _run(options, codes, lambda: rule(check))
+    for agent in doc.agents:
+        agent_check = Check(project, doc, agent, sink)
+        for codes, agent_rule in AGENT_RULES:
+            _run(options, codes, lambda: agent_rule(agent_check, agent))
+    result = _normalise(sink)
+    if options.select is not None:
+        result = [d for d in result if d.code in options.select]
+    return result
+
+
+def _run(options: CheckOptions, codes: str, call) -> None:
+    try:
+        call()
+    except Exception:  # one broken rule must not take the others (or the editor) down
+        if options.strict_rules:
+            raise
+        log.exception("rule for %s failed", codes)
+
+
+def _normalise(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Registry severities, one copy of each diagnostic, in source order."""
+    seen: set[tuple] = set()
+    out: list[Diagnostic] = []
+    for d in diags:
+        severity = lookup(d.code).severity
+        if severity is not d.severity:
+            d = Diagnostic(d.code, severity, d.message, d.range, d.fixes, d.related)
+        key = (d.code, d.range, d.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(d)
+    out.sort(key=lambda d: (d.range.start, d.range.end, d.code))
+    return out
+
+
+def has_errors(diags: list[Diagnostic], strict: bool = False) -> bool:
+    bad = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    return any(d.severity in bad for d in diags)

@@ -1,0 +1,42 @@
+"""`abl`: the command-line entry point. Parses arguments and hands off to one module per command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from abl import __version__
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors: one line on stderr and exit code 2, never a traceback."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="abl", description="Check, explain, run and test ABL agents.")
+    parser.add_argument("--version", action="version", version=f"abl-tools {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+
+    from abl.cli import check, explain
+
+    check.add_parser(sub)
+    explain.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.handler(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,69 @@
+"""Properties that hold for any input: the parser never raises and never loses a byte."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from abl.syntax import parse
+from abl.syntax.values import read_value
+
+HERE = Path(__file__).parent
+SEEDS = [p.read_bytes().decode("utf-8") for p in sorted((HERE / "cases").glob("*.abl"))]
+
+# Pieces that make the scanner work hard: indentation, dashes, colons, quotes, brackets, pipes.
+FRAGMENTS = st.sampled_from(
+    [
+        "AGENT: A\n", "GOAL: x\n", "  ", "\t", "- ", "-", ":", ": ", "#", " # c", "//", '"', "'",
+        "[", "]", "{", "}", ",", "|", "|-\n", ">\n", "\n", "\r\n", "\r", "\ufeff", "TO: B",
+        "HISTORY:\n", "    mode: last_n\n", "WHEN: a == \"b\" // c\n", "x = 1\n", "f(a: string) -> {b: c}\n",
+        "\x00", "\udcff".encode("utf-8", "surrogatepass").decode("utf-8", "replace"), "é", "漢",
+    ]
+)
+DOCUMENTS = st.lists(FRAGMENTS, max_size=60).map("".join)
+
+
+def _check(text: str) -> None:
+    tree = parse(text)
+    assert tree.to_text() == text
+    for node in tree.walk():
+        node.range()  # every node can say where it is
+    for d in tree.diagnostics:
+        assert d.range.start <= d.range.end
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(DOCUMENTS)
+def test_generated_documents_round_trip(text: str) -> None:
+    _check(text)
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=300))
+def test_arbitrary_text_round_trips(text: str) -> None:
+    _check(text)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SEEDS), st.data())
+def test_mutated_real_files_round_trip(seed: str, data: st.DataObject) -> None:
+    text = seed
+    for _ in range(data.draw(st.integers(1, 6))):
+        at = data.draw(st.integers(0, len(text)))
+        action = data.draw(st.sampled_from(["insert", "delete", "duplicate"]))
+        if action == "insert":
+            text = text[:at] + data.draw(FRAGMENTS) + text[at:]
+        elif action == "delete":
+            text = text[:at] + text[at + data.draw(st.integers(1, 8)) :]
+        else:
+            text = text[:at] + text[at : at + 20] + text[at:]
+    _check(text)
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="[]{},:\"' abc\n", max_size=40))
+def test_inline_values_never_raise(raw: str) -> None:
+    value = read_value(raw)
+    assert value.start <= value.end
