@@ -1,0 +1,65 @@
+"""The one helper behind every diagnostics fixture test."""
+
+from __future__ import annotations
+
+from abl.checks.engine import CheckOptions, check_project
+from abl.diagnostics import Diagnostic, Severity
+from abl.workspace import Project
+
+from fixture import Fixture, parse_fixture
+
+
+def project_of(fx: Fixture) -> Project:
+    project = Project("/")
+    for path, text in fx.files.items():
+        project.update(path, text)
+    return project
+
+
+def diagnostics_of(fx: Fixture) -> dict[str, list[Diagnostic]]:
+    return check_project(project_of(fx), CheckOptions(strict_rules=True))
+
+
+def check_diagnostics(text: str) -> None:
+    """Every error and warning, and every hint whose code is annotated, must be annotated,
+    on exactly the annotated range, and every annotation must be reported."""
+    fx = parse_fixture(text)
+    results = diagnostics_of(fx)
+    annotated_codes = {e.code for e in fx.expectations}
+    got = set()
+    messages: dict[tuple, str] = {}
+    for path, diags in results.items():
+        for d in diags:
+            if d.severity is Severity.HINT and d.code not in annotated_codes:
+                continue
+            end = d.range.end.character
+            if d.range.end.line != d.range.start.line:
+                # A range over several lines is annotated from its start to the end of its first line.
+                lines = fx.files[path].splitlines()
+                end = len(lines[d.range.start.line]) if d.range.start.line < len(lines) else d.range.start.character
+            key = (path, d.range.start.line, d.range.start.character, end, d.code)
+            got.add(key)
+            messages[key] = d.message
+    want = set()
+    for e in fx.expectations:
+        want.add((e.path, e.line, e.start, e.end, e.code))
+    missing = sorted(want - got)
+    extra = sorted(got - want)
+    for e in fx.expectations:
+        key = (e.path, e.line, e.start, e.end, e.code)
+        if e.message and key in messages:
+            assert e.message in messages[key], f"message of {key}: {messages[key]!r} lacks {e.message!r}"
+    assert not missing and not extra, _explain(fx, missing, extra, messages)
+
+
+def _explain(fx: Fixture, missing: list, extra: list, messages: dict) -> str:
+    lines = ["diagnostics differ from the annotations"]
+    for m in missing:
+        lines.append(f"  expected but not reported: {m[4]} at {m[0]}:{m[1] + 1}:{m[2] + 1}-{m[3] + 1}")
+    for x in extra:
+        lines.append(f"  reported but not annotated: {x[4]} at {x[0]}:{x[1] + 1}:{x[2] + 1}-{x[3] + 1}: {messages[x]}")
+        src = fx.files[x[0]].splitlines()
+        if x[1] < len(src):
+            lines.append(f"      {src[x[1]]}")
+            lines.append("      " + " " * x[2] + "^" * max(1, x[3] - x[2]))
+    return "\n".join(lines)
