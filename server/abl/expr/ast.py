@@ -1,0 +1,254 @@
+"""The condition AST: small frozen nodes, each with the character span it covers.
+
+Spans are `(start, end)` offsets into the text handed to `parse_condition` (end exclusive),
+so an editor can underline exactly the operand or operator a diagnostic is about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Union
+
+Span = tuple[int, int]
+PathKey = Union[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """A string, number, boolean or null written in the condition."""
+
+    span: Span
+    value: str | int | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class RegexLiteral:
+    """`/pattern/flags`, only valid as the right side of `matches`."""
+
+    span: Span
+    pattern: str
+    flags: str
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    """A variable reference: `a`, `a.b[0].c`, `a["k"]`, `match.1` (static keys only)."""
+
+    span: Span
+    segments: tuple[PathKey, ...]
+    segment_spans: tuple[Span, ...]
+
+    @property
+    def root(self) -> str:
+        return str(self.segments[0])
+
+    @property
+    def dotted(self) -> str:
+        return format_path(self.segments)
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """`.name` on something that is not a plain path, e.g. `FIRST(xs).id`."""
+
+    span: Span
+    target: Expr
+    name: str
+    name_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """`target[expr]` where the key is computed, e.g. `items[i]`."""
+
+    span: Span
+    target: Expr
+    index: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A function call `UPPER(x)` / `abl.upper(x)` (target None) or a method `x.contains("y")`."""
+
+    span: Span
+    name: str
+    name_span: Span
+    args: tuple[Expr, ...]
+    target: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    """Prefix operator; `op` is one of `NOT` (also written `!`), `EXISTS`, `EMPTY`, `-`."""
+
+    span: Span
+    op: str
+    operand: Expr
+    op_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    """`AND`, `OR`, `IMPLIES` (`&&`/`||` are normalised) and arithmetic `+ - * / %`."""
+
+    span: Span
+    op: str
+    left: Expr
+    right: Expr
+    op_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """`== != < > <= >=` with ABL's null-safe coercion."""
+
+    span: Span
+    op: str
+    left: Expr
+    right: Expr
+    op_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class In:
+    """`item IN container` / `item NOT IN container`."""
+
+    span: Span
+    item: Expr
+    container: Expr
+    negated: bool
+    op_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TextOp:
+    """Infix `contains`, `matches`, `startsWith`, `endsWith` (op spelled in that canonical case)."""
+
+    span: Span
+    op: str
+    left: Expr
+    right: Expr
+    op_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IsSet:
+    """`x IS SET` (negated=False) or `x IS NOT SET` (negated=True)."""
+
+    span: Span
+    operand: Expr
+    negated: bool
+    op_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IsNumber:
+    """Postfix `x is_number`."""
+
+    span: Span
+    operand: Expr
+    op_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Ternary:
+    span: Span
+    condition: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ListLiteral:
+    span: Span
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectEntry:
+    key: str
+    key_span: Span
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectLiteral:
+    span: Span
+    entries: tuple[ObjectEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Parentheses, kept so that spans of the enclosing node include them."""
+
+    span: Span
+    inner: Expr
+
+
+Expr = Union[
+    Literal, RegexLiteral, Path, Member, Index, Call, Unary, Binary, Compare, In, TextOp,
+    IsSet, IsNumber, Ternary, ListLiteral, ObjectLiteral, Group,
+]
+
+
+def format_path(segments: tuple[PathKey, ...] | list[PathKey]) -> str:
+    """`("items", 0, "name")` -> `items[0].name`; the form used in traces and messages."""
+    out: list[str] = []
+    for position, key in enumerate(segments):
+        if isinstance(key, int):
+            out.append(f"[{key}]")
+        elif position == 0:
+            out.append(key)
+        elif key.isidentifier() or key.isdigit():
+            out.append(f".{key}")
+        else:
+            out.append(f'["{key}"]')
+    return "".join(out)
+
+
+def children(node: Expr) -> tuple[Expr, ...]:
+    """Direct sub-expressions, in source order."""
+    if isinstance(node, (Literal, RegexLiteral, Path)):
+        return ()
+    if isinstance(node, (Binary, Compare, TextOp)):
+        return (node.left, node.right)
+    if isinstance(node, (Unary, IsSet, IsNumber)):
+        return (node.operand,)
+    if isinstance(node, In):
+        return (node.item, node.container)
+    if isinstance(node, Call):
+        return node.args if node.target is None else (node.target, *node.args)
+    if isinstance(node, (Member,)):
+        return (node.target,)
+    if isinstance(node, Index):
+        return (node.target, node.index)
+    if isinstance(node, Ternary):
+        return (node.condition, node.then, node.otherwise)
+    if isinstance(node, ListLiteral):
+        return node.items
+    if isinstance(node, ObjectLiteral):
+        return tuple(entry.value for entry in node.entries)
+    if isinstance(node, Group):
+        return (node.inner,)
+    raise TypeError(f"not an expression node: {type(node).__name__}")
+
+
+def walk(root: Expr) -> Iterator[Expr]:
+    """Every node, parents before children, left to right; iterative so depth is no concern."""
+    stack: list[Expr] = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))
+
+
+def depth(root: Expr) -> int:
+    """Nesting depth of the tree (a lone leaf is 1)."""
+    deepest = 0
+    stack: list[tuple[Expr, int]] = [(root, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in children(node))
+    return deepest
