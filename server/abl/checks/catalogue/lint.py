@@ -1,0 +1,692 @@
+"""Lint codes: what the platform accepts without a word and then gets wrong at runtime.
+
+Each one is a "Common mistake" or "Troubleshooting" row of the seeds, or a documented platform
+quirk (`spec/DIAGNOSTICS.md` part C). Messages say what the platform will actually do.
+"""
+
+from __future__ import annotations
+
+from abl.checks.catalogue import project, route
+from abl.checks.catalogue.agents import (
+    EXCHANGES_AGENT,
+    INCOME_AGENT,
+    RETURNS_AGENT,
+    card_route,
+    income_route,
+)
+from abl.checks.code import Code, FixSafety, Group
+from abl.diagnostics import Severity
+
+# --- example builders ---------------------------------------------------------------------
+
+_RETAIL_HUB = project(
+    """
+    SUPERVISOR: Retail_Hub
+    GOAL: "Route retail requests to the right specialist"
+
+    INTENTS:
+      order_status: "Where an order is, or when it arrives."
+      return_item: "Returns, exchanges, or refunds."
+      exchange_item: "Swapping an item for another size or colour."
+
+    GATHER:
+      order_id:
+        PROMPT: "What is your order number?"
+        TYPE: string
+        REQUIRED: true
+
+    HANDOFF:
+    """
+)
+
+# Seed 000's order status agent.
+_ORDER_STATUS_AGENT = project(
+    """
+    AGENT: Order_Status_Agent
+    GOAL: "Report the status of one order"
+
+    GATHER:
+      order_id:
+        PROMPT: "What is your order number?"
+        TYPE: string
+        REQUIRED: true
+
+    COMPLETE:
+      - WHEN: order_id IS SET
+        RESPOND: "Order {{order_id}} is on its way."
+    """
+)
+
+
+def _to_returns(*rows: str) -> str:
+    """The retail hub with one route to `Returns_Agent`; `rows` follow `TO`."""
+    return project(_RETAIL_HUB + route("TO: Returns_Agent", *rows), RETURNS_AGENT)
+
+
+def _to_order_status(*rows: str) -> str:
+    """The retail hub with one route to `Order_Status_Agent`; `rows` follow `TO`."""
+    return project(_RETAIL_HUB + route("TO: Order_Status_Agent", *rows), _ORDER_STATUS_AGENT)
+
+
+_WHEN_RETURN = 'WHEN: intent.category == "return_item"'
+_WHEN_STATUS = 'WHEN: intent.category == "order_status" AND order_id IS SET'
+_RETURN_SUMMARY = 'SUMMARY: "The customer wants to return order {{order_id}}."'
+
+
+def _income_gate(map_rows: tuple[str, ...] = ()) -> str:
+    """A supervisor that picks up the income if the customer volunteers it and otherwise sends
+    the customer to the income agent; `map_rows` are extra `ON_RETURN` lines."""
+    supervisor = project(
+        """
+        SUPERVISOR: Loan_Supervisor
+        GOAL: "Collect the applicant's income before any loan offer discussion"
+
+        GATHER:
+          annual_income:
+            PROMPT: "What is your annual income?"
+            TYPE: number
+            REQUIRED: false
+            prompt_mode: extract_only
+
+        HANDOFF:
+        """
+    ) + route(
+        "TO: Income_Capture_Agent",
+        "WHEN: annual_income IS NOT SET",
+        "SUMMARY: \"Collect the applicant's annual income, then return.\"",
+        "HISTORY: summary_only",
+        "ON_FAILURE: continue",
+        "RETURN: true",
+        "ON_RETURN:",
+        "  action: resume_intent",
+        *map_rows,
+    )
+    return project(supervisor, INCOME_AGENT)
+
+
+def _applicant_income(child_field: str, parent_variable: str) -> str:
+    """A supervisor that keeps the income as `applicant_income`, with one `MAP` entry."""
+    supervisor = project(
+        """
+        SUPERVISOR: Loan_Supervisor
+        GOAL: "Collect the applicant's income before any loan offer discussion"
+
+        MEMORY:
+          session:
+            - applicant_income
+              TYPE: number
+
+        HANDOFF:
+        """
+    ) + route(
+        "TO: Income_Capture_Agent",
+        "WHEN: applicant_income IS NOT SET",
+        "SUMMARY: \"Collect the applicant's annual income, then return.\"",
+        "HISTORY: summary_only",
+        "ON_FAILURE: continue",
+        "RETURN: true",
+        "ON_RETURN:",
+        "  action: resume_intent",
+        "  MAP:",
+        f"    {child_field}: {parent_variable}",
+    )
+    return project(supervisor, INCOME_AGENT)
+
+
+def _pin_check(*, completes: bool) -> str:
+    """A front door sending account questions to a FLOW agent that checks the PIN."""
+    complete = (
+        """
+        COMPLETE:
+          - WHEN: pin IS SET
+            RESPOND: "Thank you. Your PIN is confirmed."
+        """
+        if completes
+        else ""
+    )
+    return project(
+        """
+        SUPERVISOR: Bank_Front_Door
+        GOAL: "Verify the customer before any account question"
+
+        HANDOFF:
+          - TO: Pin_Check_Agent
+            WHEN: "the customer asks about their account"
+            SUMMARY: "Check the customer's PIN, then return."
+            HISTORY: none
+            ON_FAILURE: continue
+            RETURN: true
+        """,
+        """
+        AGENT: Pin_Check_Agent
+        GOAL: "Check the customer's PIN"
+
+        FLOW:
+          ask_pin:
+            REASONING: false
+            GATHER:
+              - pin: required
+                prompt: "Please enter your PIN."
+            THEN: thank
+
+          thank:
+            REASONING: false
+            RESPOND: "Thank you."
+        """
+        + complete,
+    )
+
+
+_CARD_DIGITS_AGENT = project(
+    """
+    AGENT: Card_Agent
+    GOAL: "Help with lost, stolen or blocked cards"
+
+    GATHER:
+      card_last_four:
+        PROMPT: "What are the last four digits of the card?"
+        TYPE: string
+        REQUIRED: true
+    """
+)
+
+_AFTER_CARD = """
+    RETURN_HANDLERS:
+      after_card:
+        RESPOND: "Is there anything else I can help you with?"
+        CONTINUE: true
+    """
+
+# --- codes --------------------------------------------------------------------------------
+
+HISTORY_FALLS_BACK_TO_FULL = Code(
+    code="HISTORY_FALLS_BACK_TO_FULL",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="History value silently becomes `full`",
+    summary=(
+        "A history value the platform does not understand and silently replaces with `full`, so "
+        "the target receives the whole conversation."
+    ),
+    explanation=(
+        "Seed 000 lists the spellings the compiler accepts without an error and then drops, "
+        "falling back to the default `full`:\n\n"
+        "- `HISTORY: last_n` on one line, with no number;\n"
+        "- an unknown word on one line, such as `HISTORY: recent`;\n"
+        "- the block form with `mode: last_n` and `count: 0`;\n"
+        "- a one-line `{ mode: last_n }` map inside `CONTEXT`;\n"
+        "- a negative or fractional count.\n\n"
+        "A route written to send a few messages, or none, then sends everything, including any "
+        "personal data said earlier. In the block form an unknown mode is an error instead (E330), "
+        "and so is a missing count (E331)."
+    ),
+    bad_example=_to_returns(_WHEN_RETURN, _RETURN_SUMMARY, "HISTORY: last_n", "ON_FAILURE: continue"),
+    good_example=_to_returns(_WHEN_RETURN, _RETURN_SUMMARY, "HISTORY: last_5", "ON_FAILURE: continue"),
+    fix=(
+        "Offers `last_5`, `none` and the block form with `mode: last_n` and a `count`. Unsafe: "
+        "today the target receives everything, and each fix changes that."
+    ),
+    fix_safety=FixSafety.UNSAFE,
+    runtime=(
+        "The target's thread starts with the calling agent's whole conversation, plus customer "
+        "messages that earlier children handled, exactly as with `HISTORY: full`."
+    ),
+    see_also=("E330", "E331", "HISTORY_LAST_ZERO", "HISTORY_NOT_SET"),
+)
+
+HISTORY_LAST_ZERO = Code(
+    code="HISTORY_LAST_ZERO",
+    severity=Severity.HINT,
+    group=Group.LINT,
+    title="`last_0` instead of `none`",
+    summary="`HISTORY: last_0` sends no messages, which `none` says plainly.",
+    explanation=(
+        "`last_0` is valid and means no earlier messages, the same as `none`. The block form "
+        "behaves the opposite way: `mode: last_n` with `count: 0` falls back to `full`. Writing "
+        "`none` leaves no doubt about which of the two was meant."
+    ),
+    bad_example=_to_returns(_WHEN_RETURN, _RETURN_SUMMARY, "HISTORY: last_0", "ON_FAILURE: continue"),
+    good_example=_to_returns(_WHEN_RETURN, _RETURN_SUMMARY, "HISTORY: none", "ON_FAILURE: continue"),
+    fix="Replaces `last_0` with `none`. Safe: both send no messages.",
+    fix_safety=FixSafety.SAFE,
+    runtime="The target's thread starts with no earlier messages.",
+    see_also=("HISTORY_FALLS_BACK_TO_FULL", "HISTORY_NONE_WITHOUT_CONTEXT"),
+)
+
+RETURN_NOT_LOWERCASE_TRUE = Code(
+    code="RETURN_NOT_LOWERCASE_TRUE",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="`RETURN` is not lowercase `true`",
+    summary=(
+        "`RETURN` or `EXPECT_RETURN` is `True`, `TRUE`, `\"true\"`, `yes` or `1`, which reads as "
+        "false, so the route is permanent."
+    ),
+    explanation=(
+        "Only the exact lowercase word `true` makes a route returnable. Every other spelling "
+        "reads as false, which is also the default, so the parent's thread ends at the handoff "
+        "and the child keeps the conversation for good. `EXPECT_RETURN` is an alias of `RETURN` "
+        "and follows the same rule."
+    ),
+    bad_example=card_route("RETURN: True"),
+    good_example=card_route("RETURN: true"),
+    fix=(
+        "Writes `true`. Unsafe: the route becomes returnable, so the parent now waits and "
+        "resumes. That is almost certainly what was meant, but it changes what runs."
+    ),
+    fix_safety=FixSafety.UNSAFE,
+    runtime="The handoff is permanent: the parent's thread ends and nothing comes back from the child.",
+    see_also=("HANDOFF_ON_RETURN_WITHOUT_RETURN",),
+)
+
+CONTEXT_KEY_IGNORED = Code(
+    code="CONTEXT_KEY_IGNORED",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Uppercase key inside CONTEXT is ignored",
+    summary="An uppercase key inside `CONTEXT` (`PASS`, `SUMMARY`, `HISTORY`, ...), which the platform ignores.",
+    explanation=(
+        "A route's context can be written as uppercase siblings of `TO:` (`PASS:`, `SUMMARY:`, "
+        "`HISTORY:`) or grouped under `CONTEXT:`. Inside `CONTEXT` the keys must be lowercase: "
+        "`pass`, `summary`, `history`, `set` and `memory_grants`. The platform ignores uppercase "
+        "ones without an error, so an ignored `PASS` sends no fields and an ignored `HISTORY` "
+        "leaves the default, `full`."
+    ),
+    bad_example=_to_returns(
+        _WHEN_RETURN,
+        "CONTEXT:",
+        "  PASS: [order_id]",
+        '  summary: "The customer wants to return order {{order_id}}."',
+        "  history: full",
+        "ON_FAILURE: continue",
+    ),
+    good_example=_to_returns(
+        _WHEN_RETURN,
+        "CONTEXT:",
+        "  pass: [order_id]",
+        '  summary: "The customer wants to return order {{order_id}}."',
+        "  history: full",
+        "ON_FAILURE: continue",
+    ),
+    fix="Writes the key in lowercase. Unsafe: the setting starts to take effect.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime="The key is ignored, as if it were not there.",
+    see_also=("UNKNOWN_KEY",),
+)
+
+EMPTY_STRING_COMPARISON = Code(
+    code="EMPTY_STRING_COMPARISON",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Comparison with the empty string",
+    summary='A condition compares a variable with the empty string: `x != ""` or `x == ""`.',
+    explanation=(
+        "A variable that was never set is not the empty string. `!=` is true whenever one side "
+        'is missing, so `order_id != ""` is already true before the customer has given any order '
+        'number, and a gate written that way opens on the first turn. `x == ""` is false for a '
+        "missing value. `IS SET` and `IS NOT SET` test for a value directly (an empty string "
+        "counts as set)."
+    ),
+    bad_example=_to_order_status(
+        'WHEN: intent.category == "order_status" AND order_id != ""',
+        "PASS: [order_id]",
+        "HISTORY: none",
+        "ON_FAILURE: continue",
+    ),
+    good_example=_to_order_status(_WHEN_STATUS, "PASS: [order_id]", "HISTORY: none", "ON_FAILURE: continue"),
+    fix=(
+        'Replaces `x != ""` with `x IS SET` and `x == ""` with `x IS NOT SET`. Unsafe: the result '
+        "changes for unset values, which is the point."
+    ),
+    fix_safety=FixSafety.UNSAFE,
+    runtime='`x != ""` is true while `x` is unset, and `x == ""` is false while it is unset.',
+    see_also=("UNDEFINED_CONDITION_VAR",),
+)
+
+RETURN_VALUE_NOT_MAPPED = Code(
+    code="RETURN_VALUE_NOT_MAPPED",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Child's value is read but never mapped back",
+    summary=(
+        "After a returnable handoff the parent reads a field that the child gathers, but no `MAP` "
+        "entry brings it back."
+    ),
+    explanation=(
+        "When a child returns, only the fields listed in its route's `ON_RETURN.MAP` are copied "
+        "into the parent. A parent that reads the child's field in a `WHEN`, a template or a "
+        "`PASS` list never sees the child's value. A gate such as `annual_income IS NOT SET` "
+        "then stays true after the return and sends the customer to the child again."
+    ),
+    bad_example=_income_gate(),
+    good_example=_income_gate(("  MAP:", "    annual_income: annual_income")),
+    fix=(
+        "Adds `<field>: <field>` to the route's `ON_RETURN.MAP`, creating `ON_RETURN` and `MAP` "
+        "if needed. Unsafe: the value now comes back to the parent."
+    ),
+    fix_safety=FixSafety.UNSAFE,
+    runtime="The child's value stays in the child's thread; the parent's variable keeps its old value.",
+    see_also=("RETURN_PATH_WITHOUT_ON_RETURN_MAP_HANDLER", "MAP_DIRECTION_REVERSED"),
+)
+
+MAP_DIRECTION_REVERSED = Code(
+    code="MAP_DIRECTION_REVERSED",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Return map entry looks reversed",
+    summary="A `MAP` entry `a: b` where the child does not produce `a` but does produce `b`.",
+    explanation=(
+        "`MAP` entries are `child_field: parent_variable`. The two sides often look alike, and "
+        "writing `parent: child` is an easy slip. When the left name is unknown to the child "
+        "while the right name is one the child produces, the entry is almost certainly reversed.\n\n"
+        "The platform reports the unknown child field itself as UNKNOWN_HANDOFF_RETURN_FIELD; "
+        "this warning says why, and the parent variable that was meant to be filled usually has "
+        "no source left (W801)."
+    ),
+    bad_example=_applicant_income("applicant_income", "annual_income"),
+    good_example=_applicant_income("annual_income", "applicant_income"),
+    also_fires=("UNKNOWN_HANDOFF_RETURN_FIELD", "W801"),
+    fix="Swaps the two sides. Unsafe: it changes which value is copied where.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime=(
+        "Nothing runs while UNKNOWN_HANDOFF_RETURN_FIELD stands. Were it accepted, the entry "
+        "would copy nothing back."
+    ),
+    see_also=("UNKNOWN_HANDOFF_RETURN_FIELD", "RETURN_VALUE_NOT_MAPPED"),
+)
+
+HISTORY_NONE_WITHOUT_CONTEXT = Code(
+    code="HISTORY_NONE_WITHOUT_CONTEXT",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Target starts with no context",
+    summary=(
+        "A route sends no history (`none`, or `last_n` with a count of 2 or less) and neither "
+        "`PASS` nor `SUMMARY`, so the target starts blind."
+    ),
+    explanation=(
+        "`HISTORY` controls messages only; `PASS` and `SUMMARY` still carry facts when the "
+        "history is cut. A route that sends at most one exchange of messages and neither of "
+        "those gives the target nothing, and it has to ask the customer again for what they "
+        "already said. Seed 000 lists this among the common mistakes."
+    ),
+    bad_example=_to_order_status(_WHEN_STATUS, "HISTORY: none", "ON_FAILURE: continue"),
+    good_example=_to_order_status(_WHEN_STATUS, "PASS: [order_id]", "HISTORY: none", "ON_FAILURE: continue"),
+    fix="No quick fix: choose the fields to pass or write a summary.",
+    fix_safety=FixSafety.NONE,
+    runtime="The target's thread starts with no earlier messages (or one exchange at most), no fields and no summary.",
+    see_also=("HANDOFF_SUMMARY_ONLY_WITHOUT_SUMMARY", "HISTORY_LAST_ZERO"),
+)
+
+RETURNABLE_TARGET_CANNOT_RETURN = Code(
+    code="RETURNABLE_TARGET_CANNOT_RETURN",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Returnable target has no way back",
+    summary=(
+        "The target of a `RETURN: true` route has no `COMPLETE`, no built-in return and no route "
+        "back to the parent."
+    ),
+    explanation=(
+        "A child returns when a `COMPLETE` rule fires (or its FLOW reaches `THEN: COMPLETE`), "
+        "when a reasoning child uses its built-in return action (every agent without a `FLOW` "
+        "has one), or when it hands off to its waiting parent. A FLOW agent with none of these "
+        "keeps the customer for good: the conversation never leaves the child and the parent "
+        "never resumes."
+    ),
+    bad_example=_pin_check(completes=False),
+    good_example=_pin_check(completes=True),
+    fix="No quick fix: add a `COMPLETE` rule, end the flow with `THEN: COMPLETE`, or add a route back to the parent.",
+    fix_safety=FixSafety.NONE,
+    runtime="The child keeps the conversation; the parent waits for good and its `ON_RETURN` never runs.",
+)
+
+UNREACHABLE_ROUTE = Code(
+    code="UNREACHABLE_ROUTE",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Route can never be chosen",
+    summary="A route comes after an unconditional `WHEN: true`, or after an earlier route with the same `WHEN`.",
+    explanation=(
+        "Routes are tried in order (by `PRIORITY` where given, otherwise as written) and the "
+        "first match wins, so a route whose `WHEN` repeats an earlier one never runs.\n\n"
+        "A route placed after `WHEN: true` reads as unreachable too, and is reported. Note that "
+        "the platform itself treats a literal `WHEN: true` as the fallback and tries it after "
+        "all other routes, wherever it is written; putting the fallback last makes the file read "
+        "in the order the platform uses."
+    ),
+    bad_example=project(
+        _RETAIL_HUB
+        + route("TO: Returns_Agent", _WHEN_RETURN, "PASS: [order_id]", "HISTORY: full", "ON_FAILURE: continue")
+        + "\n"
+        + route("TO: Exchanges_Agent", _WHEN_RETURN, "PASS: [order_id]", "HISTORY: full", "ON_FAILURE: continue"),
+        RETURNS_AGENT,
+        EXCHANGES_AGENT,
+    ),
+    good_example=project(
+        _RETAIL_HUB
+        + route("TO: Returns_Agent", _WHEN_RETURN, "PASS: [order_id]", "HISTORY: full", "ON_FAILURE: continue")
+        + "\n"
+        + route(
+            "TO: Exchanges_Agent",
+            'WHEN: intent.category == "exchange_item"',
+            "PASS: [order_id]",
+            "HISTORY: full",
+            "ON_FAILURE: continue",
+        ),
+        RETURNS_AGENT,
+        EXCHANGES_AGENT,
+    ),
+    fix="No quick fix: change the condition, reorder the routes, or delete the route.",
+    fix_safety=FixSafety.NONE,
+    runtime=(
+        "A route after an identical condition never runs. After a literal `WHEN: true`, the "
+        "platform still tries the later routes first, because it keeps `WHEN: true` as the "
+        "fallback."
+    ),
+)
+
+PASS_FIELD_UNKNOWN = Code(
+    code="PASS_FIELD_UNKNOWN",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="PASS names an unknown variable",
+    summary="`PASS` names a variable that the calling agent neither declares nor produces.",
+    explanation=(
+        "`PASS` copies the named variables of the calling agent into the target when the handoff "
+        "starts; only variables the caller has are passed, and unset ones are skipped. A name the "
+        "caller does not have is never passed, so the target has to ask for it again. The "
+        "platform's guides call these ungrounded pass fields."
+    ),
+    bad_example=_to_returns(
+        _WHEN_RETURN, "PASS: [order_number]", _RETURN_SUMMARY, "HISTORY: full", "ON_FAILURE: continue"
+    ),
+    good_example=_to_returns(
+        _WHEN_RETURN, "PASS: [order_id]", _RETURN_SUMMARY, "HISTORY: full", "ON_FAILURE: continue"
+    ),
+    fix="Offers the caller's variable with the closest name. Unsafe: a different value is passed.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime="The name is skipped; the target receives the other fields only.",
+    see_also=("UNDEFINED_CONDITION_VAR", "TEMPLATE_VARIABLE_UNKNOWN"),
+)
+
+TEMPLATE_VARIABLE_UNKNOWN = Code(
+    code="TEMPLATE_VARIABLE_UNKNOWN",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Template names an unknown variable",
+    summary="A `{{x}}` in a `RESPOND`, `SUMMARY` or `PROMPT` names something the agent does not know.",
+    explanation=(
+        "Templates are filled when the text is sent, from the agent's variables, gather fields, "
+        "tool results and built-ins. A name that is none of these has no value, so the customer, "
+        "or the target agent reading a summary, gets a sentence with a gap where the value "
+        "should be."
+    ),
+    bad_example=_to_returns(
+        _WHEN_RETURN,
+        "PASS: [order_id]",
+        'SUMMARY: "The customer wants to return order {{order_number}}."',
+        "HISTORY: full",
+        "ON_FAILURE: continue",
+    ),
+    good_example=_to_returns(
+        _WHEN_RETURN, "PASS: [order_id]", _RETURN_SUMMARY, "HISTORY: full", "ON_FAILURE: continue"
+    ),
+    fix="Offers the known name closest to the unknown one. Unsafe: the text shows a different value.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime="The placeholder has no value when the text is rendered.",
+    see_also=("TEMPLATE_SINGLE_BRACE", "PASS_FIELD_UNKNOWN"),
+)
+
+HISTORY_NOT_SET = Code(
+    code="HISTORY_NOT_SET",
+    severity=Severity.HINT,
+    group=Group.LINT,
+    title="Route without HISTORY",
+    summary="A route sets no `HISTORY`, so the target receives the whole conversation by default.",
+    explanation=(
+        "A route without a history setting gets the default, `full`: the calling agent's whole "
+        "conversation (a project-level default replaces this when the deployment sets one). "
+        "Seed 000's checklist asks for `HISTORY` on every route, set on purpose, so that "
+        "behaviour does not hang on a default, and for every route that sends `full` to be "
+        "reviewed for personal data in earlier messages. Hints are shown in editors and printed "
+        "by `abl check` only with `--all`."
+    ),
+    bad_example=_to_returns(_WHEN_RETURN, "PASS: [order_id]", "ON_FAILURE: continue"),
+    good_example=_to_returns(_WHEN_RETURN, "PASS: [order_id]", "HISTORY: full", "ON_FAILURE: continue"),
+    fix="Inserts `HISTORY: full`. Safe: it writes down the default that applies today.",
+    fix_safety=FixSafety.SAFE,
+    runtime="The target receives the whole conversation (`full`), unless the deployment sets another project default.",
+    see_also=("HISTORY_FALLS_BACK_TO_FULL", "ON_FAILURE_NOT_SET"),
+)
+
+ON_FAILURE_NOT_SET = Code(
+    code="ON_FAILURE_NOT_SET",
+    severity=Severity.HINT,
+    group=Group.LINT,
+    title="Route without ON_FAILURE",
+    summary="A route sets no `ON_FAILURE`, so a handoff that fails is passed over in silence.",
+    explanation=(
+        "`ON_FAILURE` decides what happens when a handoff fails before the target accepts it "
+        "(the target is missing, the route is refused, or the dispatch fails): `continue`, the "
+        "default, where the current agent carries on as if nothing happened; `escalate`; or "
+        "`respond \"<message>\"`. Seed 004's checklist asks for `ON_FAILURE` on every route, set "
+        "on purpose. Hints are shown in editors and printed by `abl check` only with `--all`."
+    ),
+    bad_example=_to_returns(_WHEN_RETURN, "PASS: [order_id]", "HISTORY: full"),
+    good_example=_to_returns(
+        _WHEN_RETURN,
+        "PASS: [order_id]",
+        "HISTORY: full",
+        'ON_FAILURE: RESPOND "I cannot reach our returns team right now. Please try again later."',
+    ),
+    fix="No quick fix: choose what the customer should experience when the handoff fails.",
+    fix_safety=FixSafety.NONE,
+    runtime="A failed handoff runs `continue`: the current agent carries on and the customer is not told.",
+    see_also=("INVALID_HANDOFF_FAILURE_ACTION", "HISTORY_NOT_SET"),
+)
+
+RETURN_PATH_WITHOUT_ON_RETURN_MAP_HANDLER = Code(
+    code="RETURN_PATH_WITHOUT_ON_RETURN_MAP_HANDLER",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Return handler without a MAP",
+    summary="`ON_RETURN.handler` is used but the route has no `MAP`, so no value comes back from the child.",
+    explanation=(
+        "A return handler decides what the parent does after the return (reply, clear fields, "
+        "continue or replay), but it copies no values. `MAP` still belongs on the route, under "
+        "`ON_RETURN`; without it nothing the child collected reaches the parent. Seed 004: add "
+        "`MAP` on the route, or no value returns."
+    ),
+    bad_example=card_route(
+        "RETURN: true",
+        "ON_RETURN:",
+        "  handler: after_card",
+        handlers=_AFTER_CARD,
+        target=_CARD_DIGITS_AGENT,
+    ),
+    good_example=card_route(
+        "RETURN: true",
+        "ON_RETURN:",
+        "  handler: after_card",
+        "  MAP:",
+        "    card_last_four: blocked_card",
+        sections="""
+        MEMORY:
+          session:
+            - blocked_card
+              TYPE: string
+              DESCRIPTION: "Last four digits of the card the customer reported."
+        """,
+        handlers=_AFTER_CARD,
+        target=_CARD_DIGITS_AGENT,
+    ),
+    fix="No quick fix: add a `MAP` entry for each value the parent needs.",
+    fix_safety=FixSafety.NONE,
+    runtime="The handler runs, and the parent receives no values from the child.",
+    see_also=("RETURN_VALUE_NOT_MAPPED",),
+)
+
+LEGACY_TOP_LEVEL_MAP = Code(
+    code="LEGACY_TOP_LEVEL_MAP",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Return map at the route's top level",
+    summary="A route has a top-level `MAP` instead of `ON_RETURN.MAP`.",
+    explanation=(
+        "The older format put the return map directly on the route. The current reference moves "
+        "it under `ON_RETURN` and documents only that position. This tool reads a top-level `MAP` "
+        "as the route's return map, so the other checks see the same values, and warns so that "
+        "the project does not rely on the legacy form."
+    ),
+    bad_example=income_route("MAP:", "  annual_income: annual_income"),
+    good_example=income_route("ON_RETURN:", "  MAP:", "    annual_income: annual_income"),
+    fix="Moves the `MAP` block under `ON_RETURN`, creating it if needed. Safe: this tool already reads it as the return map.",
+    fix_safety=FixSafety.SAFE,
+    runtime=(
+        "Older platform versions copy the mapped fields back; the current documentation describes "
+        "only `ON_RETURN.MAP`, so whether they come back depends on the platform version."
+    ),
+    see_also=("RETURN_VALUE_NOT_MAPPED",),
+)
+
+TEMPLATE_SINGLE_BRACE = Code(
+    code="TEMPLATE_SINGLE_BRACE",
+    severity=Severity.HINT,
+    group=Group.LINT,
+    title="Single braces are not a template",
+    summary="Text such as `{order_id}` names a known variable in single braces, which is printed as it is.",
+    explanation=(
+        "Only double braces are filled in: `{{order_id}}` becomes the order number, while "
+        "`{order_id}` is printed literally, braces and all. Examples in the older v2 "
+        "specification use single braces, which is how they end up in projects. The hint appears "
+        "only when the name in the braces is a variable the agent knows, so other text in braces "
+        "is left alone."
+    ),
+    bad_example=_ORDER_STATUS_AGENT.replace("{{order_id}}", "{order_id}"),
+    good_example=_ORDER_STATUS_AGENT,
+    fix="Doubles the braces. Unsafe: the text changes, since it now shows the value.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime="The customer sees `{order_id}` literally.",
+    see_also=("TEMPLATE_VARIABLE_UNKNOWN",),
+)
+
+CODES: tuple[Code, ...] = (
+    HISTORY_FALLS_BACK_TO_FULL,
+    HISTORY_LAST_ZERO,
+    RETURN_NOT_LOWERCASE_TRUE,
+    CONTEXT_KEY_IGNORED,
+    EMPTY_STRING_COMPARISON,
+    RETURN_VALUE_NOT_MAPPED,
+    MAP_DIRECTION_REVERSED,
+    HISTORY_NONE_WITHOUT_CONTEXT,
+    RETURNABLE_TARGET_CANNOT_RETURN,
+    UNREACHABLE_ROUTE,
+    PASS_FIELD_UNKNOWN,
+    TEMPLATE_VARIABLE_UNKNOWN,
+    HISTORY_NOT_SET,
+    ON_FAILURE_NOT_SET,
+    RETURN_PATH_WITHOUT_ON_RETURN_MAP_HANDLER,
+    LEGACY_TOP_LEVEL_MAP,
+    TEMPLATE_SINGLE_BRACE,
+)

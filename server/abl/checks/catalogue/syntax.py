@@ -1,0 +1,623 @@
+"""Syntax and structure codes: the text cannot be read, or its shape is not an ABL project.
+
+The syntax layer and the model emit most of these; they name the code and its registered
+severity without importing this package (see `abl.diagnostics`).
+"""
+
+from __future__ import annotations
+
+from abl.checks.catalogue import project, route
+from abl.checks.catalogue.agents import EXCHANGES_AGENT, RETURNS_AGENT
+from abl.checks.code import Code, FixSafety, Group
+from abl.diagnostics import Severity
+
+_REJECTED = "Nothing runs: the platform refuses to compile or deploy a project with this error."
+
+_PARCEL_TRACKER = project(
+    """
+    AGENT: Parcel_Tracker
+    GOAL: "Tell the customer where their parcel is"
+    """
+)
+
+_TRACKING_CODE = project(
+    """
+    GATHER:
+      tracking_code:
+        PROMPT: "What is your tracking code?"
+        TYPE: string
+        REQUIRED: true
+    """
+)
+
+_RETAIL_HUB = project(
+    """
+    SUPERVISOR: Retail_Hub
+    GOAL: "Route retail requests to the right specialist"
+
+    INTENTS:
+      return_item: "Returns, exchanges, or refunds."
+    """
+)
+
+_RETURNS_ROUTE = route(
+    "TO: Returns_Agent",
+    'WHEN: intent.category == "return_item"',
+    "HISTORY: full",
+    "ON_FAILURE: continue",
+)
+
+
+def _tracker(*sections: str) -> str:
+    """The parcel tracker's header followed by the given sections, a blank line apart."""
+    return project(_PARCEL_TRACKER + "".join("\n" + project(s) for s in sections))
+
+
+SYNTAX_ERROR = Code(
+    code="SYNTAX_ERROR",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="The text cannot be read",
+    summary=(
+        "A line cannot be read as ABL: a dedent to no enclosing level, an unterminated quote, an "
+        "unclosed `[` or `{`, or a line that should be `KEY: value` but has no colon."
+    ),
+    explanation=(
+        "The parser reads the line structure first and the values second. When a line cannot be "
+        "read, the message says what was expected there; the parser keeps the line as an error "
+        "and carries on with the next one, so the rest of the file is still checked. The "
+        "platform's parser rejects such a file.\n\n"
+        "Indentation with tabs whose nesting depends on the tab width is reported separately, "
+        "as TAB_INDENTATION."
+    ),
+    bad_example=_tracker('PERSONA: "Brief, cheerful courier assistant\n'),
+    good_example=_tracker('PERSONA: "Brief, cheerful courier assistant"\n'),
+    fix="No quick fix: the message says what the parser expected at that point.",
+    fix_safety=FixSafety.NONE,
+    runtime=_REJECTED,
+    see_also=("TAB_INDENTATION",),
+)
+
+UNKNOWN_SECTION = Code(
+    code="UNKNOWN_SECTION",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Unknown section",
+    summary="A top-level section keyword that ABL does not know.",
+    explanation=(
+        "Every top-level line of an agent document opens a section the schema knows (`GOAL`, "
+        "`GATHER`, `HANDOFF`, ...). An unknown name is usually a typo, and nothing under it takes "
+        "effect; the platform's parser rejects it. The message suggests the closest known "
+        "section.\n\n"
+        "`TESTS:` is accepted and ignored, as on the platform. `MODE:` and a top-level `MODEL:` "
+        "have their own code, REMOVED_KEYWORD, and a FLOW step written at column 0 has "
+        "FLOW_STEP_AT_COLUMN_ZERO."
+    ),
+    bad_example=_tracker(
+        """
+        LIMITATION:
+          - "Cannot change delivery addresses"
+        """
+    ),
+    good_example=_tracker(
+        """
+        LIMITATIONS:
+          - "Cannot change delivery addresses"
+        """
+    ),
+    fix="Replaces the name with the suggested section. Unsafe: the section's content starts to take effect.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime=_REJECTED,
+    see_also=("UNKNOWN_KEY", "REMOVED_KEYWORD", "SECTION_KEYWORD_CASE"),
+)
+
+UNKNOWN_KEY = Code(
+    code="UNKNOWN_KEY",
+    severity=Severity.WARNING,
+    group=Group.SYNTAX,
+    title="Unknown key",
+    summary="A key inside a section that the schema does not know at that place.",
+    explanation=(
+        "Keys inside sections are matched against the schema without regard to case "
+        "(`prompt:` and `PROMPT:` are the same key), except inside `CONTEXT`, where only "
+        "lowercase keys count (CONTEXT_KEY_IGNORED). A key the schema does not know is ignored, "
+        "so a typo such as `RETRY_PROMT` silently drops the setting. The message suggests the "
+        "closest key allowed at that place."
+    ),
+    bad_example=_tracker(
+        """
+        GATHER:
+          tracking_code:
+            PROMPT: "What is your tracking code?"
+            TYPE: string
+            RETRY_PROMT: "That does not look like a tracking code. Please check it and try again."
+        """
+    ),
+    good_example=_tracker(
+        """
+        GATHER:
+          tracking_code:
+            PROMPT: "What is your tracking code?"
+            TYPE: string
+            RETRY_PROMPT: "That does not look like a tracking code. Please check it and try again."
+        """
+    ),
+    fix="Replaces the key with the suggestion. Unsafe: the setting starts to take effect.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime="The key and everything under it are ignored.",
+    see_also=("UNKNOWN_SECTION", "CONTEXT_KEY_IGNORED"),
+)
+
+DUPLICATE_SECTION = Code(
+    code="DUPLICATE_SECTION",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Section appears twice",
+    summary="The same section appears twice in one agent document.",
+    explanation=(
+        "Each section may appear once per `AGENT:` or `SUPERVISOR:` document, with all its entries "
+        "in one block. The platform documents no rule for merging two blocks, so one of them "
+        "would be lost without a word; this is an error so that the author decides.\n\n"
+        "This tool reads the later block, as it does for a repeated key, so that the other checks "
+        "still run."
+    ),
+    bad_example=_tracker(
+        """
+        LIMITATIONS:
+          - "Cannot change delivery addresses"
+        """,
+        """
+        LIMITATIONS:
+          - "Cannot issue refunds"
+        """,
+    ),
+    good_example=_tracker(
+        """
+        LIMITATIONS:
+          - "Cannot change delivery addresses"
+          - "Cannot issue refunds"
+        """
+    ),
+    fix="No quick fix: merge the two blocks by hand and decide which entries to keep.",
+    fix_safety=FixSafety.NONE,
+    runtime=_REJECTED,
+    see_also=("DUPLICATE_KEY",),
+)
+
+DUPLICATE_KEY = Code(
+    code="DUPLICATE_KEY",
+    severity=Severity.WARNING,
+    group=Group.SYNTAX,
+    title="Key appears twice in one block",
+    summary="The same key appears twice in one block; the later value wins.",
+    explanation=(
+        "Only one value can hold. The later one is used and the earlier one is ignored, in line "
+        "with the platform's rule for identity settings (the value set last in document order "
+        "wins). The message names the line that wins."
+    ),
+    bad_example=_tracker(
+        """
+        GATHER:
+          tracking_code:
+            PROMPT: "What is your tracking code?"
+            TYPE: string
+            PROMPT: "Please type the tracking code from your receipt."
+        """
+    ),
+    good_example=_tracker(
+        """
+        GATHER:
+          tracking_code:
+            PROMPT: "Please type the tracking code from your receipt."
+            TYPE: string
+        """
+    ),
+    fix="Deletes the earlier line. Safe: it had no effect.",
+    fix_safety=FixSafety.SAFE,
+    runtime="The later value is used; the earlier line has no effect.",
+    see_also=("DUPLICATE_SECTION",),
+)
+
+DUPLICATE_AGENT_NAME = Code(
+    code="DUPLICATE_AGENT_NAME",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Two agents share a name",
+    summary="Two documents in the project declare the same `AGENT` or `SUPERVISOR` name.",
+    explanation=(
+        "Agents and supervisors share one registry per project, keyed by name, and every `TO:` "
+        "and delegate `AGENT:` is looked up there. Two documents with one name make those "
+        "references ambiguous, so names must be unique across the project. The check covers "
+        "every file of the workspace, open or not; the platform rejects the project."
+    ),
+    bad_example=project(
+        _RETAIL_HUB + "\nHANDOFF:\n" + _RETURNS_ROUTE,
+        RETURNS_AGENT,
+        """
+        AGENT: Returns_Agent
+        GOAL: "Exchange an item for another size or colour"
+        """,
+    ),
+    good_example=project(_RETAIL_HUB + "\nHANDOFF:\n" + _RETURNS_ROUTE, RETURNS_AGENT, EXCHANGES_AGENT),
+    fix="No quick fix: rename one of the agents and update the routes that should reach it.",
+    fix_safety=FixSafety.NONE,
+    runtime=_REJECTED,
+)
+
+INVALID_AGENT_NAME = Code(
+    code="INVALID_AGENT_NAME",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Invalid agent name",
+    summary=(
+        "An agent or supervisor name does not start with a letter, or contains characters other "
+        "than letters, digits and `_`."
+    ),
+    explanation=(
+        "Agent names are identifiers: they appear in `TO:` lines, in traces and in tool names such "
+        "as `handoff_to_<Agent>`. They must start with a letter and contain only letters, digits "
+        "and underscores; the convention is capitalised words joined by underscores "
+        "(`Returns_Agent`). Studio also limits names to 100 characters. The platform rejects "
+        "other names."
+    ),
+    bad_example=project(
+        """
+        AGENT: Returns-Agent
+        GOAL: "Start a return for one order"
+        """
+    ),
+    good_example=RETURNS_AGENT,
+    fix=(
+        "Replaces each invalid character with `_`, at the declaration and at every reference in "
+        "the workspace. Unsafe: deployments or other projects may still use the old name."
+    ),
+    fix_safety=FixSafety.UNSAFE,
+    runtime=_REJECTED,
+)
+
+MISSING_GOAL = Code(
+    code="MISSING_GOAL",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Agent without a GOAL",
+    summary="An agent or supervisor has no `GOAL`.",
+    explanation=(
+        "`GOAL` is the one section every agent needs besides its header: it drives the agent's "
+        "reasoning and its completion detection, it is part of every system prompt built for it, "
+        "and it is the goal of reasoning FLOW steps that do not set their own. The platform "
+        "rejects an agent without one."
+    ),
+    bad_example=project(
+        """
+        AGENT: Parcel_Tracker
+        PERSONA: "Brief, cheerful courier assistant"
+        """
+    ),
+    good_example=_tracker('PERSONA: "Brief, cheerful courier assistant"\n'),
+    fix="No quick fix: write the goal in the agent's own words.",
+    fix_safety=FixSafety.NONE,
+    runtime=_REJECTED,
+)
+
+REMOVED_KEYWORD = Code(
+    code="REMOVED_KEYWORD",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Removed keyword",
+    summary="A `MODE:` section or a top-level `MODEL:`, both removed from the language.",
+    explanation=(
+        "There is no global execution mode any more: an agent reasons unless it has a `FLOW:`, "
+        "and inside a flow each step says `REASONING: true` or `false`. The model is chosen under "
+        "`EXECUTION:` as `model:` (per-operation models go under `EXECUTION.models`). The "
+        "platform's parser rejects both old keywords, and the message says what replaces the one "
+        "found."
+    ),
+    bad_example=_tracker('MODEL: "gpt-4o-mini"\n'),
+    good_example=_tracker(
+        """
+        EXECUTION:
+          model: "gpt-4o-mini"
+        """
+    ),
+    fix=(
+        "For a top-level `MODEL:`, moves the value under `EXECUTION:` as `model:`. Safe: the "
+        "agent uses the model the author named. `MODE:` has no quick fix: delete it, and add a "
+        "`FLOW:` if the agent was meant to follow steps."
+    ),
+    fix_safety=FixSafety.SAFE,
+    runtime=_REJECTED,
+    see_also=("UNKNOWN_SECTION",),
+)
+
+SECTION_KEYWORD_CASE = Code(
+    code="SECTION_KEYWORD_CASE",
+    severity=Severity.WARNING,
+    group=Group.SYNTAX,
+    title="Section keyword not in uppercase",
+    summary="A known section keyword is written in lowercase or mixed case in an `.abl` file.",
+    explanation=(
+        "The platform's current reference requires uppercase section keywords in `.agent.abl` "
+        "files (lowercase belongs to the `.agent.yaml` format) and does not support mixed case; "
+        "older documentation called them case-insensitive. This tool reads the section as meant "
+        "and warns, so that the file does not depend on a lenient parser. Keys inside sections "
+        "are not affected: they are case-insensitive."
+    ),
+    bad_example=_tracker('persona: "Brief, cheerful courier assistant"\n'),
+    good_example=_tracker('PERSONA: "Brief, cheerful courier assistant"\n'),
+    fix="Writes the keyword in uppercase. Safe: this tool already reads it as that section.",
+    fix_safety=FixSafety.SAFE,
+    runtime=(
+        "A lenient parser reads it as the section; a strict one does not, and then everything in "
+        "the section is lost."
+    ),
+    see_also=("UNKNOWN_SECTION",),
+)
+
+INVALID_VALUE = Code(
+    code="INVALID_VALUE",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Value not allowed here",
+    summary=(
+        "A value outside the schema's allowed set or of the wrong kind, such as `TYPE: strng` or "
+        "`count: five`."
+    ),
+    explanation=(
+        "The schema knows, for each key, the kind of value it takes (number, boolean, agent name, "
+        "...) and, where there is one, the set of allowed words. The message suggests the closest "
+        "allowed word.\n\n"
+        "Values that have a code of their own are reported under that code instead: history "
+        "modes and counts (E330, E331, HISTORY_FALLS_BACK_TO_FULL), `RETURN` "
+        "(RETURN_NOT_LOWERCASE_TRUE), `ON_RETURN.action`, `ON_FAILURE`, `ON_TIMEOUT` and "
+        "timeouts."
+    ),
+    bad_example=_tracker(
+        """
+        GATHER:
+          tracking_code:
+            PROMPT: "What is your tracking code?"
+            TYPE: strng
+        """
+    ),
+    good_example=_tracker(
+        """
+        GATHER:
+          tracking_code:
+            PROMPT: "What is your tracking code?"
+            TYPE: string
+        """
+    ),
+    fix="Replaces the value with the suggestion. Unsafe: it changes how the value is read.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime=_REJECTED,
+)
+
+ROUTING_NOT_EXECUTED = Code(
+    code="ROUTING_NOT_EXECUTED",
+    severity=Severity.WARNING,
+    group=Group.SYNTAX,
+    title="ROUTING is never executed",
+    summary="A `ROUTING:` section: it is read, but none of its rules ever runs.",
+    explanation=(
+        "Older supervisor documentation describes a `ROUTING:` block of rules with `ROUTE_TO` "
+        "actions. The newer guides state that `HANDOFF` is the only routing the runtime executes, "
+        "and one says the parser rejects `ROUTING:` outright. This tool reads the block, so that "
+        "it can be shown and pointed at, and warns that it does nothing. The `AGENTS:` roster "
+        "does not route either."
+    ),
+    bad_example=project(
+        _RETAIL_HUB
+        + "\n"
+        + project(
+            """
+            ROUTING:
+              - NAME: returns
+                WHEN: intent.category == "return_item"
+                THEN: ROUTE_TO Returns_Agent
+            """
+        ),
+        RETURNS_AGENT,
+    ),
+    good_example=project(_RETAIL_HUB + "\nHANDOFF:\n" + _RETURNS_ROUTE, RETURNS_AGENT),
+    fix="No quick fix: rewrite each rule as a `HANDOFF` route with `TO`, `WHEN`, `HISTORY` and `ON_FAILURE`.",
+    fix_safety=FixSafety.NONE,
+    runtime="Nothing in the block runs; conversations are routed by `HANDOFF` routes only.",
+)
+
+TAB_INDENTATION = Code(
+    code="TAB_INDENTATION",
+    severity=Severity.WARNING,
+    group=Group.SYNTAX,
+    title="Nesting depends on the tab width",
+    summary="Indentation uses tabs in a way that makes a line's nesting depend on the tab width.",
+    explanation=(
+        "Nesting in ABL is decided by indentation. This tool expands a tab to the next multiple "
+        "of 8 columns, but editors show tabs 2, 4 or 8 columns wide and other readers count a tab "
+        "as a single column. When those readings give the same lines different nesting, the "
+        "structure on screen may not be the one that runs. The platform accepts tabs but "
+        "discourages them. The warning is given once per file, at the first line concerned."
+    ),
+    bad_example=_tracker(
+        """
+        GATHER:
+          tracking_code:
+        \tPROMPT: "What is your tracking code?"
+        \tTYPE: string
+        """
+    ),
+    good_example=_tracker(
+        """
+        GATHER:
+          tracking_code:
+            PROMPT: "What is your tracking code?"
+            TYPE: string
+        """
+    ),
+    fix=(
+        "Replaces the leading tabs with spaces at the nesting this tool read. Safe: the structure "
+        "stays the one this tool already uses."
+    ),
+    fix_safety=FixSafety.SAFE,
+    runtime=(
+        "This tool reads tabs as 8 columns; a reader that counts them differently nests the line "
+        "elsewhere, and the keys under it then belong to another block."
+    ),
+    see_also=("SYNTAX_ERROR",),
+)
+
+INVALID_ENCODING = Code(
+    code="INVALID_ENCODING",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="File is not UTF-8",
+    summary="The file is not valid UTF-8; bytes that do not decode were read as U+FFFD replacement characters.",
+    explanation=(
+        "ABL files are UTF-8. A file saved in another encoding, such as Latin-1 or Windows-1252, "
+        "contains bytes that do not decode. They are read as the replacement character (U+FFFD) "
+        "so that the rest of the file can still be checked, but every text that contains them "
+        "(prompts, replies, names) is damaged: what the author sees in the editor is not what "
+        "the platform would receive."
+    ),
+    bad_example=_tracker('PERSONA: "Friendly courier of Café Lumière"\n'),
+    good_example=_tracker('PERSONA: "Friendly courier of Café Lumière"\n'),
+    bad_example_encoding="latin-1",
+    fix="No quick fix: save the file again as UTF-8.",
+    fix_safety=FixSafety.NONE,
+    runtime="Every text that contains the bytes carries replacement characters instead of the intended letters.",
+)
+
+SECTION_OUTSIDE_AGENT = Code(
+    code="SECTION_OUTSIDE_AGENT",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Section before the first agent header",
+    summary=(
+        "A section appears before the first `AGENT:` or `SUPERVISOR:` header of an `.abl` file "
+        "that is not a tool library."
+    ),
+    explanation=(
+        "Each `AGENT:` or `SUPERVISOR:` line opens a document, and the sections after it belong "
+        "to that document. A section above the first header belongs to no agent at all. Tool "
+        "libraries (`.tools.abl` files) are the exception: their root `TOOLS:` section has no "
+        "header, and a behavior profile file opens with its own `BEHAVIOR_PROFILE:` header."
+    ),
+    bad_example=project(
+        """
+        PERSONA: "Brief, cheerful courier assistant"
+
+        AGENT: Parcel_Tracker
+        GOAL: "Tell the customer where their parcel is"
+        """
+    ),
+    good_example=_tracker('PERSONA: "Brief, cheerful courier assistant"\n'),
+    fix="Moves the section below the first header. Unsafe: it starts to apply to that agent.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime=_REJECTED,
+)
+
+FLOW_STEP_AT_COLUMN_ZERO = Code(
+    code="FLOW_STEP_AT_COLUMN_ZERO",
+    severity=Severity.WARNING,
+    group=Group.SYNTAX,
+    title="FLOW step written at column 0",
+    summary="A FLOW step block is written at column 0 instead of indented under `FLOW:`.",
+    explanation=(
+        "Steps belong inside `FLOW:`. Two of the platform's own how-to guides print step blocks "
+        "at column 0 after `FLOW:`, where they read as new top-level sections. When a column-0 "
+        "block's name is listed in that agent's `FLOW.steps`, this tool reads it as that step "
+        "(instead of reporting UNKNOWN_SECTION) and warns, because a strict parser would not."
+    ),
+    bad_example=project(
+        """
+        AGENT: Fee_Calculator
+        GOAL: "Work out the fee for a money transfer"
+
+        FLOW:
+          steps: [ask_amount, quote]
+
+        ask_amount:
+          REASONING: false
+          GATHER:
+            - amount: required
+              prompt: "How much do you want to send?"
+          THEN: quote
+
+        quote:
+          REASONING: false
+          RESPOND: "The fee for this transfer is 2 EUR."
+          THEN: COMPLETE
+        """
+    ),
+    good_example=project(
+        """
+        AGENT: Fee_Calculator
+        GOAL: "Work out the fee for a money transfer"
+
+        FLOW:
+          steps: [ask_amount, quote]
+
+          ask_amount:
+            REASONING: false
+            GATHER:
+              - amount: required
+                prompt: "How much do you want to send?"
+            THEN: quote
+
+          quote:
+            REASONING: false
+            RESPOND: "The fee for this transfer is 2 EUR."
+            THEN: COMPLETE
+        """
+    ),
+    fix="Indents the block under `FLOW:`. Safe: this tool already reads it as that step.",
+    fix_safety=FixSafety.SAFE,
+    runtime=(
+        "This tool runs the block as the step. A strict parser reads it as an unknown top-level "
+        "section, and the flow then lacks that step."
+    ),
+    see_also=("UNKNOWN_SECTION",),
+)
+
+MISSING_HANDOFF_TARGET = Code(
+    code="MISSING_HANDOFF_TARGET",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Route without a target",
+    summary="A `HANDOFF` route has no `TO:`.",
+    explanation=(
+        "`TO:` names the agent that takes the conversation; a route without one has nowhere to "
+        "go. The usual causes are a misspelt `TO` (also reported as UNKNOWN_KEY) or the target "
+        "written as `AGENT:`, which is the DELEGATE spelling."
+    ),
+    bad_example=project(
+        _RETAIL_HUB
+        + "\nHANDOFF:\n"
+        + route('WHEN: intent.category == "return_item"', "HISTORY: full", "ON_FAILURE: continue"),
+        RETURNS_AGENT,
+    ),
+    good_example=project(_RETAIL_HUB + "\nHANDOFF:\n" + _RETURNS_ROUTE, RETURNS_AGENT),
+    fix="No quick fix: add `TO:` with the agent that should take the conversation.",
+    fix_safety=FixSafety.NONE,
+    runtime=_REJECTED,
+    see_also=("INVALID_HANDOFF_TARGET",),
+)
+
+CODES: tuple[Code, ...] = (
+    SYNTAX_ERROR,
+    UNKNOWN_SECTION,
+    UNKNOWN_KEY,
+    DUPLICATE_SECTION,
+    DUPLICATE_KEY,
+    DUPLICATE_AGENT_NAME,
+    INVALID_AGENT_NAME,
+    MISSING_GOAL,
+    REMOVED_KEYWORD,
+    SECTION_KEYWORD_CASE,
+    INVALID_VALUE,
+    ROUTING_NOT_EXECUTED,
+    TAB_INDENTATION,
+    INVALID_ENCODING,
+    SECTION_OUTSIDE_AGENT,
+    FLOW_STEP_AT_COLUMN_ZERO,
+    MISSING_HANDOFF_TARGET,
+)
