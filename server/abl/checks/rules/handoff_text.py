@@ -1,0 +1,140 @@
+"""Where handoff constructs sit in the text, and the edits the route rules' quick fixes make.
+
+The model keeps ranges but not the tree around them; quick fixes need both (which column a
+new key goes in, where a block ends, which line ending the file uses). This module answers
+those questions so each rule states only what it changes. It registers no rule.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, Sequence
+
+from abl.diagnostics import Fix, TextEdit
+from abl.model import HandoffRoute
+from abl.syntax.cst import Node, SourceFile
+from abl.text import Position, Range
+
+
+def closest(word: str, candidates: Iterable[str]) -> str | None:
+    """The candidate a typo most likely meant: an exact match ignoring case first, then the
+    nearest spelling (difflib ratio 0.6 or better)."""
+    pool = [c for c in candidates if c]
+    for candidate in pool:
+        if candidate.lower() == word.lower() and candidate != word:
+            return candidate
+    found = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
+    if found:
+        return found[0]
+    lowered = {c.lower(): c for c in pool}
+    found = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    return lowered[found[0]] if found else None
+
+
+def quoted_list(names: Sequence[str], limit: int = 12) -> str:
+    """`A, B, C` (with `and N more` past `limit`), for messages that list what exists."""
+    shown = list(names[:limit])
+    text = ", ".join(shown)
+    if len(names) > limit:
+        text += f" and {len(names) - limit} more"
+    return text or "none"
+
+
+def newline_of(source: SourceFile) -> str:
+    return "\r\n" if "\r\n" in source.text else "\n"
+
+
+def block_end(node: Node) -> int:
+    """Offset just past the last line of `node` and everything nested under it."""
+    return max(n.end for n in node.walk())
+
+
+def key_column(node: Node) -> int:
+    """The column of the keys directly under `node` (a list item's keys sit after the dash)."""
+    if node.is_item:
+        content = node.content
+        if content is not None:
+            return content.col
+    for child in node.children:
+        return child.col
+    return node.col + 2
+
+
+def insert_lines(source: SourceFile, after: Node, column: int, lines: Sequence[str]) -> TextEdit:
+    """An edit adding `lines` (indented to `column`) right after `after`'s block."""
+    nl = newline_of(source)
+    offset = block_end(after)
+    prefix = ""
+    if offset > 0 and source.text[offset - 1] != "\n":
+        prefix = nl  # the block is the last line of a file without a final newline
+    text = prefix + "".join(" " * column + line + nl for line in lines)
+    at = source.index.position(offset)
+    return TextEdit(Range(at, at), text)
+
+
+def add_lines_fix(
+    title: str, source: SourceFile, after: Node, column: int, lines: Sequence[str], *, safe: bool
+) -> Fix:
+    return Fix(title, (insert_lines(source, after, column, lines),), safe)
+
+
+def after_colon(source: SourceFile, node: Node) -> Position:
+    """The position just after the `:` that ends `node`'s key."""
+    line = source.index.line_text(node.row)
+    key_end = node.key_end - node.line_start
+    colon = line.find(":", key_end)
+    return Position(node.row, (colon if colon >= 0 else key_end) + 1)
+
+
+def replace_block_value(source: SourceFile, node: Node, text: str) -> TextEdit:
+    """Replace an entry's value and its whole nested block with `text` (which starts right
+    after the colon, so it usually begins with a space or a newline)."""
+    last = node
+    for n in node.walk():
+        if n.row >= last.row:
+            last = n
+    end = last.head_range.end if last is not node else node.value_range.end
+    if last.is_pipe and last.pipe_end_row >= 0:
+        end = Position(last.pipe_end_row, len(source.index.line_text(last.pipe_end_row)))
+    return TextEdit(Range(after_colon(source, node), end), text)
+
+
+def find_entry(root: Node, key_range: Range) -> Node | None:
+    """The entry under `root` whose key sits at `key_range` (how a model value finds its node)."""
+    for n in root.walk():
+        if n.is_entry and n.key_range == key_range:
+            return n
+    return None
+
+
+def route_entry(route: HandoffRoute, key: str) -> Node | None:
+    """The route's own entry `key` (case-insensitive), e.g. `ON_RETURN` or `RETURN`."""
+    if route.node is None:
+        return None
+    want = key.upper()
+    for child in route.node.children:
+        if child.is_entry and child.key.upper() == want:
+            return child
+    return None
+
+
+def route_anchor(route: HandoffRoute) -> Range:
+    """Where to report something a route lacks: its `TO: X` line, or its dash without one."""
+    node = route_entry(route, "TO")
+    if node is not None:
+        return node.head_range
+    return route.dash_range
+
+
+def span_range(base: Position, text: str, start: int, end: int) -> Range:
+    """The range of `text[start:end]` when `text` begins at `base` (it may span lines)."""
+
+    def at(offset: int) -> Position:
+        before = text[:offset]
+        newlines = before.count("\n")
+        if newlines == 0:
+            return Position(base.line, base.character + offset)
+        return Position(base.line + newlines, offset - (before.rfind("\n") + 1))
+
+    return Range(at(start), at(end))
+

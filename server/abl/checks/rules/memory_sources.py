@@ -1,0 +1,55 @@
+"""W801: a session variable that nothing ever fills.
+
+## What it does
+Checks each `MEMORY` session variable of an agent for a population source, the list the
+platform's compiler uses: a GATHER field of that name, a tool result mapping (`CALL ... AS`),
+a `SET` anywhere in the agent (including `ON_RETURN.SET`, `ON_START.SET` and `COMPLETE.SET`),
+a `REMEMBER` trigger, or the parent side of an `ON_RETURN.MAP` or a DELEGATE `RETURNS` entry.
+
+## Why is this bad?
+The variable stays empty for the whole session: every `IS SET` on it is false and every
+template that shows it has a gap. Seed 004: declaring `income_note` without the `SET` line
+that fills it gives exactly this warning.
+"""
+
+from __future__ import annotations
+
+from abl.checks.context import Check, agent_rule
+from abl.model import Agent, set_targets
+from abl.model.fields import root
+
+
+@agent_rule("W801")
+def session_variable_without_source(check: Check, agent: Agent) -> None:
+    sources = population_sources(agent)
+    for var in agent.memory:
+        if var.scope != "session":
+            continue
+        name = var.name.text
+        if name in sources or root(name) in sources:
+            continue
+        check.report(
+            "W801",
+            f'Session variable "{name}" has no population source; nothing in {agent.name.text} gathers, sets, '
+            "maps or remembers it, so it stays empty for the whole session",
+            var.name.range,
+        )
+
+
+def population_sources(agent: Agent) -> set[str]:
+    """Every variable name something in the agent writes."""
+    names: set[str] = {f.name.text for f in agent.all_gather_fields()}
+    names |= set_targets(agent)
+    for route in agent.handoffs:
+        names.update(a.target.text for a in route.set)
+        if route.on_return is not None:
+            names.update(m.parent.text for m in route.on_return.map)
+        names.update(m.parent.text for m in route.legacy_map)
+    for delegate in agent.delegates:
+        names.update(m.parent.text for m in delegate.returns)
+    for rule in agent.remember:
+        if rule.target is not None:
+            names.add(rule.target.text)
+    if agent.flow is not None:
+        names.update(n.text for n in agent.flow.call_results)
+    return names | {root(n) for n in names}
