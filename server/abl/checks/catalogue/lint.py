@@ -209,8 +209,8 @@ HISTORY_FALLS_BACK_TO_FULL = Code(
         "the target receives the whole conversation."
     ),
     explanation=(
-        "Seed 000 lists the spellings the compiler accepts without an error and then drops, "
-        "falling back to the default `full`:\n\n"
+        "The platform's guide to handoff history lists the spellings the compiler accepts without "
+        "an error and then drops, falling back to the default `full`:\n\n"
         "- `HISTORY: last_n` on one line, with no number;\n"
         "- an unknown word on one line, such as `HISTORY: recent`;\n"
         "- the block form with `mode: last_n` and `count: 0`;\n"
@@ -408,7 +408,7 @@ HISTORY_NONE_WITHOUT_CONTEXT = Code(
         "`HISTORY` controls messages only; `PASS` and `SUMMARY` still carry facts when the "
         "history is cut. A route that sends at most one exchange of messages and neither of "
         "those gives the target nothing, and it has to ask the customer again for what they "
-        "already said. Seed 000 lists this among the common mistakes."
+        "already said. The platform's history guide lists this among the common mistakes."
     ),
     bad_example=_to_order_status(_WHEN_STATUS, "HISTORY: none", "ON_FAILURE: continue"),
     good_example=_to_order_status(_WHEN_STATUS, "PASS: [order_id]", "HISTORY: none", "ON_FAILURE: continue"),
@@ -547,7 +547,7 @@ HISTORY_NOT_SET = Code(
     explanation=(
         "A route without a history setting gets the default, `full`: the calling agent's whole "
         "conversation (a project-level default replaces this when the deployment sets one). "
-        "Seed 000's checklist asks for `HISTORY` on every route, set on purpose, so that "
+        "The platform's production checklist asks for `HISTORY` on every route, set on purpose, so that "
         "behaviour does not hang on a default, and for every route that sends `full` to be "
         "reviewed for personal data in earlier messages. Hints are shown in editors and printed "
         "by `abl check` only with `--all`."
@@ -570,8 +570,9 @@ ON_FAILURE_NOT_SET = Code(
         "`ON_FAILURE` decides what happens when a handoff fails before the target accepts it "
         "(the target is missing, the route is refused, or the dispatch fails): `continue`, the "
         "default, where the current agent carries on as if nothing happened; `escalate`; or "
-        "`respond \"<message>\"`. Seed 004's checklist asks for `ON_FAILURE` on every route, set "
-        "on purpose. Hints are shown in editors and printed by `abl check` only with `--all`."
+        "`respond \"<message>\"`. The platform's checklist for returnable handoffs asks for "
+        "`ON_FAILURE` on every route, set on purpose. Hints are shown in editors and printed by "
+        "`abl check` only with `--all`."
     ),
     bad_example=_to_returns(_WHEN_RETURN, "PASS: [order_id]", "HISTORY: full"),
     good_example=_to_returns(
@@ -595,8 +596,8 @@ RETURN_PATH_WITHOUT_ON_RETURN_MAP_HANDLER = Code(
     explanation=(
         "A return handler decides what the parent does after the return (reply, clear fields, "
         "continue or replay), but it copies no values. `MAP` still belongs on the route, under "
-        "`ON_RETURN`; without it nothing the child collected reaches the parent. Seed 004: add "
-        "`MAP` on the route, or no value returns."
+        "`ON_RETURN`; without it nothing the child collected reaches the parent. The platform's "
+        "guide puts it plainly: add `MAP` on the route, or no value returns."
     ),
     bad_example=card_route(
         "RETURN: true",

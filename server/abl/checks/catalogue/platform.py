@@ -199,9 +199,9 @@ W801 = Code(
         "for the whole session, so every condition that tests it and every template that shows it "
         "behaves as if the value were missing.\n\n"
         "The platform accepts the project and reports "
-        '`Session variable "<name>" has no population source.` In seed 004, declaring '
-        "`income_note` in the supervisor's `MEMORY` without the `ON_RETURN.SET` line that fills it "
-        "gives exactly this warning."
+        '`Session variable "<name>" has no population source.` In the platform\'s guide to '
+        "returnable handoffs, declaring `income_note` in the supervisor's `MEMORY` without the "
+        "`ON_RETURN.SET` line that fills it gives exactly this warning."
     ),
     bad_example=income_route(
         "ON_RETURN:",
