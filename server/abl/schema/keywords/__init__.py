@@ -1,0 +1,1 @@
+"""The keyword definitions, one module per area of the language; `catalogue` assembles them."""
