@@ -367,9 +367,10 @@ INVALID_VALUE = Code(
         "...) and, where there is one, the set of allowed words. The message suggests the closest "
         "allowed word.\n\n"
         "Values that have a code of their own are reported under that code instead: history "
-        "modes and counts (E330, E331, HISTORY_FALLS_BACK_TO_FULL), `RETURN` "
+        "modes (E330 in the block form, HISTORY_FALLS_BACK_TO_FULL on one line), a zero, "
+        "negative or fractional history count (HISTORY_FALLS_BACK_TO_FULL), `RETURN` "
         "(RETURN_NOT_LOWERCASE_TRUE), `ON_RETURN.action`, `ON_FAILURE`, `ON_TIMEOUT` and "
-        "timeouts."
+        "timeouts. A count that is not a number at all, such as `five`, is reported here."
     ),
     bad_example=_tracker(
         """
