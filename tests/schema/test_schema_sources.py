@@ -1,7 +1,8 @@
 """Every keyword written in the reference material is known to the catalogue.
 
 The reference examples, the ABL blocks of the two seeds and Appendix C of the language
-reference are read in place from the shared folder (`ABL_SHARED_DIR`, default `/work/shared`);
+reference are read in place from the shared folder beside the project (`../shared`, or
+`ABL_SHARED_DIR` when set);
 without it these tests skip and say why. The catalogue's own examples are checked always.
 """
 
@@ -15,7 +16,7 @@ import pytest
 from abl.schema import DocumentKind, Section, all_sections, section
 from schema_walk import walk
 
-SHARED = Path(os.environ.get("ABL_SHARED_DIR", "/work/shared"))
+SHARED = Path(os.environ.get("ABL_SHARED_DIR", Path(__file__).resolve().parents[3] / "shared"))
 EXAMPLES = SHARED / "spec" / "examples"
 SEEDS = SHARED / "seeds"
 REFERENCE = SHARED / "spec" / "ABL-REFERENCE.md"
