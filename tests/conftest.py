@@ -1,8 +1,10 @@
-"""Make the package importable from a source checkout without installing it."""
+"""Make the package and the shared test helpers importable without installing anything."""
 
 import sys
 from pathlib import Path
 
-_SERVER = Path(__file__).resolve().parent.parent / "server"
-if str(_SERVER) not in sys.path:
-    sys.path.insert(0, str(_SERVER))
+_TESTS = Path(__file__).resolve().parent
+_SERVER = _TESTS.parent / "server"
+for _path in (_SERVER, _TESTS):  # the package, and the shared test helpers (fixture, checking)
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
