@@ -198,7 +198,14 @@ class _Lowering:
     def document(self) -> Document:
         doc = Document(self.path, self.source)
         current: Agent | None = None
-        is_library = self.path.endswith(".tools.abl")
+        entries = [n for n in self.source.nodes if n.is_entry]
+        # The kind comes from the first keyword: a root `TOOLS:` with no agent header is a tool
+        # library, whatever the file is called (`.tools.abl` is the usual name).
+        is_library = self.path.endswith(".tools.abl") or (
+            bool(entries)
+            and entries[0].key.upper() == "TOOLS"
+            and not any(n.key.upper() in HEADERS for n in entries)
+        )
         for node in self.source.nodes:
             if not node.is_entry:
                 continue
@@ -581,6 +588,7 @@ class _Lowering:
                     tuple(self.map_entries(_find(props, "RETURNS"))),
                     self.scalar(_find(props, "TIMEOUT")),
                     self.scalar(_find(props, "ON_FAIL") or _find(props, "ON_FAILURE")),
+                    remote=_is_remote(self, props),
                 )
             )
 
@@ -640,7 +648,7 @@ class _Lowering:
             )
 
     def flow(self, agent: Agent, node: Node) -> None:
-        info = FlowInfo()
+        info = FlowInfo(node=node)
         agent.flow = info
         for e in node.children:
             if not e.is_entry:
@@ -742,6 +750,14 @@ def _find(nodes: Iterable[Node], key: str) -> Node | None:
         if n.is_entry and n.key.lower() == want:
             return n
     return None
+
+
+def _is_remote(lowering: _Lowering, props: list[Node]) -> bool:
+    """A `REMOTE:` block, or `LOCATION: remote`, sends the call to another deployment."""
+    if _find(props, "REMOTE") is not None:
+        return True
+    location = lowering.scalar(_find(props, "LOCATION"))
+    return location is not None and location.lower == "remote"
 
 
 def _is_true(value: Scalar | None) -> bool:
