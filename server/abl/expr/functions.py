@@ -12,6 +12,7 @@ import math
 import random
 import re
 import string
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
@@ -23,7 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from .scope import walk_value
 from .values import (
     MAX_STRING, UNDEFINED, arithmetic_number, contains, equal, is_list, is_missing, is_number,
-    is_object, numeric, parse_number, to_text, truthy,
+    is_object, numeric, to_text, truthy,
 )
 
 
@@ -73,7 +74,9 @@ def _compiled(pattern: str, flags: int) -> re.Pattern[str] | None:
     if len(pattern) > _MAX_PATTERN:
         return None
     try:
-        return re.compile(pattern, flags)
+        with warnings.catch_warnings():  # "possible nested set" notes are not the author's concern
+            warnings.simplefilter("ignore", FutureWarning)
+            return re.compile(pattern, flags)
     except (re.error, OverflowError, RecursionError):
         return None
 
@@ -563,5 +566,5 @@ def is_known_function(name: str) -> bool:
 
 __all__ = [
     "BUILTINS", "Builtin", "Environment", "METHODS", "UNAVAILABLE", "canonical_name",
-    "compile_regex", "divide", "is_known_function", "lookup", "parse_number",
+    "compile_regex", "divide", "is_known_function", "lookup",
 ]
