@@ -1,0 +1,72 @@
+"""Models: the one interface for every non-deterministic decision, and its providers.
+
+`create_model(name, **options)` builds a provider by name:
+- `embedded` (default): offline and deterministic (`EmbeddedModel`);
+- `scripted`: answers given by a test (`ScriptedModel`);
+- `openai` (also `openai_compat`, `openai-compatible`): an OpenAI-compatible endpoint
+  (`OpenAICompatModel`). It is only built, and only sends anything, when asked for by name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from abl.runtime.models.base import (
+    CallLog,
+    ChatMessage,
+    ConditionDecision,
+    Extraction,
+    FieldSpec,
+    IntentDecision,
+    IntentOption,
+    Model,
+    ModelCallRecord,
+    ModelContext,
+    ModelError,
+    ReplyRequest,
+)
+from abl.runtime.models.embedded import EmbeddedModel
+from abl.runtime.models.scripted import ScriptedModel, ScriptExhausted
+
+PROVIDER_NAMES = ("embedded", "scripted", "openai")
+_ALIASES = {"openai_compat": "openai", "openai-compatible": "openai", "openai_compatible": "openai"}
+
+
+def create_model(name: str = "embedded", **options: Any) -> Model:
+    """A model provider by name; `options` go to its constructor.
+
+    Raises ModelError for an unknown name or a provider that is not configured.
+    """
+    key = name.strip().lower()
+    key = _ALIASES.get(key, key)
+    if key == "embedded":
+        return EmbeddedModel(**options)
+    if key == "scripted":
+        return ScriptedModel(**options)
+    if key == "openai":
+        # Imported here so that runs without this provider never touch the HTTP client.
+        from abl.runtime.models.openai_compat import OpenAICompatModel
+
+        return OpenAICompatModel(**options)
+    raise ModelError(f"unknown model provider {name!r}; choose one of: {', '.join(PROVIDER_NAMES)}")
+
+
+__all__ = [
+    "CallLog",
+    "ChatMessage",
+    "ConditionDecision",
+    "EmbeddedModel",
+    "Extraction",
+    "FieldSpec",
+    "IntentDecision",
+    "IntentOption",
+    "Model",
+    "ModelCallRecord",
+    "ModelContext",
+    "ModelError",
+    "PROVIDER_NAMES",
+    "ReplyRequest",
+    "ScriptExhausted",
+    "ScriptedModel",
+    "create_model",
+]

@@ -1,0 +1,322 @@
+"""Any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, llama.cpp, vLLM, LM Studio).
+
+Configuration comes from the options or the environment:
+- base URL: `base_url`, else `ABL_OPENAI_BASE_URL`, else `OPENAI_BASE_URL`, else OpenAI's;
+- model: `model`, else `ABL_OPENAI_MODEL` (required: nothing is sent without one);
+- API key: `api_key`, else `ABL_OPENAI_API_KEY`, else `OPENAI_API_KEY` (optional; local
+  servers need none).
+
+Classification, condition judging and extraction ask for a JSON object (JSON mode, which can be
+switched off for servers that do not support it) and check its shape. Every failure (timeout,
+HTTP error, unreachable server, malformed answer) becomes a `ModelError` with a message that
+names the endpoint and what went wrong; the engine reports it and keeps the session.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, NoReturn
+
+import httpx
+
+from abl.runtime.models.base import (
+    CallLog,
+    ChatMessage,
+    ConditionDecision,
+    Extraction,
+    FieldSpec,
+    IntentDecision,
+    IntentOption,
+    ModelCallRecord,
+    ModelContext,
+    ModelError,
+    Purpose,
+    ReplyRequest,
+    condition_result,
+    extraction_result,
+    intent_result,
+)
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+BASE_URL_VARIABLES = ("ABL_OPENAI_BASE_URL", "OPENAI_BASE_URL")
+MODEL_VARIABLES = ("ABL_OPENAI_MODEL",)
+API_KEY_VARIABLES = ("ABL_OPENAI_API_KEY", "OPENAI_API_KEY")
+DEFAULT_TIMEOUT_SECONDS = 30.0
+AMBIGUITY_MARGIN = 0.1
+
+_INTENT_INSTRUCTIONS = (
+    "You route a customer's message to one of the listed intents. Answer with one JSON object and "
+    'nothing else: {"intent": <intent name, or null when none fits>, "confidence": <0..1>, '
+    '"ranked": [{"intent": <name>, "score": <0..1>}, ...]}.'
+)
+_CONDITION_INSTRUCTIONS = (
+    "You decide whether a condition holds for the customer's latest message, given the conversation. "
+    'Answer with one JSON object and nothing else: {"result": true or false, "confidence": <0..1>}.'
+)
+_EXTRACT_INSTRUCTIONS = (
+    "You extract field values from the customer's latest message. Answer with one JSON object and "
+    'nothing else: {"fields": {<field name>: {"value": <value>, "span": <the exact text it came from>, '
+    '"confidence": <0..1>}}}. Leave out fields the message does not give. Write numbers as numbers, '
+    "dates as YYYY-MM-DD, yes/no as true/false, and enum fields as one of their options."
+)
+
+
+class OpenAICompatModel(CallLog):
+    """Chat-completions client. Use as a context manager, or call `close()`, to free the connection."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        json_mode: bool = True,
+        temperature: float = 0.0,
+        context_messages: int = 6,
+        environ: Mapping[str, str] | None = None,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        super().__init__()
+        env = os.environ if environ is None else environ
+        resolved_model = model or _first_set(env, MODEL_VARIABLES)
+        if not resolved_model:
+            raise ModelError(
+                "the openai model provider needs a model name: pass model=... or set ABL_OPENAI_MODEL"
+            )
+        self.model = resolved_model
+        self.base_url = (base_url or _first_set(env, BASE_URL_VARIABLES) or DEFAULT_BASE_URL).rstrip("/")
+        self.timeout = timeout
+        self.json_mode = json_mode
+        self.temperature = temperature
+        self.context_messages = context_messages
+        key = api_key or _first_set(env, API_KEY_VARIABLES)
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        self._client = httpx.Client(timeout=timeout, headers=headers, transport=transport)
+
+    @property
+    def provider(self) -> str:
+        return "openai"
+
+    @property
+    def endpoint(self) -> str:
+        return f"{self.base_url}/chat/completions"
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> OpenAICompatModel:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # The four questions.
+
+    def classify_intent(
+        self, message: str, intents: Sequence[IntentOption], context: ModelContext
+    ) -> IntentDecision:
+        listing = "\n".join(_intent_line(option) for option in intents)
+        prompt = f"Intents:\n{listing}\n\n{self._conversation(context)}Message: {message}"
+        messages = (ChatMessage("system", _INTENT_INSTRUCTIONS), ChatMessage("user", prompt))
+        data = self._ask_json("intent", messages)
+        decision = _read_intent(data, [option.name for option in intents])
+        self._log(ModelCallRecord("intent", self.provider, messages, intent_result(decision)))
+        return decision
+
+    def judge_condition(self, condition: str, message: str, context: ModelContext) -> ConditionDecision:
+        prompt = f"Condition: {condition}\n\n{self._conversation(context)}Message: {message}"
+        messages = (ChatMessage("system", _CONDITION_INSTRUCTIONS), ChatMessage("user", prompt))
+        data = self._ask_json("condition", messages)
+        result = data.get("result")
+        if not isinstance(result, bool):
+            self._fail("condition", messages, f"the answer's `result` is {result!r}, not true or false")
+        decision = ConditionDecision(result=result, confidence=_confidence(data.get("confidence"), 1.0))
+        self._log(ModelCallRecord("condition", self.provider, messages, condition_result(condition, decision)))
+        return decision
+
+    def extract(self, fields: Sequence[FieldSpec], message: str, context: ModelContext) -> dict[str, Extraction]:
+        listing = "\n".join(_field_line(spec) for spec in fields)
+        prompt = f"Fields:\n{listing}\n\n{self._conversation(context)}Message: {message}"
+        messages = (ChatMessage("system", _EXTRACT_INSTRUCTIONS), ChatMessage("user", prompt))
+        data = self._ask_json("extract", messages)
+        raw = data.get("fields", {})
+        if not isinstance(raw, Mapping):
+            self._fail("extract", messages, "the answer's `fields` is not an object")
+        found: dict[str, Extraction] = {}
+        for spec in fields:
+            item = raw.get(spec.name)
+            if isinstance(item, Mapping):
+                value = item.get("value")
+                span = item.get("span")
+                confidence = _confidence(item.get("confidence"), 0.8)
+            else:
+                value, span, confidence = item, None, 0.8
+            if value is None or value == "":
+                continue
+            found[spec.name] = Extraction(value=value, confidence=confidence, span=str(span if span else value))
+        result, secrets = extraction_result(fields, found)
+        self._log(ModelCallRecord("extract", self.provider, messages, result, secrets))
+        return found
+
+    def reply(self, request: ReplyRequest) -> str:
+        system = f"You are {request.agent}, talking with a customer. Your goal: {request.goal}"
+        if request.persona:
+            system += f"\n{request.persona}"
+        history = [_chat_role(m) for m in request.messages]
+        messages = (ChatMessage("system", system), *history)
+        text = self._complete("reply", messages, json_answer=False).strip()
+        if not text:
+            self._fail("reply", messages, "the answer is empty")
+        self._log(ModelCallRecord("reply", self.provider, messages, {"text": text}))
+        return text
+
+    # Transport.
+
+    def _conversation(self, context: ModelContext) -> str:
+        recent = list(context.messages)[-self.context_messages :] if self.context_messages > 0 else []
+        if not recent:
+            return ""
+        lines = "\n".join(f"({m.role}) {m.content}" for m in recent)
+        return f"Recent conversation:\n{lines}\n\n"
+
+    def _ask_json(self, purpose: Purpose, messages: tuple[ChatMessage, ...]) -> dict[str, Any]:
+        content = self._complete(purpose, messages, json_answer=True)
+        data = _parse_json_object(content)
+        if data is None:
+            self._fail(purpose, messages, f"the answer is not a JSON object: {_clip(content)}")
+        return data
+
+    def _complete(self, purpose: Purpose, messages: tuple[ChatMessage, ...], *, json_answer: bool) -> str:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "temperature": self.temperature,
+        }
+        if json_answer and self.json_mode:
+            body["response_format"] = {"type": "json_object"}
+        try:
+            response = self._client.post(self.endpoint, json=body)
+            response.raise_for_status()
+        except httpx.TimeoutException:
+            self._fail(purpose, messages, f"no answer within {self.timeout:g} s (timeout)")
+        except httpx.HTTPStatusError as err:
+            status = err.response.status_code
+            self._fail(purpose, messages, f"HTTP {status} {err.response.reason_phrase}: {_error_detail(err.response)}")
+        except httpx.RequestError as err:
+            self._fail(purpose, messages, f"could not connect ({type(err).__name__}: {err})")
+        try:
+            payload = response.json()
+            content = payload["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            self._fail(purpose, messages, f"the response has no choices[0].message.content: {_clip(response.text)}")
+        if not isinstance(content, str):
+            self._fail(purpose, messages, "choices[0].message.content is not text")
+        return content
+
+    def _fail(self, purpose: Purpose, messages: tuple[ChatMessage, ...], problem: str) -> NoReturn:
+        text = f"model endpoint {self.endpoint} ({self.model}) failed to answer a {purpose} request: {problem}"
+        self._log(ModelCallRecord(purpose, self.provider, messages, {"error": text}))
+        raise ModelError(text)
+
+
+def _first_set(env: Mapping[str, str], names: Sequence[str]) -> str | None:
+    for name in names:
+        value = env.get(name, "").strip()
+        if value:
+            return value
+    return None
+
+
+def _intent_line(option: IntentOption) -> str:
+    line = f"- {option.name}: {option.description}".rstrip(": ")
+    if option.examples:
+        line += " (examples: " + "; ".join(option.examples) + ")"
+    return line
+
+
+def _field_line(spec: FieldSpec) -> str:
+    parts = [f"- {spec.name} ({spec.type})"]
+    if spec.description:
+        parts.append(f": {spec.description}")
+    if spec.options:
+        parts.append(f" options: {', '.join(str(o) for o in spec.options)}")
+    if spec.asked:
+        parts.append(" [the agent just asked for this]")
+    return "".join(parts)
+
+
+def _chat_role(message: ChatMessage) -> ChatMessage:
+    # Tool results need ids the chat API would check; pass them on as context instead.
+    if message.role == "tool":
+        return ChatMessage("system", f"Tool result: {message.content}")
+    return message
+
+
+def _read_intent(data: Mapping[str, Any], offered: Sequence[str]) -> IntentDecision:
+    name = data.get("intent")
+    if name is not None and (not isinstance(name, str) or name not in offered):
+        name = None  # An answer outside the offered set is no answer.
+    scores: dict[str, float] = {option: 0.0 for option in offered}
+    ranked_raw = data.get("ranked", [])
+    if isinstance(ranked_raw, list):
+        for entry in ranked_raw:
+            if isinstance(entry, Mapping):
+                key, score = entry.get("intent"), entry.get("score")
+            elif isinstance(entry, (list, tuple)) and len(entry) == 2:
+                key, score = entry
+            else:
+                continue
+            if isinstance(key, str) and key in scores:
+                scores[key] = _confidence(score, 0.0)
+    confidence = _confidence(data.get("confidence"), 1.0 if name else 0.0)
+    if name is not None:
+        scores[name] = max(scores[name], confidence)
+    ranked = sorted(((key, round(value, 4)) for key, value in scores.items()), key=lambda pair: -pair[1])
+    ambiguous = bool(data.get("ambiguous")) or (
+        name is not None and len(ranked) > 1 and ranked[0][1] - ranked[1][1] < AMBIGUITY_MARGIN
+    )
+    return IntentDecision(name=name, confidence=round(confidence, 4), ranked=ranked, ambiguous=ambiguous)
+
+
+def _confidence(value: Any, default: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    return min(1.0, max(0.0, float(value)))
+
+
+_JSON_BLOCK_RE = re.compile(r"\{.*\}", re.DOTALL)
+
+
+def _parse_json_object(content: str) -> dict[str, Any] | None:
+    """The JSON object in `content`; models without JSON mode often wrap it in prose or fences."""
+    for candidate in (content, *(m.group(0) for m in _JSON_BLOCK_RE.finditer(content))):
+        try:
+            data = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            return data
+    return None
+
+
+def _error_detail(response: httpx.Response) -> str:
+    try:
+        payload = response.json()
+    except ValueError:
+        return _clip(response.text) or "(no details)"
+    if isinstance(payload, Mapping):
+        error = payload.get("error")
+        if isinstance(error, Mapping) and isinstance(error.get("message"), str):
+            return error["message"]
+        if isinstance(error, str):
+            return error
+    return _clip(response.text)
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
