@@ -1,0 +1,128 @@
+"""The conversation-test file, as typed data (`*.abltest.yaml`; `docs/conversation-tests.md`).
+
+A file names an ABL project and its entry agent, optional tool mocks and scripted model
+decisions, and a list of named conversations. Each conversation is a list of turns: a user
+message and what must be true after it (active agent, reply text, trace events in order,
+events that must not appear, thread values, history handed to a target).
+
+The loader (`abl.runtime.testing.loader`) builds these objects and keeps the line of every
+test and turn, so a failure can point back at the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from abl.runtime.testing.matcher import EventPattern, Matcher
+
+TEST_FILE_SUFFIX = ".abltest.yaml"
+MODELS = ("embedded", "scripted", "openai")
+SCRIPT_PURPOSES = ("intents", "conditions", "extractions", "replies")
+"""Keys of a `scripted` block: the scripted model's answers per kind of question. Each is a list
+(used in order) or a mapping (looked up: by message for intents and extractions, by condition
+text for conditions, by agent name for replies). `fallback: embedded` lets the embedded model
+answer anything not scripted."""
+
+
+@dataclass(frozen=True)
+class ThreadValues:
+    """Expected values in one thread: the active one (`agent` None) or an agent's latest thread."""
+
+    agent: str | None
+    values: tuple[tuple[str, Matcher], ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class HistoryReceived:
+    """How many history messages the handoff to `agent` copied (its `historyMessages`)."""
+
+    agent: str
+    count: Matcher
+    line: int
+
+
+@dataclass(frozen=True)
+class TurnSpec:
+    """One user message and the expectations checked after it."""
+
+    user: str
+    line: int
+    agent: str | None = None
+    reply: Matcher | None = None
+    events: tuple[EventPattern, ...] = ()
+    no_events: tuple[EventPattern, ...] = ()
+    vars: tuple[ThreadValues, ...] = ()
+    history_received: tuple[HistoryReceived, ...] = ()
+    ended: bool | None = None
+    scripted: dict[str, list[Any]] | None = None  # answers queued for this turn, per purpose
+
+    @property
+    def expectation_count(self) -> int:
+        return (
+            (self.agent is not None)
+            + (self.reply is not None)
+            + len(self.events)
+            + len(self.no_events)
+            + len(self.vars)
+            + len(self.history_received)
+            + (self.ended is not None)
+        )
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """One named test: optional starting values, then turns."""
+
+    name: str
+    line: int
+    turns: tuple[TurnSpec, ...]
+    setup: dict[str, Any] = field(default_factory=dict)
+    greeting: Matcher | None = None  # what ON_START says before the first message
+    mocks: dict[str, Any] = field(default_factory=dict)  # merged over the file's mocks
+    scripted: dict[str, Any] | None = None  # replaces the file's scripted answers when given
+    skip: str | None = None  # reason, when the test is skipped
+
+
+@dataclass(frozen=True)
+class ConversationFile:
+    """A whole `*.abltest.yaml` file."""
+
+    path: Path
+    project: Path  # resolved against the file's folder
+    agent: str
+    conversations: tuple[Conversation, ...]
+    model: str | None = None  # as written; None lets `model_for` choose
+    model_options: dict[str, Any] = field(default_factory=dict)
+    mocks: dict[str, Any] = field(default_factory=dict)
+    scripted: dict[str, Any] | None = None  # scripted model answers per purpose (see SCRIPT_PURPOSES)
+
+    def mocks_for(self, conversation: Conversation) -> dict[str, Any]:
+        return {**self.mocks, **conversation.mocks}
+
+    def script_for(self, conversation: Conversation) -> dict[str, Any] | None:
+        """The scripted model's answers for a conversation, or None when nothing is scripted.
+
+        The conversation's own `scripted` replaces the file's; each turn's `scripted` answers
+        are then queued after them, in turn order.
+        """
+        base = conversation.scripted if conversation.scripted is not None else self.scripted
+        turns = [turn.scripted for turn in conversation.turns if turn.scripted is not None]
+        if base is None and not turns:
+            return None
+        script: dict[str, Any] = {}
+        for key, value in (base or {}).items():
+            script[key] = list(value) if isinstance(value, list) else (dict(value) if isinstance(value, dict) else value)
+        for answers in turns:
+            for key, value in answers.items():
+                script.setdefault(key, [])
+                script[key].extend(value)
+        return script
+
+    def model_for(self, conversation: Conversation) -> str:
+        """The named model; without one, `scripted` when decisions are given, else `embedded`."""
+        if self.model is not None:
+            return self.model
+        return "scripted" if self.script_for(conversation) is not None else "embedded"

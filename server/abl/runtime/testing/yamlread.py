@@ -1,0 +1,146 @@
+"""Read a YAML file into plain data that remembers where each mapping and list came from.
+
+Test files are written by hand, so every complaint about one must name a line. PyYAML's
+composed nodes carry positions; this module turns them into ordinary dicts and lists that
+also know their line (and the line of each key), and the raw text of each scalar value, so
+`user: yes` can stay the message "yes" instead of the boolean true. Duplicate keys, which
+PyYAML would silently merge, are reported.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+
+class FormatError(Exception):
+    """A problem in a test file, with the place it was found (1-based line and column)."""
+
+    def __init__(self, path: str | Path, line: int | None, message: str, column: int | None = None) -> None:
+        self.path = str(path)
+        self.line = line
+        self.column = column
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.path
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.message}"
+
+
+class LineDict(dict):
+    """A mapping from a YAML file, with its own line, its keys' lines and raw scalar texts."""
+
+    line: int
+    key_lines: dict[Any, int]
+    raw: dict[Any, str]
+
+    def line_of(self, key: Any) -> int:
+        """The line of `key` when present, else the line of the mapping itself."""
+        return self.key_lines.get(key, self.line)
+
+
+class LineList(list):
+    """A sequence from a YAML file, with its own line and the line of each item."""
+
+    line: int
+    item_lines: list[int]
+    raw: list[str | None]
+
+    def line_of(self, index: int) -> int:
+        if 0 <= index < len(self.item_lines):
+            return self.item_lines[index]
+        return self.line
+
+
+def read_yaml(path: str | Path, text: str | None = None) -> Any:
+    """The document in `path` (or `text`) as LineDict/LineList/scalars. Raises FormatError."""
+    if text is None:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as err:
+            raise FormatError(path, None, f"cannot read the file: {err.strerror or err}") from err
+        except UnicodeDecodeError as err:
+            raise FormatError(path, None, f"the file is not valid UTF-8 ({err.reason} at byte {err.start})") from err
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        problem = err.problem or err.context or "not valid YAML"
+        if err.context and err.problem:
+            problem = f"{err.problem} ({err.context})"
+        line = mark.line + 1 if mark is not None else None
+        column = mark.column + 1 if mark is not None else None
+        raise FormatError(path, line, f"not valid YAML: {problem}", column) from err
+    except yaml.YAMLError as err:
+        raise FormatError(path, None, f"not valid YAML: {err}") from err
+    if node is None:
+        return None
+    return _Builder(path).build(node)
+
+
+class _Builder:
+    def __init__(self, path: str | Path) -> None:
+        self._path = path
+        # The standard constructor turns one scalar node into its Python value (int, bool, ...).
+        self._scalars = yaml.SafeLoader("")
+        self._open: set[int] = set()
+
+    def build(self, node: Node) -> Any:
+        if isinstance(node, (MappingNode, SequenceNode)):
+            if id(node) in self._open:
+                raise FormatError(self._path, _line(node), "an alias refers to the collection that contains it")
+            self._open.add(id(node))
+            try:
+                return self._mapping(node) if isinstance(node, MappingNode) else self._sequence(node)
+            finally:
+                self._open.discard(id(node))
+        if isinstance(node, ScalarNode):
+            return self._scalar(node)
+        raise FormatError(self._path, _line(node), f"unsupported YAML node {type(node).__name__}")
+
+    def _scalar(self, node: ScalarNode) -> Any:
+        try:
+            return self._scalars.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError as err:
+            raise FormatError(self._path, _line(node), f"cannot read the value {node.value!r}: {err.problem}") from err
+
+    def _mapping(self, node: MappingNode) -> LineDict:
+        self._scalars.flatten_mapping(node)  # resolves `<<` merge keys the way PyYAML does
+        out = LineDict()
+        out.line = _line(node)
+        out.key_lines = {}
+        out.raw = {}
+        for key_node, value_node in node.value:
+            key = self.build(key_node)
+            if isinstance(key, (dict, list)):
+                raise FormatError(self._path, _line(key_node), "a mapping key must be a plain value")
+            if key in out:
+                raise FormatError(
+                    self._path,
+                    _line(key_node),
+                    f"duplicate key {key!r} (first written on line {out.key_lines[key]})",
+                )
+            out[key] = self.build(value_node)
+            out.key_lines[key] = _line(key_node)
+            if isinstance(value_node, ScalarNode):
+                out.raw[key] = value_node.value
+        return out
+
+    def _sequence(self, node: SequenceNode) -> LineList:
+        out = LineList(self.build(item) for item in node.value)
+        out.line = _line(node)
+        out.item_lines = [_line(item) for item in node.value]
+        out.raw = [item.value if isinstance(item, ScalarNode) else None for item in node.value]
+        return out
+
+
+def _line(node: Node) -> int:
+    return node.start_mark.line + 1
