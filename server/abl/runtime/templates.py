@@ -7,9 +7,9 @@ function calls and other expressions (`{{UPPER(name)}}`, evaluated by `abl.expr`
 `{{! comments }}`. A single-brace `{x}` is ordinary text.
 
 Rendering never raises on user input and never runs Python code. An unknown or unset variable
-renders as empty text and is listed in `RenderResult.missing` (for an expression, when it
-renders empty); malformed tags and expression
-errors are listed in `RenderResult.errors` and render as their literal text or as empty text.
+renders as empty text and is listed in `RenderResult.missing` (inside an expression, only when
+the expression renders empty). Malformed tags and expression errors are listed in
+`RenderResult.errors`; a malformed tag stays as literal text, a failed expression renders empty.
 Variables the caller marks as sensitive render masked.
 """
 
@@ -23,7 +23,6 @@ from typing import Any, Literal
 
 from abl.expr import UNDEFINED, Call, Environment, Expr, evaluate, names, parse_condition, truthy
 from abl.runtime.trace import REDACTED
-
 
 MISSING: Any = UNDEFINED
 """What a lookup returns for an unknown name (the expression layer's `UNDEFINED`)."""
@@ -312,6 +311,8 @@ class _Frame:
 
 
 class _Renderer:
+    """One rendering: the lookup, the masks, and what went missing or wrong on the way."""
+
     def __init__(
         self, lookup: Lookup, masks: Mapping[str, MaskRule], errors: list[str], environment: Environment | None
     ) -> None:
@@ -375,7 +376,7 @@ class _Renderer:
         if isinstance(expr, Call) and expr.target is None and expr.name.upper() == "MASK":
             return None  # The author masked the value already.
         for ref in names(expr):
-            _, mask = self._resolve_root(ref.root, frames)
+            _, mask = self.resolve_root(ref.root, frames)
             if mask is not None:
                 return mask
         return None
@@ -427,14 +428,14 @@ class _Renderer:
     def resolve(self, path: str, frames: tuple[_Frame, ...]) -> tuple[Any, MaskRule | None]:
         """The value of `path` and the mask that applies to it, innermost loop first."""
         root, steps = split_path(path)
-        value, mask = self._resolve_root(root, frames)
+        value, mask = self.resolve_root(root, frames)
         for step in steps:
             value = step_into(value, step)
             if value is MISSING:
                 break
         return value, mask
 
-    def _resolve_root(self, root: str, frames: tuple[_Frame, ...]) -> tuple[Any, MaskRule | None]:
+    def resolve_root(self, root: str, frames: tuple[_Frame, ...]) -> tuple[Any, MaskRule | None]:
         if frames:
             frame = frames[-1]
             specials = {"this": frame.this, "@index": frame.index, "@first": frame.first, "@last": frame.last}
@@ -473,7 +474,7 @@ class _FrameScope:
     def lookup(self, path: Sequence[str | int]) -> Any:
         if not path:
             return UNDEFINED
-        value, _ = self._renderer._resolve_root(str(path[0]), self._frames)
+        value, _ = self._renderer.resolve_root(str(path[0]), self._frames)
         for step in path[1:]:
             value = step_into(value, step)
             if value is MISSING:

@@ -54,7 +54,11 @@ _RUN_RE = re.compile(r"[A-Z]+|[a-z]+|\d+|[^A-Za-z0-9]")
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """An extracted value with the character span it came from (None: the whole reply)."""
+    """An extracted value and the character span it came from.
+
+    `claims_span` is false for the whole-reply fallback, which must not keep typed fields from
+    finding their values in the same reply.
+    """
 
     value: object
     confidence: float
@@ -330,7 +334,7 @@ def _fuzzy_option(spec: FieldSpec, options: Sequence[str], message: str, taken: 
         if not option_words:
             continue
         target = " ".join(option_words)
-        for width in {len(option_words), len(option_words) + 1, max(1, len(option_words) - 1)}:
+        for width in sorted({len(option_words), len(option_words) + 1, max(1, len(option_words) - 1)}):
             for index in range(0, max(0, len(tokens) - width + 1)):
                 start, end = tokens[index].start(), tokens[index + width - 1].end()
                 if _overlaps(start, end, taken):
