@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         fixed = _apply_safe_fixes(project, results)
         if fixed:
             for path in fixed:
-                project.update(path, Path(path).read_text(encoding="utf-8", newline=""))
+                project.update(path, Path(path).read_bytes().decode("utf-8"))
             results = check_project(project, options)
     shown = {
         path: [d for d in diags if args.all or args.format != "text" or d.severity is not Severity.HINT]
@@ -72,6 +72,6 @@ def _apply_safe_fixes(project, results: dict[str, list[Diagnostic]]) -> dict[str
         text = project.texts[path]
         new_text, applied = apply_edits(text, edits)
         if applied and new_text != text:
-            Path(path).write_text(new_text, encoding="utf-8", newline="")
+            Path(path).write_bytes(new_text.encode("utf-8"))
             changed[path] = fixable
     return changed
