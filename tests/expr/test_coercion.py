@@ -47,6 +47,12 @@ SCOPE = {
         ("null != value", "nothing != 1", True),
         ("value != unset", "1 != missing", True),
         ("set value != itself", 'word != "Gold"', False),
+        # (`!=` is the negation of `==`, as when missing paths are padded with null for CEL)
+        ("unset != null is false", "missing != null", False),
+        # == : booleans equal only booleans (no "true" text, no 1)
+        ("true vs text", 'yes == "true"', False),
+        ("true vs 1", "yes == 1", False),
+        ("true vs true", "yes == true", True),
         # ordering: strings -> numbers
         ("numeric string ordered as number", "num_text > 5", True),
         ("numeric strings ordered as numbers", '"10" > "9"', True),

@@ -117,11 +117,11 @@ def arithmetic_number(value: Any) -> int | float | None:
 
 def equal(left: Any, right: Any) -> bool:
     """`==`: null and undefined equal each other; numbers match numeric strings; strings are
-    case-sensitive; `true`/`false` match the strings "true"/"false"; lists and objects deeply."""
+    case-sensitive; booleans equal only booleans; lists and objects compare deeply."""
     if is_missing(left) or is_missing(right):
         return is_missing(left) and is_missing(right)
     if isinstance(left, bool) or isinstance(right, bool):
-        return _bool_equal(left, right)
+        return isinstance(left, bool) and isinstance(right, bool) and left is right
     if is_number(left) or is_number(right):
         a, b = numeric(left), numeric(right)
         return a is not None and b is not None and a == b
@@ -131,19 +131,10 @@ def equal(left: Any, right: Any) -> bool:
         return len(left) == len(right) and all(equal(a, b) for a, b in zip(left, right))
     if is_object(left) and is_object(right):
         return left.keys() == right.keys() and all(equal(left[k], right[k]) for k in left)
-    return bool(left == right)
-
-
-def _bool_equal(left: Any, right: Any) -> bool:
-    def as_bool(value: Any) -> bool | None:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value in ("true", "false"):
-            return value == "true"
-        return None
-
-    a, b = as_bool(left), as_bool(right)
-    return a is not None and a == b
+    try:
+        return bool(left == right)
+    except (TypeError, ValueError):  # opaque host objects with unusual `==`
+        return False
 
 
 def order(op: str, left: Any, right: Any) -> bool:
