@@ -4,27 +4,32 @@ from __future__ import annotations
 
 from abl.checks.engine import CheckOptions, check_project
 from abl.diagnostics import Diagnostic, Severity
-from abl.workspace import Project
+from abl.workspace import Project, decode
 
 from fixture import Fixture, parse_fixture
 
 
-def project_of(fx: Fixture) -> Project:
+def project_of(fx: Fixture, encoding: str = "utf-8") -> Project:
+    """The fixture's files as a project. Each file goes through the same decoding as a file on
+    disk: `encoding` turns the fixture text back into the bytes it stands for (`latin-1` keeps
+    the bytes of a file that is not valid UTF-8 exactly as written)."""
     project = Project("/")
     for path, text in fx.files.items():
-        project.update(path, text)
+        source = decode(text.encode(encoding))
+        project.update(path, source.text, source.diagnostics)
     return project
 
 
-def diagnostics_of(fx: Fixture) -> dict[str, list[Diagnostic]]:
-    return check_project(project_of(fx), CheckOptions(strict_rules=True))
+def diagnostics_of(fx: Fixture, encoding: str = "utf-8") -> dict[str, list[Diagnostic]]:
+    return check_project(project_of(fx, encoding), CheckOptions(strict_rules=True))
 
 
-def check_diagnostics(text: str) -> None:
+def check_diagnostics(text: str, encoding: str = "utf-8") -> None:
     """Every error and warning, and every hint whose code is annotated, must be annotated,
-    on exactly the annotated range, and every annotation must be reported."""
+    on exactly the annotated range, and every annotation must be reported. An empty range is
+    annotated with one caret at its position."""
     fx = parse_fixture(text)
-    results = diagnostics_of(fx)
+    results = diagnostics_of(fx, encoding)
     annotated_codes = {e.code for e in fx.expectations}
     got = set()
     messages: dict[tuple, str] = {}
@@ -33,7 +38,9 @@ def check_diagnostics(text: str) -> None:
             if d.severity is Severity.HINT and d.code not in annotated_codes:
                 continue
             end = d.range.end.character
-            if d.range.end.line != d.range.start.line:
+            if d.range.end == d.range.start:
+                end += 1
+            elif d.range.end.line != d.range.start.line:
                 # A range over several lines is annotated from its start to the end of its first line.
                 lines = fx.files[path].splitlines()
                 end = len(lines[d.range.start.line]) if d.range.start.line < len(lines) else d.range.start.character

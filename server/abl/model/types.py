@@ -277,6 +277,7 @@ class Delegate:
     returns: tuple[MapEntry, ...]  # child field -> parent variable
     timeout: Scalar | None
     on_fail: Scalar | None
+    remote: bool = False  # `REMOTE` / `LOCATION: remote`: the target lives in another deployment
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,6 +328,7 @@ class FlowInfo:
     sets: list[Assignment] = field(default_factory=list)
     call_results: list[Name] = field(default_factory=list)  # `AS: name`
     gather: list[GatherField] = field(default_factory=list)
+    node: "Node | None" = field(default=None, repr=False)  # the `FLOW:` section itself
 
 
 class AgentKind(enum.Enum):

@@ -1,0 +1,90 @@
+"""Where each column-0 block of a file belongs, resolved against the keyword catalogue once.
+
+Both the section rules and the key-by-key structure walk start from the same question: which
+document does this block belong to, and which catalogue section is it? The answer depends only
+on the model (`Document.agents`, `stray_sections`, `column_zero_steps`, the tool library) and
+on `abl.schema.lookup`, never on a keyword written here. This module registers no rule.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Iterator
+
+from abl.model import Agent, Document
+from abl.schema import lookup
+from abl.schema.types import DocumentKind
+from abl.syntax.cst import Node
+from abl.text import LineIndex, Position, Range
+
+
+class Placement(enum.Enum):
+    HEADER = "header"  # the line that opens a document (`AGENT: X`)
+    SECTION = "section"  # a section of a document
+    STRAY = "stray"  # before the first header of a file that is not a tool library
+    LIBRARY = "library"  # the root sections of a `.tools.abl` file
+    FLOW_STEP = "flow_step"  # a column-0 block read as a step of the agent's FLOW
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    node: Node
+    placement: Placement
+    agent: Agent | None
+    document: DocumentKind | None
+    match: lookup.SectionMatch | None  # None: the catalogue does not know the keyword
+
+
+def document_kind(agent: Agent) -> DocumentKind:
+    return DocumentKind(agent.kind.value)
+
+
+def blocks(doc: Document) -> Iterator[Block]:
+    """Every column-0 entry of the file, in source order, with its placement."""
+    library = doc.path.endswith(".tools.abl")
+    owner: dict[int, Agent] = {}
+    headers: set[int] = set()
+    for agent in doc.agents:
+        headers.add(id(agent.header))
+        for node in agent.sections:
+            owner[id(node)] = agent
+    steps = {id(node) for _, node in doc.column_zero_steps}
+    for node in doc.source.nodes:
+        if not node.is_entry:
+            continue  # not `KEY: value` at all: the parser reports it
+        agent = owner.get(id(node))
+        if agent is None:
+            kind = DocumentKind.TOOLS_LIBRARY if library else None
+            placement = Placement.LIBRARY if library else Placement.STRAY
+            yield Block(node, placement, None, kind, lookup.section(node.key, kind))
+            continue
+        kind = document_kind(agent)
+        if id(node) in headers:
+            placement = Placement.HEADER
+        elif id(node) in steps:
+            placement = Placement.FLOW_STEP
+        else:
+            placement = Placement.SECTION
+        yield Block(node, placement, agent, kind, lookup.section(node.key, kind))
+
+
+def block_end(node: Node) -> int:
+    """Offset just past the last line of `node` and everything nested under it."""
+    return max(n.end for n in node.walk())
+
+
+def block_range(index: LineIndex, node: Node) -> Range:
+    """The whole lines of a block, from its first column to the start of the following line."""
+    return Range(index.position(node.start), index.position(block_end(node)))
+
+
+def last_row(index: LineIndex, node: Node) -> int:
+    end = block_end(node)
+    return index.position(max(end - 1, node.start)).line
+
+
+def offset_range(index: LineIndex, anchor: Position, start: int, end: int) -> Range:
+    """`start..end`, counted from `anchor`, as a range (for spans inside a value)."""
+    base = index.offset(anchor)
+    return Range(index.position(base + start), index.position(base + end))

@@ -1,0 +1,281 @@
+"""Top-level sections: unknown, repeated, removed, misspelt in case, misplaced, or missing.
+
+## What it does
+Resolves every column-0 block of a file against the keyword catalogue (`abl.schema`) and reports:
+- `UNKNOWN_SECTION`: a keyword the catalogue does not know, or one that belongs to another kind
+  of document, with "did you mean" from the catalogue;
+- `DUPLICATE_SECTION`: the same section twice in one document;
+- `REMOVED_KEYWORD`: a section the catalogue marks as removed (`Key.removed`);
+- `SECTION_KEYWORD_CASE`: a known section not written in the catalogue's spelling;
+- `ROUTING_NOT_EXECUTED`: a section the catalogue marks as parsed but never run;
+- `SECTION_OUTSIDE_AGENT`: a section above the first document header;
+- `FLOW_STEP_AT_COLUMN_ZERO`: a column-0 block read as a FLOW step (DESIGN.md's decision);
+- `MISSING_GOAL`: a required section absent from an agent or supervisor.
+
+Nothing here names a keyword: what a section is, and what its flags mean, comes from the catalogue.
+
+## Why is this bad?
+The platform rejects unknown, removed and misplaced sections; a section in the wrong case or a
+step at column 0 only works with a lenient parser; a second block of one section is lost.
+
+## Fix safety
+Uppercasing a keyword and indenting a column-0 step keep how this tool reads the file: safe.
+Moving a removed key's value to its new place is safe too (the author named the value).
+Replacing an unknown name with a suggestion, or moving a stray section under a header, makes
+text take effect that did not before: unsafe.
+"""
+
+from __future__ import annotations
+
+from abl.checks import fixes
+from abl.checks.context import Check, agent_rule, document_rule
+from abl.checks.rules.layout import Block, Placement, block_end, blocks, document_kind, last_row
+from abl.diagnostics import Fix, TextEdit
+from abl.model import Agent
+from abl.schema import lookup
+from abl.schema.types import AGENT_DOCUMENTS, DocumentKind, Section
+from abl.text import Position, Range
+
+_KIND_WORDS = {
+    DocumentKind.AGENT: "an agent",
+    DocumentKind.SUPERVISOR: "a supervisor",
+    DocumentKind.BEHAVIOR_PROFILE: "a behavior profile",
+    DocumentKind.TOOLS_LIBRARY: "a tool library",
+}
+
+
+def _headers() -> str:
+    names = [f"`{s.name}:`" for s in lookup.all_sections() if s.opens in AGENT_DOCUMENTS]
+    return " or ".join(names)
+
+
+@document_rule("UNKNOWN_SECTION")
+def unknown_section(check: Check) -> None:
+    for block in blocks(check.document):
+        if block.placement in (Placement.HEADER, Placement.FLOW_STEP):
+            continue
+        node = block.node
+        if block.match is None:
+            suggestion = lookup.suggest_section(node.key, block.document)
+            where = f" of {_KIND_WORDS[block.document]} document" if block.document else ""
+            message = f"unknown section `{node.key}`{where}; the platform rejects the file"
+            found: tuple[Fix, ...] = ()
+            if suggestion is not None:
+                message += f"; did you mean `{suggestion}`?"
+                found = (fixes.replace(f"Replace with `{suggestion}`", node.key_range, suggestion, safe=False),)
+            check.report("UNKNOWN_SECTION", message, node.key_range, found)
+        elif not block.match.allowed and block.document is not None:
+            owners = sorted(_KIND_WORDS[k] for k in block.match.section.documents if k in _KIND_WORDS)
+            check.report(
+                "UNKNOWN_SECTION",
+                f"`{node.key}` is a section of {' or '.join(owners)} document, not of "
+                f"{_KIND_WORDS[block.document]} document; the platform rejects it here",
+                node.key_range,
+            )
+
+
+@document_rule("DUPLICATE_SECTION")
+def duplicate_section(check: Check) -> None:
+    seen: dict[tuple[int, int], Block] = {}
+    for block in blocks(check.document):
+        if block.agent is None or block.match is None or block.placement is not Placement.SECTION:
+            continue
+        key = (id(block.agent), id(block.match.section))
+        first = seen.get(key)
+        if first is None:
+            seen[key] = block
+            continue
+        node = block.node
+        line = first.node.row + 1
+        check.report(
+            "DUPLICATE_SECTION",
+            f"`{node.key}` already appears on line {line} of `{block.agent.name.text}`; "
+            "write its entries in one block, since the platform does not merge two",
+            node.key_range,
+            related=((check.document.path, first.node.key_range, f"first `{first.node.key}` block"),),
+        )
+
+
+@document_rule("REMOVED_KEYWORD")
+def removed_keyword(check: Check) -> None:
+    for block in blocks(check.document):
+        if block.match is None or block.placement is Placement.FLOW_STEP:
+            continue
+        key = block.match.section.key
+        if key.removed is None:
+            continue
+        fix = _move_removed_value(check, block)
+        check.report("REMOVED_KEYWORD", key.removed, block.node.key_range, (fix,) if fix else ())
+
+
+@document_rule("SECTION_KEYWORD_CASE")
+def section_keyword_case(check: Check) -> None:
+    if not check.document.path.endswith(".abl"):
+        return
+    for block in blocks(check.document):
+        match = block.match
+        if match is None or match.canonical_case or block.placement is Placement.FLOW_STEP:
+            continue
+        node = block.node
+        check.report(
+            "SECTION_KEYWORD_CASE",
+            f"section keyword `{node.key}` is read as `{match.spelling}`, but `.abl` files write "
+            f"section keywords in uppercase and a strict parser rejects `{node.key}`",
+            node.key_range,
+            (fixes.replace(f"Write `{match.spelling}`", node.key_range, match.spelling, safe=True),),
+        )
+
+
+@document_rule("ROUTING_NOT_EXECUTED")
+def section_not_executed(check: Check) -> None:
+    for block in blocks(check.document):
+        if block.match is None or block.match.section.key.not_executed is None:
+            continue
+        check.report("ROUTING_NOT_EXECUTED", block.match.section.key.not_executed, block.node.key_range)
+
+
+@document_rule("SECTION_OUTSIDE_AGENT")
+def section_outside_agent(check: Check) -> None:
+    headers = [a.header for a in check.document.agents]
+    for block in blocks(check.document):
+        if block.placement is not Placement.STRAY or block.match is None:
+            continue
+        if block.match.section.key.ignored is not None or block.match.section.key.removed is not None:
+            continue  # accepted-and-ignored sections are harmless; removed ones have their own code
+        node = block.node
+        move = _move_below(check, block, headers[0]) if headers else None
+        check.report(
+            "SECTION_OUTSIDE_AGENT",
+            f"`{node.key}` comes before the first {_headers()} line, so it belongs to no agent "
+            "and the platform rejects it; move it below the header of the agent it is for",
+            node.key_range,
+            (move,) if move else (),
+        )
+
+
+@document_rule("FLOW_STEP_AT_COLUMN_ZERO")
+def flow_step_at_column_zero(check: Check) -> None:
+    doc = check.document
+    previous: Block | None = None
+    for block in blocks(doc):
+        if block.placement is Placement.FLOW_STEP and block.agent is not None:
+            node = block.node
+            fix = _indent_fix(check, block) if _follows_flow(block, previous) else None
+            check.report(
+                "FLOW_STEP_AT_COLUMN_ZERO",
+                f"step `{node.key}` is written at column 0; it is read as a step of the FLOW above "
+                "because `steps` lists it, but a strict parser reads it as an unknown section: "
+                "indent it under the FLOW",
+                node.key_range,
+                (fix,) if fix else (),
+            )
+        previous = block
+
+
+@agent_rule("MISSING_GOAL")
+def missing_required_section(check: Check, agent: Agent) -> None:
+    kind = document_kind(agent)
+    if kind not in AGENT_DOCUMENTS:
+        return
+    present: set[int] = set()
+    for node in agent.sections:
+        found = lookup.section(node.key, kind)
+        if found is not None:
+            present.add(id(found.section))
+    for section in lookup.sections_for(kind):
+        if not section.key.required or section.opens is not None or id(section) in present:
+            continue
+        where = agent.name.range if agent.name.text else agent.header.key_range
+        check.report(
+            "MISSING_GOAL",
+            f"`{agent.name.text or agent.header.key}` has no `{section.name}`; the platform rejects "
+            f"{_KIND_WORDS[kind]} without one",
+            where,
+        )
+
+
+# --- quick fixes ---------------------------------------------------------------------------------
+
+
+def _move_removed_value(check: Check, block: Block) -> Fix | None:
+    """Moves the value of a removed one-line section to the place the catalogue names
+    (`replaced_by`, a `SECTION.key` path), creating that section when the document lacks it."""
+    key = block.match.section.key if block.match else None
+    node = block.node
+    if key is None or key.replaced_by is None or block.agent is None or node.children or node.is_pipe:
+        return None
+    parts = key.replaced_by.split(".")
+    if len(parts) != 2 or not node.has_value:
+        return None
+    section_name, child_name = parts
+    index = check.document.source.index
+    nl = "\r\n" if "\r\n" in check.document.source.text else "\n"
+    line = Range(index.position(node.start), index.position(block_end(node)))
+    target = _section_node(block.agent, section_name, document_kind(block.agent))
+    value = node.value.strip()
+    if target is None:
+        text = f"{section_name}:{nl}  {child_name}: {value}{nl}"
+        return fixes.replace(f"Move the value to `{section_name}: {child_name}:`", line, text, safe=True)
+    column = target.children[0].col if target.children else 2
+    at = index.position(target.end)
+    entry = f"{' ' * column}{child_name}: {value}{nl}"
+    return Fix(
+        f"Move the value to `{section_name}: {child_name}:`",
+        (TextEdit(line, ""), TextEdit(Range(at, at), entry)),
+        True,
+    )
+
+
+def _section_node(agent: Agent, name: str, kind: DocumentKind):
+    wanted: Section | None = None
+    found = lookup.section(name, kind)
+    if found is not None:
+        wanted = found.section
+    for node in agent.sections:
+        match = lookup.section(node.key, kind)
+        if match is not None and wanted is not None and match.section is wanted:
+            return node
+    return None
+
+
+def _move_below(check: Check, block: Block, header) -> Fix | None:
+    """Cuts the stray block and pastes it right after the first header line."""
+    index = check.document.source.index
+    text = check.document.source.text
+    node = block.node
+    if header.row < node.row:
+        return None
+    start, end = node.start, block_end(node)
+    body = text[start:end]
+    nl = "\r\n" if "\r\n" in text else "\n"
+    if not body.endswith("\n"):
+        body += nl
+    at = index.position(block_end(header))
+    if at.character != 0:  # the header is the file's last line, without a line break
+        body = nl + body
+    return Fix(
+        "Move below the first header",
+        (TextEdit(Range(index.position(start), index.position(end)), ""), TextEdit(Range(at, at), body)),
+        False,
+    )
+
+
+def _follows_flow(block: Block, previous: Block | None) -> bool:
+    """Indenting the block attaches it to the section above it, which must be this agent's FLOW
+    (or another column-0 step of it)."""
+    if previous is None or previous.agent is not block.agent or block.agent is None:
+        return False
+    if previous.placement is Placement.FLOW_STEP:
+        return True
+    flow = block.agent.flow
+    return flow is not None and flow.node is previous.node
+
+
+def _indent_fix(check: Check, block: Block) -> Fix:
+    index = check.document.source.index
+    node = block.node
+    edits = []
+    for row in range(node.row, last_row(index, node) + 1):
+        if index.line_text(row).strip():
+            edits.append(TextEdit(Range(Position(row, 0), Position(row, 0)), "  "))
+    return Fix(f"Indent `{node.key}` under the FLOW", tuple(edits), True)

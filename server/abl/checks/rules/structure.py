@@ -1,0 +1,347 @@
+"""The keys inside sections, walked against the keyword catalogue.
+
+## What it does
+Walks every section block key by key, looking each one up in the catalogue (`abl.schema`),
+and reports:
+- `UNKNOWN_KEY`: a key the catalogue does not know at that place (open blocks and maps of
+  free-form names are not checked), with "did you mean" from the catalogue;
+- `DUPLICATE_KEY`: the same key twice in one block, naming the one that wins;
+- `INVALID_VALUE`: a one-line value outside the key's allowed words, or of the wrong kind
+  (a word where a number or `true`/`false` is expected, a plain value where a block is);
+- `SYNTAX_ERROR`: a line the catalogue says must be `key: value` that is not (`order_id`
+  directly under a block of named entries), and a condition that cannot be parsed.
+
+The catalogue decides everything: which keys a block takes, their value kinds and allowed
+words, and which values belong to another code (a key with a silent `fallback` or an
+`exact_true` reading, action phrases, durations and history values are checked elsewhere).
+
+## Why is this bad?
+An unknown or misspelt key is ignored, so its setting silently does not apply; a repeated key
+loses one of its values; the platform rejects values outside the allowed set.
+
+## Fix safety
+Replacing an unknown key or value with the suggestion makes a setting take effect or changes
+it: unsafe. Deleting the earlier of two repeated keys is safe: it had no effect.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from abl.checks import fixes
+from abl.checks.context import Check, document_rule
+from abl.checks.rules.layout import Placement, block_end, blocks, offset_range
+from abl.diagnostics import Fix, TextEdit
+from abl.expr.parse import parse_condition
+from abl.schema import lookup
+from abl.schema.types import Key, ValueKind
+from abl.syntax.cst import Node
+from abl.syntax.values import ValueKind as Written
+from abl.syntax.values import read_value
+from abl.text import Range
+
+V = ValueKind
+
+# Value kinds whose one-line form this walk does not judge: free text, names resolved by other
+# rules, and values with codes of their own (action phrases, durations, history modes).
+_UNCHECKED = frozenset(
+    {V.STRING, V.TEXT, V.NAME, V.AGENT_REF, V.TEMPLATE, V.CONDITION, V.ANY, V.LIST, V.ACTION, V.DURATION, V.HISTORY}
+)
+# Kinds written as indented `key: value` lines only.
+_KEYED_BLOCKS = frozenset({V.MAP, V.BLOCK})
+# Kinds under which a plain text line is part of the value (assignments, signatures, prose).
+_TEXT_LINES = frozenset(
+    {V.ASSIGNMENTS, V.SIGNATURES, V.STRING, V.TEXT, V.TEMPLATE, V.CONDITION, V.ANY, V.LIST, V.ACTION, V.NAME}
+)
+_INT = re.compile(r"[+-]?\d+")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_BOOLS = ("true", "false")
+
+
+def kinds(key: Key) -> frozenset[ValueKind]:
+    return frozenset((key.kind, *key.also))
+
+
+@document_rule("UNKNOWN_KEY", "DUPLICATE_KEY", "INVALID_VALUE", "SYNTAX_ERROR")
+def section_structure(check: Check) -> None:
+    walk = _Walk(check)
+    for block in blocks(check.document):
+        if block.match is None or block.placement is Placement.FLOW_STEP:
+            continue  # unknown sections and column-0 steps are reported whole, not key by key
+        key = block.match.section.key
+        if key.removed is not None or key.ignored is not None:
+            continue
+        walk.value(key, block.node)
+        walk.inside(key, block.node)
+
+
+@dataclass
+class _Walk:
+    check: Check
+
+    # --- blocks ---------------------------------------------------------------------------------
+
+    def inside(self, key: Key, node: Node) -> None:
+        """The lines nested under `node`, whose key is `key`."""
+        if not node.children or node.is_pipe:
+            return
+        shapes = kinds(key)
+        if V.ASSIGNMENTS in shapes:
+            return  # `name = expr` lines (or `name: expr`): every name is the author's own
+        if not key.children and key.entry is None and not key.free_keys:
+            if shapes & (_KEYED_BLOCKS | {V.LIST_OF_BLOCKS}) and not key.open and V.ANY not in shapes:
+                self._free_form(key, node.children)
+            return  # a map of free-form names, an open block, or a plain value
+        seen: dict[object, Node] = {}
+        for child in node.children:
+            if child.is_entry:
+                self.entry(key, child, seen)
+            elif child.is_item:
+                self.item(key, child)
+            else:
+                self.text(key, child)
+
+    def _free_form(self, key: Key, children: list[Node]) -> None:
+        """Inside a map of free-form names only the shape of each line is checked."""
+        if V.LIST_OF_BLOCKS in kinds(key):
+            return
+        for child in children:
+            if child.is_text:
+                self.text(key, child)
+
+    def entry(self, block: Key, node: Node, seen: dict[object, Node]) -> None:
+        match = lookup.child(block, node.key)
+        if match is None:
+            if block.open or V.ANY in kinds(block):
+                return
+            self._unknown_key(block, node)
+            return
+        identity: object = match.key if match.kind is not lookup.MatchKind.FREE_KEY else node.key.lower()
+        earlier = seen.get(identity)
+        if earlier is not None:
+            self._duplicate(earlier, node)
+        seen[identity] = node
+        if match.key.removed is not None or match.key.ignored is not None:
+            return  # reported by the code for that legacy key
+        self.value(match.key, node)
+        if V.SIGNATURES in kinds(match.key):
+            self.signatures(match.key, node)
+        else:
+            self.inside(match.key, node)
+
+    def item(self, block: Key, node: Node) -> None:
+        shapes = kinds(block)
+        if V.LIST_OF_BLOCKS not in shapes:
+            if shapes <= _KEYED_BLOCKS and not block.open:
+                self._syntax(node.head_range, f"`{block.name}` takes `name: value` lines here, not a list item")
+            return
+        seen: dict[object, Node] = {}
+        content = node.content
+        rest = node.children[1:] if content is not None else node.children
+        if content is not None:
+            if content.is_entry:
+                self.entry(block, content, seen)
+            elif content.is_text and block.item_head is None and V.LIST not in shapes and not block.open:
+                if block.children and not _keyword_phrase(block, content.value):
+                    self._syntax(
+                        content.value_range,
+                        f"expected `KEY: value` after `-` in `{block.name}`; is the `:` missing?",
+                    )
+        for child in rest:
+            if child.is_entry:
+                self.entry(block, child, seen)
+            elif child.is_item:
+                self.item(block, child)
+            else:
+                self.text(block, child)
+
+    def text(self, block: Key, node: Node) -> None:
+        shapes = kinds(block)
+        if shapes & _TEXT_LINES or block.open:
+            return
+        word = node.value.strip()
+        if V.LIST_OF_BLOCKS in shapes and not shapes & _KEYED_BLOCKS:
+            message = f"`{block.name}` takes `- KEY: value` list items, found `{_short(word)}`"
+        elif re.fullmatch(r"[\w.$-]+", word):
+            message = f"expected `{word}:` (a `{block.name}` entry is `name:` followed by its value); is the `:` missing?"
+        else:
+            message = f"`{block.name}` takes `name: value` lines, found `{_short(word)}`"
+        self._syntax(node.value_range, message)
+
+    def signatures(self, key: Key, node: Node) -> None:
+        """Tool declarations: each text line is a signature whose properties follow the catalogue's
+        entry schema; `key: value` lines beside them are the block's own settings."""
+        seen: dict[object, Node] = {}
+        for child in node.children:
+            if child.is_text:
+                if key.entry is not None:
+                    props: dict[object, Node] = {}
+                    for prop in child.children:
+                        if prop.is_entry:
+                            self.entry(key.entry, prop, props)
+            elif child.is_entry:
+                self.entry(key, child, seen)
+
+    # --- values ---------------------------------------------------------------------------------
+
+    def value(self, key: Key, node: Node) -> None:
+        if not node.has_value or node.is_pipe:
+            return
+        shapes = kinds(key)
+        if V.CONDITION in shapes:
+            self._condition(node)
+        if key.fallback is not None or key.exact_true or shapes & {V.ACTION, V.DURATION, V.HISTORY}:
+            return  # these values have codes of their own
+        raw = node.value
+        if "{{" in raw or "${" in raw:
+            return  # resolved at runtime
+        written = read_value(raw)
+        if written.error is not None:
+            return  # the flow-value reader's own problem, reported with the value's other uses
+        if written.kind in (Written.LIST, Written.MAP):
+            if shapes <= {V.BOOL, V.INT, V.NUMBER, V.ENUM}:
+                self._invalid(key, node, f"`{key.name}` takes {_kind_words(key)}, not a {written.kind.value}")
+            return
+        if shapes & _UNCHECKED:
+            return
+        text = written.text.strip()
+        if self._fits(key, shapes, text):
+            return
+        problem = self._why_not(key, shapes, text)
+        if problem is not None:
+            self._invalid(key, node, problem, text)
+
+    def _fits(self, key: Key, shapes: frozenset[ValueKind], text: str) -> bool:
+        if V.BOOL in shapes and text.lower() in _BOOLS:
+            return True
+        if V.INT in shapes and _INT.fullmatch(text) and _in_bounds(key, float(text)):
+            return True
+        if V.NUMBER in shapes and _NUMBER.fullmatch(text) and _in_bounds(key, float(text)):
+            return True
+        if V.ENUM in shapes and (key.values or key.value_pattern) and lookup.value_allowed(key, text):
+            return True
+        if V.ASSIGNMENTS in shapes and "=" in text:
+            return True
+        return False
+
+    def _why_not(self, key: Key, shapes: frozenset[ValueKind], text: str) -> str | None:
+        if V.ENUM in shapes and (key.values or key.value_pattern):
+            return f"`{text}` is not an allowed `{key.name}`; expected {_kind_words(key)}"
+        if shapes & {V.INT, V.NUMBER}:
+            whole_only = V.NUMBER not in shapes
+            if _INT.fullmatch(text) or (_NUMBER.fullmatch(text) and not whole_only):
+                return f"`{text}` is out of range for `{key.name}`; expected {_kind_words(key)}"
+            return f"`{key.name}` takes {_kind_words(key)}, found `{text}`"
+        if V.BOOL in shapes:
+            return f"`{key.name}` takes `true` or `false`, found `{text}`"
+        if shapes <= (_KEYED_BLOCKS | {V.LIST_OF_BLOCKS, V.SIGNATURES}):
+            return f"`{key.name}` takes {_kind_words(key)} written on the lines below it, not a one-line value"
+        return None
+
+    def _condition(self, node: Node) -> None:
+        parsed = parse_condition(node.value)
+        if parsed.unquoted_prose or parsed.natural_language:
+            return  # prose is reported with the names it reads, where the model knows the condition
+        index = self.check.document.source.index
+        anchor = node.value_range.start
+        for error in parsed.errors:
+            start, end = error.span
+            self._syntax(offset_range(index, anchor, start, max(end, start + 1)), f"in this condition: {error.message}")
+
+    # --- reports --------------------------------------------------------------------------------
+
+    def _unknown_key(self, block: Key, node: Node) -> None:
+        suggestion = lookup.suggest_child(block, node.key)
+        message = f"`{node.key}` is not a key of `{block.name}`, so it is ignored with everything under it"
+        found: tuple[Fix, ...] = ()
+        if suggestion is not None:
+            message += f"; did you mean `{suggestion}`?"
+            found = (fixes.replace(f"Replace with `{suggestion}`", node.key_range, suggestion, safe=False),)
+        self.check.report("UNKNOWN_KEY", message, node.key_range, found)
+
+    def _duplicate(self, earlier: Node, later: Node) -> None:
+        index = self.check.document.source.index
+        message = (
+            f"`{earlier.key}` is set again on line {later.row + 1}, and that later value wins; "
+            "this one has no effect"
+        )
+        found: tuple[Fix, ...] = ()
+        if earlier.col == _line_indent(index.line_text(earlier.row)):
+            span = Range(index.position(earlier.start), index.position(block_end(earlier)))
+            found = (Fix(f"Delete the ignored `{earlier.key}`", (TextEdit(span, ""),), True),)
+        self.check.report(
+            "DUPLICATE_KEY",
+            message,
+            earlier.key_range,
+            found,
+            related=((self.check.document.path, later.key_range, "the value that wins"),),
+        )
+
+    def _invalid(self, key: Key, node: Node, message: str, text: str | None = None) -> None:
+        found: tuple[Fix, ...] = ()
+        message += "; the platform rejects it"
+        if text is not None and key.values:
+            suggestion = lookup.suggest_value(key, text)
+            if suggestion is not None:
+                message += f"; did you mean `{suggestion}`?"
+                found = (fixes.replace(f"Replace with `{suggestion}`", node.value_range, suggestion, safe=False),)
+        self.check.report("INVALID_VALUE", message, node.value_range, found)
+
+    def _syntax(self, range: Range, message: str) -> None:
+        self.check.report("SYNTAX_ERROR", message, range)
+
+
+def _keyword_phrase(block: Key, text: str) -> bool:
+    """`- WHEN booking.confirmed`: an older spelling of a condition key, written without the
+    colon; the platform reads it as that key."""
+    first, _, rest = text.strip().partition(" ")
+    match = lookup.child(block, first)
+    return bool(rest.strip()) and match is not None and V.CONDITION in kinds(match.key)
+
+
+def _kind_words(key: Key) -> str:
+    shapes = kinds(key)
+    words: list[str] = []
+    if V.ENUM in shapes and (key.values or key.value_pattern):
+        allowed = key.allowed_values_text
+        words.append(f"one of {allowed}" if allowed else key.kind.label)
+    if V.INT in shapes:
+        words.append("a whole number" + _bounds(key))
+    elif V.NUMBER in shapes:
+        words.append("a number" + _bounds(key))
+    if V.BOOL in shapes:
+        words.append("`true` or `false`")
+    for kind in (V.MAP, V.BLOCK, V.LIST_OF_BLOCKS, V.SIGNATURES):
+        if kind in shapes:
+            words.append(f"a {kind.label}")
+    return " or ".join(words) or key.kind.label
+
+
+def _bounds(key: Key) -> str:
+    low, high = key.min_value, key.max_value
+    if low is not None and high is not None:
+        return f" from {_num(low)} to {_num(high)}"
+    if low is not None:
+        return f" of at least {_num(low)}"
+    if high is not None:
+        return f" of at most {_num(high)}"
+    return ""
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _in_bounds(key: Key, value: float) -> bool:
+    if key.min_value is not None and value < key.min_value:
+        return False
+    return key.max_value is None or value <= key.max_value
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _line_indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
