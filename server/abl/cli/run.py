@@ -1,0 +1,380 @@
+"""`abl run`: talk to an agent of a project, interactively or from a script, with its trace.
+
+The project is loaded and checked first; a project with errors, an unknown agent or an
+unreadable file stops here with the reasons (exit 2). With a terminal and no `--script`, an
+interactive chat starts (`abl.cli.chat`). Otherwise each line of the script (or of piped
+stdin) is one user message and each reply is printed as `[Agent_Name] text` on stdout; the
+trace goes to stderr only when `--trace` asks for it, so stdout can be compared across runs.
+
+After every turn: `--trace-out` holds every event so far as JSONL, `--session` the saved
+session, `--record` the conversation as a conversation test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, TextIO
+
+from abl.checks.engine import check_project
+from abl.diagnostics import Diagnostic, Severity
+from abl.model.types import AgentKind
+from abl.runtime.testing.describe import describe_event
+from abl.runtime.testing.recorder import RecordedTurn, Recording
+from abl.runtime.testing.recorder import write as write_recording
+from abl.runtime.testing.yamlread import FormatError, LineDict, read_yaml
+from abl.runtime.trace import TraceLevel, to_json
+from abl.workspace import Project, load_project
+
+TRACE_LEVELS = ("minimal", "standard", "verbose", "debug")
+RUN_MODELS = ("embedded", "openai")
+
+
+class UsageProblem(Exception):
+    """Something the user must fix before a run can start; the message is printed as is (exit 2)."""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "run",
+        help="chat with an agent (interactive, or from a script) and see its trace",
+        description="Chat with an agent of an ABL project. Interactive in a terminal; with --script "
+        "or piped input, one user message per line and one `[Agent] reply` line per reply.",
+    )
+    p.add_argument("path", metavar="PATH", help="the project: a .abl file or a folder of them")
+    p.add_argument("--agent", metavar="NAME", help="the entry agent (default: the project's only supervisor)")
+    p.add_argument("--script", metavar="FILE", help="user messages, one per line (blank and # lines skipped)")
+    p.add_argument(
+        "--trace",
+        nargs="?",
+        const="standard",
+        choices=TRACE_LEVELS,
+        metavar="LEVEL",
+        help="show the trace at minimal|standard|verbose|debug (interactive default: standard; "
+        "with --script it goes to stderr and only when given)",
+    )
+    p.add_argument("--trace-out", metavar="FILE", help="write every trace event as JSON lines (all levels, redacted)")
+    p.add_argument("--session", metavar="FILE", help="save the session after every turn; resume from it when it exists")
+    p.add_argument("--model", choices=RUN_MODELS, default="embedded", help="who makes model decisions (default: embedded, offline)")
+    p.add_argument("--model-url", metavar="URL", help="base URL of an OpenAI-compatible endpoint (with --model openai)")
+    p.add_argument("--model-name", metavar="NAME", help="model name at that endpoint (with --model openai)")
+    p.add_argument("--mocks", metavar="FILE", help="tool results, YAML or JSON: tool name -> result or list of results")
+    p.add_argument("--record", metavar="TEST.yaml", help="write the conversation as a conversation test")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        driver = prepare(args)
+    except UsageProblem as problem:
+        print(str(problem), file=sys.stderr)
+        return 2
+    interactive = args.script is None and sys.stdin.isatty()
+    if interactive:
+        from abl.cli.chat import ChatLoop
+
+        return ChatLoop(driver, trace_level=args.trace or "standard", color=args.color).run()
+    if args.script is not None:
+        try:
+            lines = Path(args.script).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as err:
+            print(f"abl run: error: cannot read the script {args.script}: {_reason(err)}", file=sys.stderr)
+            return 2
+    else:
+        lines = sys.stdin.read().splitlines()
+    return run_script(driver, lines, sys.stdout, sys.stderr, args.trace)
+
+
+# --- preparing a run ----------------------------------------------------------------------------
+
+
+def prepare(args: argparse.Namespace) -> "Driver":
+    """Everything a run needs, or UsageProblem with the message to print."""
+    project = load_checked(args.path, "abl run")
+    agent = choose_agent(project, args.agent, args.path)
+    mocks = read_mocks(args.mocks) if args.mocks else {}
+    options = runtime_options(args, mocks)
+    session_file = Path(args.session) if args.session else None
+    resuming = session_file is not None and session_file.exists()
+    if resuming and args.record:
+        raise UsageProblem(
+            "abl run: error: --record writes a test that starts a fresh session, so it cannot be combined "
+            f"with resuming {session_file}; use a new --session file or leave it out"
+        )
+    from abl.runtime import SessionError, start_session
+    from abl.runtime.session import Session
+
+    try:
+        if resuming:
+            session = Session.load(project, session_file, options)
+        else:
+            session = start_session(project, agent, options)
+    except SessionError as err:
+        what = f"cannot resume {session_file}" if resuming else f"cannot start {agent}"
+        raise UsageProblem(f"abl run: error: {what}:\n" + "\n".join(f"  {p}" for p in err.problems)) from err
+    recording = None
+    if args.record:
+        recording = Recording(
+            project=Path(args.path),
+            agent=agent,
+            model=args.model,
+            model_options={k: v for k, v in options.model_options.items() if k != "api_key"},
+            mocks=mocks,
+            greeting=tuple((r.agent, r.text) for r in session.greeting),
+        )
+    driver = Driver(
+        session=session,
+        project=project,
+        agent=agent,
+        resumed=resuming,
+        trace_out=Path(args.trace_out) if args.trace_out else None,
+        session_file=session_file,
+        recording=recording,
+        record_path=Path(args.record) if args.record else None,
+    )
+    driver.persist()
+    return driver
+
+
+def load_checked(path: str, command: str) -> Project:
+    """Load a project and refuse it when it cannot be read or has errors."""
+    if not Path(path).exists():
+        raise UsageProblem(f"{command}: error: {path} does not exist")
+    project, unreadable = load_project([path])
+    if unreadable:
+        raise UsageProblem("\n".join(f"{command}: error: cannot read {p}" for p in unreadable))
+    if not project.documents:
+        raise UsageProblem(f"{command}: error: no .abl files under {path}")
+    errors = project_errors(project)
+    if errors:
+        listing = "\n".join(errors)
+        raise UsageProblem(
+            f"{listing}\n{command}: error: the project has {len(errors)} error(s); fix them first (`abl check {path}`)"
+        )
+    return project
+
+
+def project_errors(project: Project) -> list[str]:
+    """Every error of the project as `path:line:col: error[CODE] message`."""
+    out = []
+    for path, diagnostics in check_project(project).items():
+        out.extend(format_diagnostic(path, d) for d in diagnostics if d.severity is Severity.ERROR)
+    return out
+
+
+def format_diagnostic(path: str, diagnostic: Diagnostic) -> str:
+    start = diagnostic.range.start
+    return f"{path}:{start.line + 1}:{start.character + 1}: {diagnostic.severity.value}[{diagnostic.code}] {diagnostic.message}"
+
+
+def runnable_agents(project: Project) -> list[str]:
+    """Names of the agents and supervisors a session can start with."""
+    return [
+        name
+        for name in project.agent_names()
+        if (agent := project.agent(name)) is not None and agent.kind is not AgentKind.BEHAVIOR_PROFILE
+    ]
+
+
+def choose_agent(project: Project, wanted: str | None, path: str) -> str:
+    names = runnable_agents(project)
+    if wanted is None:
+        supervisors = [n for n in names if (a := project.agent(n)) is not None and a.is_supervisor]
+        if len(supervisors) == 1:
+            return supervisors[0]
+        if len(names) == 1:
+            return names[0]
+        raise UsageProblem(f"abl run: error: name the entry agent with --agent; known agents: {', '.join(names) or 'none'}")
+    if wanted in names:
+        return wanted
+    close = difflib.get_close_matches(wanted, names, n=1, cutoff=0.5)
+    if not close:
+        close = [n for n in names if n.lower() == wanted.lower()]
+    hint = f"; did you mean {close[0]}?" if close else ""
+    raise UsageProblem(
+        f"abl run: error: no agent named {wanted} in {path}{hint}\nknown agents: {', '.join(names) or 'none'}"
+    )
+
+
+def read_mocks(path: str) -> dict[str, Any]:
+    """A mocks file: a mapping of tool name to a result (or a list of results used in turn)."""
+    try:
+        data = read_yaml(path)
+    except FormatError as err:
+        raise UsageProblem(f"abl run: error: bad --mocks file: {err}") from err
+    if data is None:
+        return {}
+    if not isinstance(data, LineDict):
+        raise UsageProblem(f"abl run: error: bad --mocks file: {path}:{getattr(data, 'line', 1)}: expected a mapping of tool name to result")
+    for key in data:
+        if not isinstance(key, str):
+            raise UsageProblem(f"abl run: error: bad --mocks file: {path}:{data.line_of(key)}: keys are tool names, not {key!r}")
+    return {k: _plain(v) for k, v in data.items()}
+
+
+def runtime_options(args: argparse.Namespace, mocks: Mapping[str, Any]) -> Any:
+    from abl.runtime import RuntimeOptions
+
+    model_options: dict[str, Any] = {}
+    if args.model == "openai":
+        if args.model_url:
+            model_options["base_url"] = args.model_url
+        if args.model_name:
+            model_options["model"] = args.model_name
+        key = os.environ.get("OPENAI_API_KEY")
+        if key:
+            model_options["api_key"] = key
+    elif args.model_url or args.model_name:
+        raise UsageProblem("abl run: error: --model-url and --model-name go with --model openai")
+    return RuntimeOptions(model=args.model, model_options=model_options, mocks=dict(mocks), trace_level="debug")
+
+
+# --- the running conversation --------------------------------------------------------------------
+
+
+@dataclass
+class Driver:
+    """A session plus what each turn must update: the trace file, the saved session, the recording."""
+
+    session: Any
+    project: Project
+    agent: str
+    resumed: bool = False
+    trace_out: Path | None = None
+    session_file: Path | None = None
+    recording: Recording | None = None
+    record_path: Path | None = None
+    problems: list[str] = field(default_factory=list)  # files that could not be written
+
+    def send(self, text: str) -> tuple[Any, list[dict[str, Any]]]:
+        """One user message; returns the turn and its events (all levels, as dicts)."""
+        before = len(self.session.trace)
+        turn = self.session.send(text)
+        events = [e.to_dict() for e in list(self.session.trace)[before:]]
+        if self.recording is not None:
+            self.recording.add(
+                RecordedTurn(
+                    user=text,
+                    replies=tuple((r.agent, r.text) for r in turn.replies),
+                    active_agent=turn.active_agent,
+                    events=tuple(events),
+                    ended=bool(turn.ended),
+                )
+            )
+        self.persist()
+        return turn, events
+
+    def reset(self) -> None:
+        self.session.reset()
+        if self.recording is not None:
+            self.recording.turns.clear()
+            self.recording.greeting = tuple((r.agent, r.text) for r in self.session.greeting)
+        self.persist()
+
+    def persist(self) -> None:
+        """Bring every output file up to date. A write failure is reported once, the chat goes on."""
+        if self.session_file is not None:
+            self._write(self.session_file, lambda: self.session.save(self.session_file))
+        if self.trace_out is not None:
+            self._write(self.trace_out, lambda: _write_atomic(self.trace_out, jsonl(self.session.trace)))
+        if self.recording is not None and self.record_path is not None:
+            self._write(self.record_path, lambda: write_recording(self.recording, self.record_path))
+
+    def _write(self, path: Path, action: Any) -> None:
+        try:
+            action()
+        except OSError as err:
+            message = f"cannot write {path}: {_reason(err)}"
+            if message not in self.problems:
+                self.problems.append(message)
+                print(f"abl run: warning: {message}", file=sys.stderr)
+
+
+def jsonl(events: Iterable[Any]) -> str:
+    """Trace events as JSON lines, in the trace module's stable key order."""
+    return "".join(to_json(e) + "\n" for e in events)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+# --- script mode ---------------------------------------------------------------------------------
+
+
+def script_messages(lines: Iterable[str]) -> Iterator[str]:
+    """The user messages of a script: blank lines and `#` comment lines are skipped."""
+    for line in lines:
+        text = line.strip()
+        if text and not text.startswith("#"):
+            yield text
+
+
+def run_script(driver: Driver, lines: Iterable[str], out: TextIO, err: TextIO, trace: str | None) -> int:
+    """Send each message, print each reply as `[Agent] text`; the trace to `err` when asked."""
+    level = TraceLevel.parse(trace) if trace else None
+    if not driver.resumed:
+        for reply in driver.session.greeting:
+            print_reply(out, reply.agent, reply.text)
+        if level is not None:
+            print_trace(err, [e.to_dict() for e in driver.session.trace], level)
+    messages = list(script_messages(lines))
+    for number, text in enumerate(messages, start=1):
+        if driver.session.state().ended:
+            left = len(messages) - number + 1
+            print(f"abl run: the session has ended; {left} message(s) not sent", file=err)
+            break
+        turn, events = driver.send(text)
+        for reply in turn.replies:
+            print_reply(out, reply.agent, reply.text)
+        if level is not None:
+            print_trace(err, events, level)
+        else:
+            for event in events:
+                if event.get("type") == "error":
+                    print(f"abl run: {describe_event(event)}", file=err)
+        out.flush()
+    return 0
+
+
+def print_reply(out: IO[str], agent: str, text: str) -> None:
+    out.write(f"[{agent}] {text}\n")
+
+
+def print_trace(err: IO[str], events: Iterable[Mapping[str, Any]], level: TraceLevel) -> None:
+    from abl.runtime.trace import event_level
+
+    for event in events:
+        if event_level(str(event.get("type"))) <= level:
+            shown = dict(event)
+            if level < TraceLevel.DEBUG and isinstance(shown.get("messages"), Mapping):
+                shown["messages"] = {k: v for k, v in shown["messages"].items() if k != "items"}
+            err.write(f"  {describe_event(shown)}\n")
+
+
+def _reason(err: BaseException) -> str:
+    if isinstance(err, OSError):
+        return err.strerror or str(err)
+    return str(err)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
