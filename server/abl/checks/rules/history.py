@@ -121,6 +121,8 @@ def history_leaves_target_blind(check: Check, agent: Agent) -> None:
             what = f"only the last {spec.resolved_count} message{'s' if spec.resolved_count != 1 else ''}"
         else:
             continue
+        if spec.resolved_mode == "last_n" and spec.count is not None:
+            where = spec.count.range  # the window that is too small to carry the context
         check.report(
             "HISTORY_NONE_WITHOUT_CONTEXT",
             f"{target} starts blind: the history sends {what}, and the route has no `PASS`, `SUMMARY` "
@@ -252,7 +254,7 @@ def _block_advice(
         subject = f"the `{key}` block"
         return subject, "add `mode:` (and `count:` for `last_n`)", offered, spec.key_range
     raw = count.text.strip()
-    subject = f"`count: {raw}`"
+    subject = f"the `{key}` block with `mode: {spec.mode.text.strip()}` and `count: {raw}`"
     if raw.lstrip("+").isdigit() and int(raw) == 0:
         if node is not None:
             offered.append(

@@ -40,7 +40,7 @@ from abl.checks.rules.handoff_text import (
 )
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.query import names as condition_names
-from abl.model import Agent, Condition, HandoffRoute, MapEntry, produced_fields
+from abl.model import Agent, Condition, HandoffRoute, MapEntry, declared_variables, produced_fields
 from abl.model.fields import root
 from abl.syntax.cst import Node
 from abl.text import Position, Range
@@ -253,12 +253,14 @@ def map_sources(check: Check, agent: Agent) -> None:
         if child is None:
             continue
         produced = produced_fields(child)
+        parent_names = declared_variables(agent)
         for entry in _map_entries(route):
             source = entry.child.text
             if root(source) in produced:
                 continue
             parent = entry.parent.text
-            reversed_entry = parent != source and root(parent) in produced
+            # Reversed: the left side is the parent's variable and the right side the child's field.
+            reversed_entry = parent != source and root(parent) in produced and root(source) in parent_names
             if route.is_returnable:
                 _unknown_return_field(check, route, child.name.text, entry, produced)
             if reversed_entry:
@@ -283,7 +285,7 @@ def _unknown_return_field(check: Check, route: HandoffRoute, child: str, entry: 
     offered = []
     if guess is not None:
         offered.append(fixes.replace(f"Use `{guess}`", entry.child.range, guess, safe=False))
-    hint = f"; did you mean `{guess}`" if guess else ""
+    hint = f'; did you mean "{guess}"' if guess else ""
     check.report(
         "UNKNOWN_HANDOFF_RETURN_FIELD",
         f'HANDOFF ON_RETURN maps child field "{source}" from "{child}" into parent field "{entry.parent.text}", '
@@ -355,7 +357,7 @@ def target_cannot_return(check: Check, agent: Agent) -> None:
         check.report(
             "RETURNABLE_TARGET_CANNOT_RETURN",
             f"{child.name.text} can never give control back: it has no `COMPLETE`, it runs a `FLOW` (so it has "
-            f"no built-in return) and no route back to {agent.name.text}; the conversation stays with it and "
+            f"no built-in return) and it has no route back to {agent.name.text}; the conversation stays with it and "
             "`ON_RETURN` never runs",
             route.target.range,
         )

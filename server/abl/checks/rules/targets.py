@@ -1,6 +1,7 @@
 """Handoff targets must exist in the project, and must not be the agent itself.
 
 ## What it does
+`MISSING_HANDOFF_TARGET` reports a route with no `TO:` (or an empty one).
 `INVALID_HANDOFF_TARGET` checks every name a handoff can go to (route `TO:`, a constraint's
 `ON_FAIL: HANDOFF X`, an error handler's `HANDOFF_TARGET` or `HANDOFF X`) against every agent
 and supervisor in the whole project, not just the file. Remote routes are skipped: their
@@ -18,8 +19,30 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import closest, quoted_list
+from abl.checks.rules.handoff_text import closest, quoted_list, route_entry
 from abl.model import Agent, Name
+
+
+@agent_rule("MISSING_HANDOFF_TARGET")
+def missing_handoff_target(check: Check, agent: Agent) -> None:
+    for route in agent.handoffs:
+        if route.target is not None and route.target.text.strip():
+            continue
+        to = route_entry(route, "TO")
+        if to is not None:
+            where, what = to.key_range, "the route's `TO:` is empty"
+        else:
+            content = route.node.content if route.node is not None else None
+            where = content.head_range if content is not None else route.dash_range
+            what = "the route has no `TO:`"
+            if route_entry(route, "AGENT") is not None:
+                what += " (`AGENT:` names a DELEGATE target, not a route's)"
+        check.report(
+            "MISSING_HANDOFF_TARGET",
+            f"{what}, so it has nowhere to go; the compiler rejects it: add `TO:` with the agent that "
+            "takes the conversation",
+            where,
+        )
 
 
 @agent_rule("INVALID_HANDOFF_TARGET")
@@ -39,7 +62,8 @@ def invalid_handoff_target(check: Check, agent: Agent) -> None:
     for where, name in agent.other_handoff_refs:
         if (name.text, name.range) in route_failure_targets:
             continue
-        _check_target(check, f"{where} handoff target", name, known)
+        label = "ON_ERROR handoff target" if where.startswith("ON_ERROR") else f"{where} HANDOFF target"
+        _check_target(check, label, name, known)
 
 
 @agent_rule("SELF_HANDOFF_TARGET")
