@@ -390,6 +390,12 @@ class Trace:
             if clean != event.fields:
                 self._events[index] = dataclasses.replace(event, fields=clean)
 
+    def restore(self, events: Iterable[TraceEvent]) -> None:
+        """Put back the events of a saved session; the next emitted event continues their `seq`."""
+        if self._events:
+            raise ValueError("a trace can only be restored while it is empty")
+        self._events.extend(events)
+
     def subscribe(self, listener: TraceListener) -> Callable[[], None]:
         """Call `listener` for each new event; the returned function stops it."""
         self._listeners.append(listener)

@@ -1,0 +1,101 @@
+"""`DELEGATE`: a synchronous call to another agent, without the customer.
+
+The sub-agent starts from its `INPUT` values (parent expressions), runs its `COMPLETE` rules once,
+and its `RETURNS` fields are copied into the parent. It cannot ask the customer anything: a
+required `GATHER` field that `INPUT` does not fill makes the call fail.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from abl.model.types import Delegate
+from abl.runtime.engine import Engine, TurnContext
+from abl.runtime.evaluation import check, fill, value_of
+from abl.runtime.gather import next_required
+from abl.runtime.history import Entry
+from abl.runtime.state import COMPLETED, Thread
+
+
+def run_delegates(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -> bool:
+    """Run every delegate whose condition holds; True when at least one ran."""
+    agent = engine.agent(thread.agent)
+    if agent is None or not agent.delegates:
+        return False
+    ran = False
+    for delegate in agent.delegates:
+        when = delegate.when
+        if when is None:
+            continue
+        if when.is_natural_language:
+            context, earlier = engine.model_context(thread, message)
+            text = when.parse.content
+            ok, verdict = engine.consult("condition", thread, ctx, earlier,
+                                         lambda: engine.model.judge_condition(text, message.text, context))
+            holds = bool(ok and verdict is not None and verdict.result)
+        else:
+            holds = check(when.parse, thread.values, None, engine.env).result
+        if holds:
+            run_delegate(engine, thread, delegate)
+            ran = True
+    return ran
+
+
+def run_delegate(engine: Engine, parent: Thread, delegate: Delegate) -> None:
+    target = delegate.target.text if delegate.target is not None else ""
+    purpose = fill(delegate.purpose.text, parent.values, engine.env) if delegate.purpose is not None else ""
+    inputs: dict[str, Any] = {}
+    for name, expression in delegate.inputs:
+        value, _ = value_of(expression, parent.values, engine.env)
+        if value is not None:
+            inputs[name.text] = value
+    engine.emit("delegate_start", {"from": parent.agent, "to": target, "purpose": purpose,
+                                   "input": sorted(inputs)}, parent)
+    agent = engine.agent(target)
+    if agent is None:
+        _done(engine, parent, target, False, error=f"no agent named `{target}` in the project")
+        return
+    from abl.runtime.handoff import initial_values
+
+    child = Thread(id=engine.ids.next_id("delegate"), agent=target, values=initial_values(engine, agent),
+                   origin=parent.id, status=COMPLETED)
+    for name, value in inputs.items():
+        child.set_value(name, value, gathered=True)
+    result: str | None = None
+    completed = False
+    for rule in agent.complete:
+        if rule.when is None or rule.when.is_natural_language:
+            continue
+        if check(rule.when.parse, child.values, None, engine.env).result:
+            for assignment in rule.set:
+                value, _ = value_of(assignment.expr, child.values, engine.env)
+                child.set_value(assignment.target.text, value)
+            if rule.respond is not None:
+                result = fill(rule.respond.text, child.values, engine.env)
+            completed = True
+            break
+    if not completed:
+        missing = next_required(agent, child)
+        if missing is not None:
+            _done(engine, parent, target, False,
+                  error=f"`{target}` needs `{missing.name.text}` from the customer; a delegate cannot ask, "
+                        "so give it in INPUT")
+            return
+    returned: list[str] = []
+    for entry in delegate.returns:
+        value = child.values.get(entry.child.text)
+        if value is None:
+            continue
+        parent.set_value(entry.parent.text, value)
+        returned.append(entry.parent.text)
+    _done(engine, parent, target, True, returned=returned, result=result)
+
+
+def _done(engine: Engine, parent: Thread, target: str, success: bool, *, error: str | None = None,
+          returned: list[str] | None = None, result: str | None = None) -> None:
+    fields: dict[str, Any] = {"to": target, "success": success, "returned": returned or []}
+    if error is not None:
+        fields["error"] = error
+    if result is not None:
+        fields["result"] = result
+    engine.emit("delegate_complete", fields, parent)

@@ -1,0 +1,106 @@
+"""Conditions, assigned values and templates, evaluated against one thread's data.
+
+The engine reads variables from the active thread's values plus a few per-turn names
+(`intent.category`, ...). Conditions are parsed once by the model layer (`Condition.parse`) and
+evaluated here by `abl.expr`; `SET` right-hand sides are parsed once and cached by text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from abl.expr import UNDEFINED, ChainScope, DictScope, Environment, evaluate, names, parse_condition
+from abl.expr.parse import ConditionParse
+from abl.runtime.templates import MaskRule, has_placeholders, render
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A deterministic condition's verdict and the values it read (for `evaluatedContext`)."""
+
+    result: bool
+    context: dict[str, Any]
+    problems: tuple[str, ...] = ()
+
+
+def scope_of(values: Mapping[str, Any], extras: Mapping[str, Any] | None = None) -> Any:
+    if not extras:
+        return DictScope(values)
+    return ChainScope(DictScope(extras), DictScope(values))
+
+
+_PATHS: dict[str, tuple[str, ...]] = {}
+
+
+def referenced_paths(parse: ConditionParse) -> tuple[str, ...]:
+    """The dotted variable paths a parsed condition reads, each once, in source order."""
+    found = _PATHS.get(parse.text)
+    if found is None:
+        seen: dict[str, None] = {}
+        for ref in names(parse.expr):
+            seen.setdefault(ref.path, None)
+        found = tuple(seen)
+        if len(_PATHS) < 4096:
+            _PATHS[parse.text] = found
+    return found
+
+
+def lookup_path(values: Mapping[str, Any], extras: Mapping[str, Any] | None, path: str) -> Any:
+    """A dotted path's current value, or None when it is not set."""
+    parts = path.split(".")
+    for source in (extras or {}, values):
+        if parts[0] not in source:
+            continue
+        current: Any = source[parts[0]]
+        for part in parts[1:]:
+            if isinstance(current, Mapping) and part in current:
+                current = current[part]
+            else:
+                return None
+        return current
+    return None
+
+
+def check(parse: ConditionParse, values: Mapping[str, Any], extras: Mapping[str, Any] | None,
+          env: Environment) -> Outcome:
+    """Evaluate a deterministic condition; a condition that cannot be read does not hold."""
+    context = {path: lookup_path(values, extras, path) for path in referenced_paths(parse)}
+    if parse.expr is None or parse.errors:
+        problems = tuple(e.message for e in parse.errors) or ("the condition cannot be read",)
+        return Outcome(False, context, problems)
+    result = evaluate(parse.expr, scope_of(values, extras), env=env)
+    return Outcome(result.truthy, context, tuple(e.message for e in result.errors))
+
+
+@lru_cache(maxsize=2048)
+def _value_parse(text: str) -> ConditionParse:
+    return parse_condition(text)
+
+
+def value_of(text: str, values: Mapping[str, Any], env: Environment,
+             extras: Mapping[str, Any] | None = None) -> tuple[Any, tuple[str, ...]]:
+    """The value of a `SET` right-hand side: an expression, or a quoted text (templates filled)."""
+    raw = text.strip()
+    if not raw:
+        return None, ("the value is empty",)
+    parsed = _value_parse(raw)
+    if parsed.natural_language or (parsed.quoted and parsed.expr is None and not parsed.errors):
+        return fill(parsed.content, values, env), ()
+    if parsed.expr is None:
+        return None, tuple(e.message for e in parsed.errors) or ("the value cannot be read",)
+    result = evaluate(parsed.expr, scope_of(values, extras), env=env)
+    value = None if result.value is UNDEFINED else result.value
+    if isinstance(value, str) and has_placeholders(value):
+        value = fill(value, values, env)
+    return value, tuple(e.message for e in result.errors)
+
+
+def fill(template: str, values: Mapping[str, Any], env: Environment,
+         masks: Mapping[str, MaskRule] | None = None) -> str:
+    """Render a `{{ }}` template from thread values; text without placeholders is returned as is."""
+    if not has_placeholders(template):
+        return template
+    return render(template, values, masks=masks, environment=env).text

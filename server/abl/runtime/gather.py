@@ -1,0 +1,225 @@
+"""`GATHER`: typed extraction through the model, validation, and asking for what is missing.
+
+Fields are extracted from every customer message while any is unset (not only when asked).
+A value is checked against the field's `OPTIONS` and `VALIDATE` rules before it is stored;
+an answer that gives nothing usable, or an invalid value, makes the next prompt the field's
+`RETRY_PROMPT` when it has one. Sensitive values are registered with the trace before any
+event shows them, so they appear as `[redacted]` everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from abl.model.types import Agent, GatherField
+from abl.runtime.engine import Engine, TurnContext
+from abl.runtime.evaluation import fill
+from abl.runtime.history import Entry
+from abl.runtime.models import FieldSpec
+from abl.runtime.state import Thread
+from abl.runtime.trace import REDACTED
+
+_RULE = re.compile(r"([A-Za-z_]+)\s*\(([^()]*)\)")
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
+_NUMERIC_TYPES = frozenset({"number", "integer", "int", "float", "decimal", "currency", "amount", "money"})
+
+
+def is_unset(thread: Thread, name: str) -> bool:
+    return thread.values.get(name) is None
+
+
+def pending(agent: Agent, thread: Thread) -> list[GatherField]:
+    return [f for f in agent.gather if is_unset(thread, f.name.text)]
+
+
+def next_required(agent: Agent, thread: Thread) -> GatherField | None:
+    """The first required field still unset whose `DEPENDS_ON` fields are all set."""
+    for f in agent.gather:
+        if not f.is_required or not is_unset(thread, f.name.text):
+            continue
+        if any(is_unset(thread, d.text) for d in f.depends_on):
+            continue
+        return f
+    return None
+
+
+def field_spec(agent: Agent, f: GatherField, thread: Thread) -> FieldSpec:
+    description = f.description.text if f.description is not None else ""
+    if not description:
+        var = agent.memory_var(f.name.text)
+        if var is not None and var.description is not None:
+            description = var.description.text
+    group: int | None = None
+    if f.extraction_group is not None:
+        try:
+            group = int(f.extraction_group.text)
+        except ValueError:
+            group = None
+    return FieldSpec(
+        name=f.name.text,
+        type=f.type_name,
+        description=description,
+        options=f.options,
+        pattern=f.extraction_pattern.text if f.extraction_pattern is not None else None,
+        pattern_group=group,
+        required=f.is_required,
+        sensitive=f.sensitive,
+        asked=thread.asked == f.name.text,
+    )
+
+
+def extract(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -> list[str]:
+    """Fill what `message` gives for the agent's unset fields; returns the names filled."""
+    agent = engine.agent(thread.agent)
+    if agent is None:
+        return []
+    open_fields = pending(agent, thread)
+    if not open_fields:
+        return []
+    specs = [field_spec(agent, f, thread) for f in open_fields]
+    context, earlier = engine.model_context(thread, message)
+    ok, found = engine.consult("extract", thread, ctx, earlier,
+                               lambda: engine.model.extract(specs, message.text, context))
+    if not ok or found is None:
+        return []
+    filled: list[str] = []
+    for f in open_fields:
+        name = f.name.text
+        extraction = found.get(name)
+        asked = thread.asked == name
+        if extraction is None:
+            if asked:
+                attempt = _count_attempt(thread, name)
+                engine.emit("gather", {"field": name, "value": None, "valid": False, "attempt": attempt,
+                                       "reason": "the answer gave no value"}, thread)
+                _warn_exhausted(engine, thread, f, attempt)
+            continue
+        attempt = _count_attempt(thread, name)
+        value, problem = validate(f, extraction.value)
+        if f.sensitive:
+            thread.sensitive = True
+            engine.protect(name, extraction.value)
+            if extraction.span:
+                engine.trace.protect(extraction.span)
+        fields: dict[str, Any] = {
+            "field": name,
+            "value": REDACTED if f.sensitive else value,
+            "valid": problem is None,
+            "attempt": attempt,
+        }
+        if problem is not None:
+            fields["reason"] = problem
+        engine.emit("gather", fields, thread)
+        if problem is None:
+            thread.set_value(name, value, gathered=True)
+            filled.append(name)
+        else:
+            _warn_exhausted(engine, thread, f, attempt)
+    if thread.asked is not None and thread.asked in filled:
+        thread.asked = None
+    if filled:
+        ctx.extracted.setdefault(thread.id, []).extend(filled)
+    return filled
+
+
+def prompt(engine: Engine, thread: Thread) -> str | None:
+    """The question for the next missing required field (its retry prompt after a failed answer)."""
+    agent = engine.agent(thread.agent)
+    if agent is None:
+        return None
+    f = next_required(agent, thread)
+    if f is None:
+        return None
+    name = f.name.text
+    text: str
+    if thread.attempts.get(name, 0) > 0 and f.retry_prompt is not None and f.retry_prompt.text.strip():
+        text = f.retry_prompt.text
+    elif f.prompt is not None and f.prompt.text.strip():
+        text = f.prompt.text
+    else:
+        text = f"Please provide: {name}"
+    thread.asked = name
+    if f.sensitive:
+        thread.sensitive = True
+    return fill(text, thread.values, engine.env)
+
+
+def _count_attempt(thread: Thread, name: str) -> int:
+    attempt = thread.attempts.get(name, 0) + 1
+    thread.attempts[name] = attempt
+    return attempt
+
+
+def _warn_exhausted(engine: Engine, thread: Thread, f: GatherField, attempt: int) -> None:
+    if f.max_retries is None:
+        return
+    try:
+        limit = int(f.max_retries.text.strip())
+    except ValueError:
+        return
+    key = f"max_retries:{f.name.text}"
+    if attempt > limit and key not in thread.warned:
+        thread.warned.append(key)
+        engine.emit("warning", {"code": "validation_max_retries", "field": f.name.text, "attempt": attempt,
+                                "message": f"`{f.name.text}` is still missing after {limit} retries; "
+                                           "the agent keeps asking"}, thread)
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+
+def validate(f: GatherField, value: Any) -> tuple[Any, str | None]:
+    """The value to store (options normalised to their spelling) or why it is not accepted."""
+    if f.options:
+        text = str(value).strip().lower()
+        for option in f.options:
+            if option.strip().lower() == text:
+                value = option
+                break
+        else:
+            return value, f"`{value}` is not one of the options: {', '.join(f.options)}"
+    if f.type_name in _NUMERIC_TYPES and not _is_number(value):
+        return value, f"`{value}` is not a number"
+    if f.validate is not None:
+        problem = _check_rules(f.validate.text, value)
+        if problem is not None:
+            return value, problem
+    return value, None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_rules(rules: str, value: Any) -> str | None:
+    """`min(n)`, `max(n)`, `enum(a, b)`, `email()`, `pattern(re)`; free text is left to a model."""
+    for m in _RULE.finditer(rules):
+        name, arg = m.group(1).lower(), m.group(2).strip()
+        if name in ("min", "max"):
+            try:
+                bound = float(arg)
+            except ValueError:
+                continue
+            number = value if _is_number(value) else (len(value) if isinstance(value, str) else None)
+            if number is None:
+                continue
+            if name == "min" and number < bound:
+                return f"`{value}` is below the minimum {arg}"
+            if name == "max" and number > bound:
+                return f"`{value}` is above the maximum {arg}"
+        elif name == "enum":
+            allowed = [a.strip().strip("\"'") for a in arg.split(",") if a.strip()]
+            if allowed and str(value).strip().lower() not in {a.lower() for a in allowed}:
+                return f"`{value}` is not one of: {', '.join(allowed)}"
+        elif name == "email":
+            if not _EMAIL.fullmatch(str(value).strip()):
+                return f"`{value}` is not an email address"
+        elif name == "pattern":
+            pattern = arg.strip("\"'/")
+            try:
+                if not re.fullmatch(pattern, str(value)):
+                    return f"`{value}` does not match the pattern {pattern}"
+            except re.error:
+                continue
+    return None

@@ -1,0 +1,378 @@
+"""A returnable child gives control back to its waiting parent.
+
+Three ways back (seed 004): the child completes, the child hands off to its waiting parent,
+or a reasoning child (no `FLOW`) sees a customer message that belongs to the parent more than
+to itself (the built-in return; the message is forwarded). Then, in order:
+
+1. the parent becomes active again; with history `full` or `last_n` the child's replies join the
+   parent's conversation, and a forwarded message joins it as a customer message;
+2. the effects, all or nothing: `MAP` (only child fields with a value), then `SET`, then `CLEAR`,
+   then a handler's `RESPOND`. A target the parent may not write (not declared in its `MEMORY`
+   or `GATHER`, or a reserved `_` name) cancels every effect and emits `memory_error`;
+3. `handoff_return_handler`, then the action: `continue`, or `resume_intent`, which replays one
+   message through the parent's routes, one level deep (`resume_intent_depth_limit` beyond).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from abl.model.fields import root
+from abl.model.types import HandoffRoute, OnReturn, ReturnHandler
+from abl.runtime.engine import Engine, TurnContext
+from abl.runtime.evaluation import fill, value_of
+from abl.runtime.history import Entry, joins_parent
+from abl.runtime.models import IntentOption
+from abl.runtime.state import ACTIVE, COMPLETED, WAITING, Thread
+
+ACTIONS = ("continue", "resume_intent")
+RESUME_WITH = (
+    "original_handoff_utterance",
+    "latest_child_user_utterance",
+    "latest_session_user_utterance",
+    "forwarded_return_message",
+)
+MAX_REPLAY_DEPTH = 1
+
+
+def hand_back(engine: Engine, child: Thread, route: HandoffRoute, message: Entry, ctx: TurnContext) -> None:
+    """The child's own route leads to its waiting parent: it ends and the parent resumes."""
+    parent = engine.data.waiting_parent()
+    assert parent is not None
+    passed = [n.text for n in route.passes if child.values.get(n.text) is not None]
+    engine.emit("handoff", {
+        "from": child.agent,
+        "to": parent.agent,
+        "returnExpected": False,
+        "reasonCode": "handoff_permanent",
+        "history": {"mode": "thread_resume", "count": None},
+        "historyMessages": 0,
+        "passed": passed,
+        "route": route.index,
+    }, child)
+    engine.emit("thread_resume", {"preservedHistoryLength": len(parent.history),
+                                  "preservedDataKeys": sorted(parent.values),
+                                  "reasonCode": "thread_resume_handoff"}, parent)
+    return_to_parent(engine, child, message, ctx, forwarded=message, cause="handback")
+
+
+def return_to_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnContext, *,
+                     forwarded: Entry | None, cause: str) -> None:
+    """Pop the stack and resume the parent; see the module docstring for the order of things."""
+    data = engine.data
+    frame = data.stack.pop()
+    parent = data.threads[frame.parent]
+    plan = engine.plan(parent.agent)
+    route = plan.agent.handoffs[frame.route]
+
+    if cause == "parent_return":
+        child.status = WAITING
+        child.waiting_for_input = [child.asked] if child.asked else []
+        child.suspended_turn = ctx.index
+    else:
+        child.status = COMPLETED
+    del data.chain[frame.chain_length:]
+    parent.status = ACTIVE
+    data.active = parent.id
+
+    _join_conversation(engine, parent, frame.child, frame.history_mode, forwarded)
+
+    on_return = route.on_return
+    handler, handler_problem = _handler(plan.handlers, on_return)
+    action, resume_with, action_problem = _action(on_return, handler, forwarded is not None)
+    for problem in (handler_problem, action_problem):
+        if problem is not None:
+            engine.emit("warning", {"code": "on_return_fallback", "message": problem}, parent)
+
+    maps = list(on_return.map if on_return is not None else ()) + list(route.legacy_map)
+    sets = list(on_return.set if on_return is not None else ())
+    clears = [n.text for n in (on_return.clear if on_return is not None else ())]
+    if handler is not None:
+        clears.extend(n.text for n in handler.clear)
+
+    denied = []
+    for source, target in [("MAP", m.parent.text) for m in maps] + [("SET", a.target.text) for a in sets] + [
+        ("CLEAR", name) for name in clears
+    ]:
+        problem = _not_writable(plan.writable, target, parent.agent)
+        if problem is not None:
+            denied.append((source, target, *problem))
+
+    mapped: list[str] = []
+    set_fields: list[str] = []
+    cleared: list[str] = []
+    emitted: str | None = None
+    if denied:
+        for source, target, code, reason in denied:
+            engine.emit("memory_error", {"target": target, "source": source, "code": code, "cause": reason,
+                                         "from": child.agent}, parent)
+    else:
+        for entry in maps:
+            value = _child_value(child, entry.child.text)
+            if value is None:
+                continue
+            parent.set_value(entry.parent.text, value, gathered=True)
+            if entry.parent.text not in mapped:
+                mapped.append(entry.parent.text)
+        for assignment in sets:
+            value, _ = value_of(assignment.expr, parent.values, engine.env)
+            parent.set_value(assignment.target.text, value)
+            set_fields.append(assignment.target.text)
+        for name in clears:
+            parent.clear_value(name)
+            if name not in cleared:
+                cleared.append(name)
+        if handler is not None and handler.respond is not None and handler.respond.text.strip():
+            emitted = fill(handler.respond.text, parent.values, engine.env)
+
+    engine.emit("handoff_return_handler", {
+        "from": child.agent,
+        "to": parent.agent,
+        "handler": handler.name.text if handler is not None else None,
+        "action": action,
+        "mappedFields": mapped,
+        "setFields": set_fields,
+        "clearedFields": cleared,
+        "emittedResponse": emitted,
+        "cause": cause,
+        "reasonCode": "handoff_return_resume_intent" if action == "resume_intent" else "handoff_return_continue",
+    }, parent)
+    if emitted:
+        engine.say(parent, emitted, ctx)
+
+    if action == "resume_intent":
+        replayed = _pick_message(engine, resume_with, frame.utterance, frame.child, forwarded, ctx)
+        replay(engine, parent, replayed, resume_with, ctx)
+    elif forwarded is not None and not ctx.replies:
+        from abl.runtime.turn import answer
+
+        answer(engine, parent, forwarded, ctx)
+
+
+def replay(engine: Engine, parent: Thread, message: Entry, resume_with: str, ctx: TurnContext) -> None:
+    """Run one customer message again through the parent; a second level is refused."""
+    if ctx.replay_depth >= MAX_REPLAY_DEPTH:
+        engine.emit("resume_intent_depth_limit", {"message": message.text, "resumeWith": resume_with,
+                                                  "depth": ctx.replay_depth + 1, "limit": MAX_REPLAY_DEPTH}, parent)
+        return
+    ctx.replay_depth += 1
+    engine.emit("resume_intent", {"message": message.text, "resumeWith": resume_with, "depth": ctx.replay_depth},
+                parent)
+    from abl.runtime.turn import process
+
+    try:
+        process(engine, parent, message, ctx, replay=True)
+    finally:
+        ctx.replay_depth -= 1
+
+
+# --- the built-in return -------------------------------------------------------------------------
+
+
+def wants_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnContext) -> bool:
+    """Whether a reasoning child's customer asks for something the parent handles better.
+
+    The parent's candidates are its `INTENTS` that route elsewhere and its natural-language
+    `WHEN`s of routes to other agents. The best parent match must reach `minConfidence`, beat
+    the child's own scope, and (with `ignoreAmbiguous`) not be ambiguous.
+    """
+    data = engine.data
+    parent = data.waiting_parent()
+    if parent is None or data.active != child.id:
+        return False
+    child_agent = engine.agent(child.agent)
+    if child_agent is None or child_agent.flow is not None or ctx.extracted.get(child.id):
+        return False
+    parent_plan = engine.plan(parent.agent)
+    min_confidence, ignore_ambiguous = parent_return_settings(engine, parent_plan.agent)
+    elsewhere = [r for r in parent_plan.routes if r.target is not None and r.target.text != child.agent]
+    if not elsewhere:
+        return False
+    context, earlier = engine.model_context(child, message)
+    best = 0.0
+    ambiguous = False
+    intents = _intents_routing_elsewhere(parent_plan, elsewhere, child.agent)
+    if intents:
+        ok, decision = engine.consult("intent", child, ctx, earlier,
+                                      lambda: engine.model.classify_intent(message.text, intents, context))
+        if ok and decision is not None and decision.name is not None:
+            best = decision.confidence
+            ambiguous = decision.ambiguous
+    for route in elsewhere:
+        if route.when is None or not route.when.is_natural_language:
+            continue
+        text = route.when.parse.content
+        ok, verdict = engine.consult("condition", child, ctx, earlier,
+                                     lambda: engine.model.judge_condition(text, message.text, context))
+        if ok and verdict is not None and verdict.result and verdict.confidence > best:
+            best = verdict.confidence
+            ambiguous = False
+    if best <= 0.0:
+        return False
+    if min_confidence is not None and best < min_confidence:
+        return False
+    if ignore_ambiguous and ambiguous:
+        return False
+    plan = engine.plan(child.agent)
+    own = list(plan.intent_options)
+    if plan.scope_text:
+        own.append(IntentOption("__own_scope__", plan.scope_text))
+    own_score = 0.0
+    if own:
+        ok, decision = engine.consult("intent", child, ctx, earlier,
+                                      lambda: engine.model.classify_intent(message.text, tuple(own), context))
+        if ok and decision is not None and decision.ranked:
+            own_score = decision.ranked[0][1]
+    return best > own_score
+
+
+def parent_return_settings(engine: Engine, supervisor: Any) -> tuple[float | None, bool]:
+    """`minConfidence` and `ignoreAmbiguous`: the supervisor's setting, else the project's."""
+    project = engine.options.parent_return or {}
+    min_confidence = _number(project.get("minConfidence"))
+    ignore = _flag(project.get("ignoreAmbiguous"))
+    own = supervisor.parent_return
+    if own is not None:
+        if own.min_confidence is not None:
+            value = _number(own.min_confidence.text)
+            if value is not None:
+                min_confidence = value
+        if own.ignore_ambiguous is not None:
+            flag = _flag(own.ignore_ambiguous.text)
+            if flag is not None:
+                ignore = flag
+    return min_confidence, bool(ignore)
+
+
+def _intents_routing_elsewhere(plan: Any, elsewhere: list[HandoffRoute], child: str) -> tuple[IntentOption, ...]:
+    if not plan.intent_options:
+        return ()
+    named: set[str] = set()
+    for route in elsewhere:
+        named.update(plan.route_intents.get(route.index, ()))
+    back_to_child: set[str] = set()
+    for route in plan.routes:
+        if route.target is not None and route.target.text == child:
+            back_to_child.update(plan.route_intents.get(route.index, ()))
+    if named:
+        return tuple(o for o in plan.intent_options if o.name in named)
+    return tuple(o for o in plan.intent_options if o.name not in back_to_child)
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _join_conversation(engine: Engine, parent: Thread, child_id: str, mode: str, forwarded: Entry | None) -> None:
+    known = {e.seq for e in parent.history}
+    if joins_parent(mode):
+        threads = [engine.data.threads[child_id], *engine.data.descendants(child_id)]
+        ids = {t.id for t in threads}
+        replies = sorted(
+            (e for t in threads for e in t.history if e.role == "assistant" and e.thread in ids and e.seq not in known),
+            key=lambda e: e.seq,
+        )
+        for entry in replies:
+            known.add(entry.seq)
+            parent.history.append(entry)
+    if forwarded is not None and forwarded.seq not in known:
+        parent.history.append(forwarded)
+
+
+def _handler(handlers: dict[str, ReturnHandler], on_return: OnReturn | None) -> tuple[ReturnHandler | None, str | None]:
+    if on_return is None:
+        return None, None
+    name: str | None = None
+    if on_return.handler is not None:
+        name = on_return.handler.text.strip()
+    elif on_return.shorthand is not None and on_return.shorthand.lower not in ACTIONS:
+        name = on_return.shorthand.text.strip()
+    if not name:
+        return None, None
+    handler = handlers.get(name)
+    if handler is None:
+        return None, f"ON_RETURN names the handler `{name}`, which RETURN_HANDLERS does not define; the parent continues"
+    return handler, None
+
+
+def _action(on_return: OnReturn | None, handler: ReturnHandler | None, forwarded: bool) -> tuple[str, str, str | None]:
+    """(action, resume_with, problem). Unknown actions continue."""
+    if on_return is None:
+        if forwarded:
+            return "resume_intent", "forwarded_return_message", None
+        return "continue", "original_handoff_utterance", None
+    resume_with = "original_handoff_utterance"
+    problem = None
+    if on_return.resume_with is not None:
+        written = on_return.resume_with.lower
+        if written in RESUME_WITH:
+            resume_with = written
+        else:
+            problem = f"resume_with `{on_return.resume_with.text}` is not known; the original handoff message is used"
+    written_action = on_return.action_name
+    if written_action is None and on_return.shorthand is not None and on_return.shorthand.lower in ACTIONS:
+        written_action = on_return.shorthand.lower
+    if written_action is not None:
+        if written_action in ACTIONS:
+            return written_action, resume_with, problem
+        return "continue", resume_with, f"ON_RETURN action `{written_action}` is not supported; the parent continues"
+    if handler is not None and ReturnHandler.flag(handler.resume_intent):
+        return "resume_intent", resume_with, problem
+    return "continue", resume_with, problem
+
+
+def _not_writable(writable: frozenset[str], target: str, parent: str) -> tuple[str, str] | None:
+    if target.startswith("_"):
+        return "reserved_target", f"`{target}` is reserved for the runtime; `{parent}` may not write it"
+    if target in writable or root(target) in writable:
+        return None
+    return "undeclared_target", f"`{target}` is not declared in the MEMORY or GATHER of `{parent}`"
+
+
+def _child_value(child: Thread, name: str) -> Any:
+    if name in child.values:
+        return child.values[name]
+    current: Any = child.values
+    for part in name.split("."):
+        if isinstance(current, dict) and part in current:
+            current = current[part]
+        else:
+            return None
+    return current
+
+
+def _pick_message(engine: Engine, resume_with: str, original: Entry, child_id: str, forwarded: Entry | None,
+                  ctx: TurnContext) -> Entry:
+    if resume_with == "latest_child_user_utterance":
+        threads = [engine.data.threads[child_id], *engine.data.descendants(child_id)]
+        ids = {t.id for t in threads}
+        said = [e for t in threads for e in t.history if e.is_user and (e.thread in ids or e.seq >= original.seq)]
+        if said:
+            return max(said, key=lambda e: e.seq)
+        return original
+    if resume_with == "latest_session_user_utterance":
+        return ctx.message
+    if resume_with == "forwarded_return_message":
+        return forwarded if forwarded is not None else ctx.message
+    return original
+
+
+def _number(value: Any) -> float | None:
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _flag(value: Any) -> bool | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes"):
+        return True
+    if text in ("false", "no"):
+        return False
+    return None

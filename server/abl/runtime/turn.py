@@ -1,0 +1,172 @@
+"""One turn: a customer message through the active agent (and whoever it hands off to).
+
+For the agent that holds the message, in order:
+
+1. the message joins the agent's conversation;
+2. `ESCALATE` triggers (a match hands the session to a human);
+3. `GATHER`: extract what the message gives for unset fields;
+4. `COMPLETE`: the first rule that holds completes the agent (a returnable child returns);
+5. `HANDOFF`: the first route that holds runs; the target answers the same message at once;
+6. `DELEGATE`s that hold run, then `COMPLETE` is checked again;
+7. the built-in return of a reasoning child whose customer asks for the parent's business;
+8. otherwise the agent answers: its next `GATHER` prompt, or the model's free reply.
+
+A turn never loops forever: agent activations per turn are counted, handoff chains are
+bounded, and replays are one level deep.
+"""
+
+from __future__ import annotations
+
+from abl.runtime.api import Turn
+from abl.runtime.engine import MAX_STEPS_PER_TURN, Engine, TurnContext
+from abl.runtime.evaluation import check, fill, value_of
+from abl.runtime.history import Entry
+from abl.runtime.models import ReplyRequest
+from abl.runtime.state import COMPLETED, Thread
+from abl.runtime.trace import TraceEvent, TraceLevel
+
+
+def run_turn(engine: Engine, text: str, level: TraceLevel) -> Turn:
+    data = engine.data
+    data.turn += 1
+    thread = data.active_thread
+    engine.start_recording()
+    entry = engine.new_entry("user", text, thread)
+    data.log.append(entry)
+    ctx = TurnContext(data.turn, entry)
+    if data.ended:
+        engine.emit("warning", {"code": "session_ended", "reason": data.end_reason,
+                                "message": "the session has ended; reset it or start a new one"}, thread)
+        engine.notice(thread, f"[session ended] the conversation is over ({data.end_reason or 'stopped'})", ctx)
+    else:
+        process(engine, thread, entry, ctx)
+    return Turn(
+        index=data.turn,
+        user=text,
+        replies=list(ctx.replies),
+        events=visible(engine.recorded(), level),
+        active_agent=data.active_thread.agent,
+        ended=data.ended,
+    )
+
+
+def visible(events: list[TraceEvent], level: TraceLevel) -> list[TraceEvent]:
+    shown = []
+    for event in events:
+        view = event.at_level(level)
+        if view is not None:
+            shown.append(view)
+    return shown
+
+
+def process(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext, *, replay: bool = False) -> None:
+    """Let the agent of `thread` handle `message` (steps 1 to 8 of the module docstring)."""
+    if ctx.stopped:
+        return
+    ctx.steps += 1
+    if ctx.steps > MAX_STEPS_PER_TURN:
+        ctx.stopped = True
+        engine.emit("error", {"code": "turn_step_limit", "limit": MAX_STEPS_PER_TURN,
+                              "message": f"more than {MAX_STEPS_PER_TURN} agent activations in one turn; "
+                                         "the turn is stopped"}, thread)
+        return
+    agent = engine.agent(thread.agent)
+    if agent is None:
+        engine.emit("error", {"code": "missing_agent", "message": f"no agent named `{thread.agent}`"}, thread)
+        return
+    if not replay and not (thread.history and thread.history[-1].seq == message.seq):
+        thread.history.append(message)
+
+    from abl.runtime import delegate, escalate, gather, handoff, returns, routing
+
+    if escalate.check_triggers(engine, thread, message, ctx):
+        return
+    if agent.gather:
+        gather.extract(engine, thread, message, ctx)
+    if run_complete(engine, thread, message, ctx):
+        return
+    route = routing.choose_route(engine, thread, message, ctx)
+    if route is not None and handoff.perform(engine, thread, route, message, ctx):
+        return
+    if delegate.run_delegates(engine, thread, message, ctx) and run_complete(engine, thread, message, ctx):
+        return
+    if not replay and returns.wants_parent(engine, thread, message, ctx):
+        parent = engine.data.waiting_parent()
+        assert parent is not None
+        engine.emit("return_to_parent", {"from": thread.agent, "to": parent.agent,
+                                         "forwardedMessage": message.text}, thread)
+        returns.return_to_parent(engine, thread, message, ctx, forwarded=message, cause="parent_return")
+        return
+    answer(engine, thread, message, ctx)
+
+
+def run_complete(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -> bool:
+    """Fire the first `COMPLETE` rule that holds; True when one did."""
+    agent = engine.agent(thread.agent)
+    if agent is None or not agent.complete:
+        return False
+    for rule in agent.complete:
+        when = rule.when
+        if when is None:
+            continue
+        if not rule.is_terminal and rule.index in thread.fired:
+            continue
+        if when.is_natural_language:
+            key = f"complete_natural_language:{rule.index}"
+            if key not in thread.warned:
+                thread.warned.append(key)
+                engine.emit("warning", {"code": "PLAIN_ENGLISH_COMPLETE_WHEN", "condition": when.text,
+                                        "message": "a COMPLETE condition must be deterministic; this rule "
+                                                   "never fires"}, thread)
+            continue
+        if not check(when.parse, thread.values, None, engine.env).result:
+            continue
+        for assignment in rule.set:
+            value, _ = value_of(assignment.expr, thread.values, engine.env)
+            thread.set_value(assignment.target.text, value)
+        engine.emit("complete", {"rule": {"index": rule.index, "condition": when.text},
+                                 "terminal": rule.is_terminal}, thread)
+        if rule.respond is not None and rule.respond.text.strip():
+            engine.say(thread, fill(rule.respond.text, thread.values, engine.env), ctx)
+        if not rule.is_terminal:
+            thread.fired.append(rule.index)
+            return True
+        finish(engine, thread, message, ctx)
+        return True
+    return False
+
+
+def finish(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -> None:
+    """A terminal completion: a returnable child returns; anything else ends the session."""
+    data = engine.data
+    if data.stack and data.active == thread.id:
+        from abl.runtime.returns import return_to_parent
+
+        return_to_parent(engine, thread, message, ctx, forwarded=None, cause="complete")
+        return
+    thread.status = COMPLETED
+    data.ended = True
+    data.end_reason = "complete"
+
+
+def answer(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -> None:
+    """The agent answers from its own goal: the next GATHER prompt, else the model's reply."""
+    from abl.runtime.gather import prompt
+
+    question = prompt(engine, thread)
+    if question is not None:
+        engine.say(thread, question, ctx)
+        return
+    agent = engine.agent(thread.agent)
+    if agent is None:
+        return
+    context, earlier = engine.model_context(thread, message)
+    request = ReplyRequest(
+        agent=thread.agent,
+        goal=agent.goal.text if agent.goal is not None else "",
+        persona=agent.persona.text if agent.persona is not None else "",
+        messages=context.messages,
+    )
+    ok, text = engine.consult("reply", thread, ctx, earlier, lambda: engine.model.reply(request))
+    if ok and text:
+        engine.say(thread, text, ctx)
