@@ -124,6 +124,19 @@ class OnReturn:
     def action_name(self) -> str | None:
         return self.action.lower if self.action is not None else None
 
+    @property
+    def effective_action(self) -> str | None:
+        """The built-in action the runtime runs for what is written: `resume_intent` only when
+        written so (block `action:` or one-line form), `continue` for any other `action:` word
+        (seed 004: an unknown action runs `continue`). `None` when no action is written, so a
+        handler's `RESUME_INTENT` or the default decides."""
+        word = self.action_name
+        if word is None and self.shorthand is not None and self.shorthand.lower in ("continue", "resume_intent"):
+            word = self.shorthand.lower
+        if word is None:
+            return None
+        return "resume_intent" if word == "resume_intent" else "continue"
+
 
 class FailureKind(enum.Enum):
     CONTINUE = "continue"
