@@ -86,7 +86,9 @@ def _gather(event: Event) -> str:
 def _complete(event: Event) -> str:
     rule = event.get("rule")
     if isinstance(rule, Mapping):
-        rule_text = f"rule {show(rule.get('index'))}"
+        index = rule.get("index")
+        # Rules are counted from 1 here, as in coverage; the event keeps the 0-based index.
+        rule_text = f"rule {index + 1}" if isinstance(index, int) and not isinstance(index, bool) else f"rule {show(index)}"
         if rule.get("condition"):
             rule_text += f" WHEN {rule['condition']}"
     else:
