@@ -206,6 +206,7 @@ class _Lowering:
             and entries[0].key.upper() == "TOOLS"
             and not any(n.key.upper() in HEADERS for n in entries)
         )
+        doc.is_library = is_library
         for node in self.source.nodes:
             if not node.is_entry:
                 continue

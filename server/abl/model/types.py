@@ -417,5 +417,6 @@ class Document:
     source: "SourceFile"
     agents: list[Agent] = field(default_factory=list)
     library_tools: list[Tool] = field(default_factory=list)  # root `TOOLS:` of a `.tools.abl`
+    is_library: bool = False  # a tool library: a root `TOOLS:` and no agent header
     stray_sections: list["Node"] = field(default_factory=list)  # before any header
     column_zero_steps: list[tuple[Agent, "Node"]] = field(default_factory=list)

@@ -166,6 +166,9 @@ class Key:
     deprecated: str | None = None
     # Rejected by the platform; the message says what to use instead.
     removed: str | None = None
+    # For a removed key whose value moved elsewhere: the dotted path of its new place
+    # (`EXECUTION.model`), so a quick fix can move the value there.
+    replaced_by: str | None = None
     # Accepted and silently ignored by the platform.
     ignored: str | None = None
     # Parsed but never executed by the platform.

@@ -42,7 +42,7 @@ def document_kind(agent: Agent) -> DocumentKind:
 
 def blocks(doc: Document) -> Iterator[Block]:
     """Every column-0 entry of the file, in source order, with its placement."""
-    library = doc.path.endswith(".tools.abl")
+    library = doc.is_library
     owner: dict[int, Agent] = {}
     headers: set[int] = set()
     for agent in doc.agents:

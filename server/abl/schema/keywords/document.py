@@ -152,5 +152,6 @@ MODEL = Key(
     V.ANY,
     "Former top-level model setting.",
     removed="top-level `MODEL:` is rejected; set the model in `EXECUTION: model:`",
+    replaced_by="EXECUTION.model",
     source="§3.0",
 )

@@ -1,0 +1,100 @@
+"""DELEGATE entries: their targets, the fields they bring back, and who may delegate at all.
+
+## What it does
+- `INVALID_DELEGATE_TARGET`: `AGENT:` (or `TO:`) names no agent of the project (the whole
+  workspace; remote targets are not checked). The message lists known agents and the closest one.
+- `SELF_DELEGATE_TARGET`: the entry names the agent that declares it.
+- `UNKNOWN_DELEGATE_RETURN_FIELD`: a `RETURNS` entry (`child_field: parent_var`) names a child
+  field the target neither declares nor obviously produces (`abl.model.produced_fields`).
+- `AGENT_RETURNED_WORK_REQUIRES_ORCHESTRATOR`: an agent whose `BEHAVIOR.role` is `router` or
+  `assistant` declares `DELEGATE`.
+
+## Why is this bad?
+The compiler rejects unknown and self targets and delegation outside an orchestrator. A
+`RETURNS` field the child never produces leaves the parent variable unwritten.
+
+## Fix safety
+Every suggestion (another target, another child field, `role: orchestrator`) changes what runs:
+unsafe.
+"""
+
+from __future__ import annotations
+
+from abl.checks import fixes
+from abl.checks.context import Check, agent_rule
+from abl.diagnostics import Fix
+from abl.model import Agent, produced_fields
+from abl.model.fields import root
+from abl.schema.lookup import suggest
+
+# Roles that may not bring work back from a sub-agent (ABL-REFERENCE §3.23).
+_NON_DELEGATING_ROLES = ("router", "assistant")
+_ORCHESTRATOR = "orchestrator"
+_LISTED = 12
+
+
+@agent_rule("INVALID_DELEGATE_TARGET", "SELF_DELEGATE_TARGET")
+def delegate_target(check: Check, agent: Agent) -> None:
+    known = check.project.agent_names()
+    for delegate in agent.delegates:
+        target = delegate.target
+        if target is None or not target.text:
+            continue
+        if target.text == agent.name.text:
+            check.report(
+                "SELF_DELEGATE_TARGET",
+                f"`{agent.name.text}` delegates to itself; a delegate must call another agent, so the "
+                "compiler rejects it",
+                target.range,
+            )
+            continue
+        if delegate.remote or target.text in known:
+            continue
+        listed = ", ".join(known[:_LISTED]) + (f" and {len(known) - _LISTED} more" if len(known) > _LISTED else "")
+        message = f'DELEGATE target "{target.text}" does not exist in this project; known agents: {listed or "none"}'
+        found: tuple[Fix, ...] = ()
+        better = suggest(target.text, [n for n in known if n != agent.name.text])
+        if better is not None:
+            message += f"; did you mean `{better}`?"
+            found = (fixes.replace(f"Delegate to `{better}`", target.range, better, safe=False),)
+        check.report("INVALID_DELEGATE_TARGET", message, target.range, found)
+
+
+@agent_rule("UNKNOWN_DELEGATE_RETURN_FIELD")
+def unknown_delegate_return_field(check: Check, agent: Agent) -> None:
+    for delegate in agent.delegates:
+        target = delegate.target
+        if target is None or delegate.remote or target.text == agent.name.text:
+            continue
+        child = check.project.agent(target.text)
+        if child is None:
+            continue
+        produced = produced_fields(child)
+        for entry in delegate.returns:
+            field = entry.child.text
+            if root(field) in produced:
+                continue
+            message = (
+                f"`RETURNS` reads `{field}` from `{child.name.text}`, which neither declares nor "
+                f"obviously produces it, so `{entry.parent.text}` is never written by this delegate"
+            )
+            found: tuple[Fix, ...] = ()
+            better = suggest(field, sorted(produced))
+            if better is not None:
+                message += f"; did you mean `{better}`?"
+                found = (fixes.replace(f"Read `{better}`", entry.child.range, better, safe=False),)
+            check.report("UNKNOWN_DELEGATE_RETURN_FIELD", message, entry.child.range, found)
+
+
+@agent_rule("AGENT_RETURNED_WORK_REQUIRES_ORCHESTRATOR")
+def delegate_needs_orchestrator(check: Check, agent: Agent) -> None:
+    role = agent.role
+    if role is None or role.lower not in _NON_DELEGATING_ROLES or not agent.delegates:
+        return
+    check.report(
+        "AGENT_RETURNED_WORK_REQUIRES_ORCHESTRATOR",
+        f"`{agent.name.text}` has `role: {role.text}` and declares `DELEGATE`; only an "
+        f"`{_ORCHESTRATOR}` may bring work back from a delegate, so the compiler rejects it",
+        role.range,
+        (fixes.replace(f"Make the role `{_ORCHESTRATOR}`", role.range, _ORCHESTRATOR, safe=False),),
+    )

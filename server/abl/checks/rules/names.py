@@ -1,0 +1,158 @@
+"""Names: agent names that clash or are not identifiers, and variables the runtime reserves.
+
+## What it does
+- `DUPLICATE_AGENT_NAME`: two `AGENT`/`SUPERVISOR` documents in the project share a name
+  (every file of the workspace, open or not); reported at each declaration, pointing at the others.
+- `INVALID_AGENT_NAME`: a name that does not start with a letter, has characters other than
+  letters, digits and `_`, or is longer than the platform's 100 characters.
+- `RESERVED_VARIABLE_NAME`: a `SET` (anywhere: `ON_START`, `COMPLETE`, flow steps, hooks, error
+  handlers, `ON_RETURN`, a route's `SET`) writes `match` or a name starting with `_` other than
+  `_meta.*`.
+
+## Why is this bad?
+Targets are looked up by name in one registry per project, so a clash makes routes ambiguous and
+the platform rejects the project; so does a name that is not an identifier. A reserved variable
+belongs to the runtime, which may overwrite it or act on it at any time.
+
+## Fix safety
+Renaming an agent is unsafe (other projects and deployments may use the old name); the fix
+rewrites the declaration and the references in the same file only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from abl.checks.context import Check, agent_rule, document_rule
+from abl.diagnostics import Fix, TextEdit
+from abl.model import Agent, AgentKind, Assignment
+from abl.model.fields import root
+
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+MAX_NAME_LENGTH = 100  # Studio's limit on agent names
+_AGENT_KINDS = (AgentKind.AGENT, AgentKind.SUPERVISOR)
+_META_ROOT = "_meta"
+_RESERVED_ROOTS = frozenset({"match"})
+
+
+@document_rule("DUPLICATE_AGENT_NAME")
+def duplicate_agent_name(check: Check) -> None:
+    table = check.project.agents_by_name()
+    for agent in check.document.agents:
+        if agent.kind not in _AGENT_KINDS or not agent.name.text:
+            continue
+        others = [
+            ref
+            for ref in table.get(agent.name.text, [])
+            if ref.agent is not agent and ref.agent.kind in _AGENT_KINDS
+        ]
+        if not others:
+            continue
+        places = ", ".join(f"{_short_path(ref.document.path)}:{ref.agent.name.range.start.line + 1}" for ref in others)
+        check.report(
+            "DUPLICATE_AGENT_NAME",
+            f"agent name `{agent.name.text}` is also declared at {places}; names must be unique in "
+            "the project, so the platform rejects it",
+            agent.name.range,
+            related=tuple((ref.document.path, ref.agent.name.range, "also declared here") for ref in others),
+        )
+
+
+@agent_rule("INVALID_AGENT_NAME")
+def invalid_agent_name(check: Check, agent: Agent) -> None:
+    if agent.kind not in _AGENT_KINDS:
+        return
+    name = agent.name.text
+    if not name:
+        check.report(
+            "INVALID_AGENT_NAME",
+            f"`{agent.header.key}:` has no name; write a name such as `Returns_Agent` after the colon",
+            agent.header.key_range,
+        )
+        return
+    if _IDENTIFIER.fullmatch(name) and len(name) <= MAX_NAME_LENGTH:
+        return
+    if len(name) > MAX_NAME_LENGTH and _IDENTIFIER.fullmatch(name):
+        problem = f"is {len(name)} characters long; the limit is {MAX_NAME_LENGTH}"
+        check.report("INVALID_AGENT_NAME", f"agent name `{_clip(name)}` {problem}", agent.name.range)
+        return
+    better = _identifier(name)
+    check.report(
+        "INVALID_AGENT_NAME",
+        f"agent name `{name}` must start with a letter and use only letters, digits and `_`; "
+        f"the platform rejects it (for example `{better}`)",
+        agent.name.range,
+        (_rename_fix(check, agent, better),),
+    )
+
+
+@agent_rule("RESERVED_VARIABLE_NAME")
+def reserved_variable_name(check: Check, agent: Agent) -> None:
+    for assignment in _assignments(agent):
+        name = assignment.target.text
+        base = root(name)
+        if base == _META_ROOT:
+            continue
+        if base in _RESERVED_ROOTS:
+            why = "holds the captures of the last `matches` test"
+        elif base.startswith("_"):
+            why = "starts with `_`, which the runtime keeps for its own state"
+        else:
+            continue
+        check.report(
+            "RESERVED_VARIABLE_NAME",
+            f"`SET` writes `{name}`, which {why}; the runtime may overwrite the value at any time, "
+            "so use another name",
+            assignment.target.range,
+        )
+
+
+def _assignments(agent: Agent) -> list[Assignment]:
+    found: list[Assignment] = []
+    if agent.on_start is not None:
+        found.extend(agent.on_start.set)
+    for rule in agent.complete:
+        found.extend(rule.set)
+    if agent.flow is not None:
+        found.extend(agent.flow.sets)
+    found.extend(agent.hooks_sets)
+    for route in agent.handoffs:
+        found.extend(route.set)
+        if route.on_return is not None:
+            found.extend(route.on_return.set)
+    unique: dict[tuple, Assignment] = {}
+    for a in found:
+        unique.setdefault((a.target.text, a.target.range), a)
+    return list(unique.values())
+
+
+def _identifier(name: str) -> str:
+    text = re.sub(r"[^A-Za-z0-9_]", "_", name.strip())
+    if not text or not text[0].isalpha():
+        text = "Agent_" + text.lstrip("_")
+    return text[:MAX_NAME_LENGTH]
+
+
+def _rename_fix(check: Check, agent: Agent, new: str) -> Fix:
+    """The declaration and every reference to it in this file; other files keep the old name."""
+    old = agent.name.text
+    ranges = [agent.name.range]
+    for other in check.document.agents:
+        for route in other.handoffs:
+            if route.target is not None and route.target.text == old:
+                ranges.append(route.target.range)
+        for delegate in other.delegates:
+            if delegate.target is not None and delegate.target.text == old:
+                ranges.append(delegate.target.range)
+        ranges.extend(ref.range for _, ref in other.other_handoff_refs if ref.text == old)
+    edits = tuple(TextEdit(r, new) for r in dict.fromkeys(ranges))
+    return Fix(f"Rename to `{new}` in this file", edits, False)
+
+
+def _short_path(path: str) -> str:
+    return path.rsplit("/", 1)[-1] or path
+
+
+def _clip(name: str) -> str:
+    return name if len(name) <= 40 else name[:37] + "..."
+
