@@ -8,6 +8,7 @@ shows all that is wrong.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,12 +58,12 @@ def check_turn(spec: TurnSpec, seen: Observed) -> list[Failure]:
     failures: list[Failure] = []
     if spec.agent is not None and spec.agent != seen.active_agent:
         failures.append(
-            Failure("agent", "the active agent after the turn differs", spec.agent, seen.active_agent, line=spec.line)
+            Failure("agent", "the active agent after the turn differs", spec.agent, seen.active_agent, line=spec.line_of("agent"))
         )
     if spec.reply is not None:
         failure = check_reply("reply", spec.reply, seen.replies)
         if failure is not None:
-            failures.append(failure)
+            failures.append(dataclasses.replace(failure, line=spec.line_of("reply")))
     if spec.events:
         failures.extend(check_events(spec, seen.events))
     if spec.no_events:
@@ -88,7 +89,7 @@ def check_turn(spec: TurnSpec, seen: Observed) -> list[Failure]:
                 "the session should have ended" if spec.ended else "the session ended but should go on",
                 show(spec.ended),
                 show(seen.ended),
-                line=spec.line,
+                line=spec.line_of("ended"),
             )
         )
     return failures

@@ -58,6 +58,10 @@ class TurnSpec:
     history_received: tuple[HistoryReceived, ...] = ()
     ended: bool | None = None
     scripted: dict[str, list[Any]] | None = None  # answers queued for this turn, per purpose
+    key_lines: dict[str, int] = field(default_factory=dict)  # where each check is written
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, self.line)
 
     @property
     def expectation_count(self) -> int:

@@ -201,6 +201,7 @@ class _FileReader:
             history_received=self.history_received(item),
             ended=ended,
             scripted=self.turn_script(item),
+            key_lines={str(k): v for k, v in item.key_lines.items()},
         )
 
     def events(self, item: LineDict, key: str) -> tuple[EventPattern, ...]:

@@ -1,0 +1,104 @@
+"""The interactive chat of `abl run`, driven with typed lines instead of a terminal."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from rich.console import Console
+
+from abl.cli.chat import COMMANDS, ChatLoop
+from abl.cli.main import build_parser
+from abl.cli.run import prepare
+
+ROOT = Path(__file__).resolve().parents[1].parent
+LOAN = ROOT / "examples" / "loan-supervisor"
+
+
+def chat(lines: Iterable[str], *extra: str, trace: str = "standard") -> tuple[int, str]:
+    args = build_parser().parse_args(["run", str(LOAN), *extra])
+    driver = prepare(args)
+    typed = iter(lines)
+
+    def read_line() -> str:
+        try:
+            return next(typed)
+        except StopIteration:
+            raise EOFError from None
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=200, color_system=None, force_terminal=False)
+    code = ChatLoop(driver, trace_level=trace, console=console, read_line=read_line).run()
+    return code, buffer.getvalue()
+
+
+def test_replies_trace_and_status_after_each_turn():
+    code, out = chat(["I want a loan offer", "85000"])
+    assert code == 0
+    assert "Chatting with Loan_Supervisor (trace: standard)" in out
+    assert "[Income_Capture_Agent] What is your annual income?" in out
+    assert "· #3 handoff Loan_Supervisor → Income_Capture_Agent (returnable, history summary_only: 0 message(s))" in out
+    assert "active: Income_Capture_Agent | waiting: Loan_Supervisor" in out
+    assert "[Income_Capture_Agent] Thanks. I have your income." in out
+    assert "active: Offer_Agent | values: " in out and "annual_income=85000" in out
+
+
+def test_trace_level_can_be_changed_and_shown():
+    _, out = chat(["/trace", "/trace minimal", "I want a loan offer", "/trace loud"])
+    assert "trace level: standard (choose from minimal, standard, verbose, debug)" in out
+    assert "trace level: minimal" in out
+    assert "handoff_condition_check" not in out  # standard-level events are hidden at minimal
+    assert "· #3 handoff Loan_Supervisor → Income_Capture_Agent" in out
+    assert "unknown trace level 'loud'" in out
+
+
+def test_vars_history_and_help():
+    _, out = chat(["I want a loan offer", "85000", "/vars", "/history", "/help"])
+    assert "active: Offer_Agent" in out
+    assert "Loan_Supervisor" in out and "completed" in out
+    assert "[you] I want a loan offer" in out
+    assert "[Income_Capture_Agent] What is your annual income?" in out
+    for name in COMMANDS:
+        assert name in out
+
+
+def test_save_then_resume_with_session(tmp_path: Path):
+    saved = tmp_path / "chat.json"
+    _, out = chat(["I want a loan offer", f"/save {saved}", "/quit", "never sent"])
+    assert f"saved to {saved}" in out
+    assert json.loads(saved.read_text(encoding="utf-8"))["format"] == "abl-session"
+    _, resumed = chat(["85000"], "--session", str(saved))
+    assert "Resumed a saved session" in resumed
+    assert "[Income_Capture_Agent] Thanks. I have your income." in resumed
+
+
+def test_reset_starts_over():
+    _, out = chat(["I want a loan offer", "/reset", "/vars"])
+    assert "Started over." in out
+    tail = out.split("Started over.")[1]
+    assert "active: Loan_Supervisor" in tail
+    assert "Income_Capture_Agent" not in tail
+
+
+def test_unknown_commands_and_bad_arguments_are_reported():
+    _, out = chat(["/frobnicate", "/save", '/save "unterminated'])
+    assert "unknown command /frobnicate; /help lists the commands" in out
+    assert "usage: /save FILE" in out
+    assert "cannot read the command" in out
+
+
+def test_a_recorded_chat_keeps_only_turns_after_a_reset(tmp_path: Path):
+    record = tmp_path / "chat.abltest.yaml"
+    chat(["hello there", "/reset", "I want a loan offer"], "--record", str(record))
+    text = record.read_text(encoding="utf-8")
+    assert "I want a loan offer" in text
+    assert "hello there" not in text
+
+
+def test_trace_out_follows_the_chat(tmp_path: Path):
+    trace = tmp_path / "chat.jsonl"
+    chat(["I want a loan offer"], "--trace-out", str(trace))
+    types = [json.loads(line)["type"] for line in trace.read_text(encoding="utf-8").splitlines()]
+    assert "handoff" in types and types[0] == "session_start"
