@@ -199,17 +199,25 @@ def _falls_back(check: Check, route: HandoffRoute, spec: HistorySpec) -> None:
     key = _key(check, spec)
     target = route.target.text if route.target else "the target"
     consequence = f"so {target} receives the whole conversation"
-    if spec.form is HistoryForm.LINE and spec.written is not None:
-        written = spec.written
-        shown = written.raw.strip()
-        subject = f"`{key}: {shown}`" if shown else f"`{key}:` with no value"
+    reason = spec.fallback
+    if spec.form is HistoryForm.LINE and spec.written is not None and not spec.written.raw.strip():
+        # `HISTORY:` with nothing after it and nothing under it.
+        subject, reason = f"`{key}:`", "it has no value"
+        advice = "give it a mode"
+        # Which mode is meant is the author's call: each changes what the target receives.
+        at = spec.written.range
+        offered = [fixes.replace(f"Write `{m}`", at, f" {m}", safe=False) for m in ("last_5", "none", "full")]
+        where = spec.key_range
+    elif spec.form is HistoryForm.LINE and spec.written is not None:
+        shown = spec.written.raw.strip()
+        subject = f"`{key}: {shown}`"
         advice, offered = _line_advice(check, route, spec, shown)
-        where = written.range if shown else spec.key_range
+        where = spec.written.range
     else:
         subject, advice, offered, where = _block_advice(check, route, spec, key)
     check.report(
         "HISTORY_FALLS_BACK_TO_FULL",
-        f"{subject} falls back to `full` ({spec.fallback}), {consequence}; {advice}",
+        f"{subject} falls back to `full` ({reason}), {consequence}; {advice}",
         where,
         fixes=offered,
     )
@@ -258,7 +266,7 @@ def _block_advice(
     if raw.lstrip("+").isdigit() and int(raw) == 0:
         if node is not None:
             offered.append(
-                Fix("Write `HISTORY: none`", (replace_block_value(check.document.source, node, " none"),), False)
+                Fix(f"Write `{key}: none`", (replace_block_value(check.document.source, node, " none"),), False)
             )
         offered.append(fixes.replace("Use `count: 5`", count.range, "5", safe=False))
         return subject, f"to send nothing write `{key}: none`; otherwise use a positive count", offered, count.range
