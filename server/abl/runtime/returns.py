@@ -22,7 +22,6 @@ from abl.model.types import HandoffRoute, OnReturn, ReturnHandler
 from abl.runtime.engine import Engine, TurnContext
 from abl.runtime.evaluation import fill, value_of
 from abl.runtime.history import Entry, joins_parent
-from abl.runtime.models import IntentOption
 from abl.runtime.state import ACTIVE, COMPLETED, WAITING, Thread
 
 ACTIONS = ("continue", "resume_intent")
@@ -143,10 +142,11 @@ def return_to_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnCon
     if action == "resume_intent":
         replayed = _pick_message(engine, resume_with, frame.utterance, frame.child, forwarded, ctx)
         replay(engine, parent, replayed, resume_with, ctx)
-    elif forwarded is not None and not ctx.replies:
+    if not ctx.replies and data.active == parent.id and not ctx.stopped:
+        # Nothing was said this turn (a silent completion, or no replay): the parent answers.
         from abl.runtime.turn import answer
 
-        answer(engine, parent, forwarded, ctx)
+        answer(engine, parent, forwarded if forwarded is not None else message, ctx)
 
 
 def replay(engine: Engine, parent: Thread, message: Entry, resume_with: str, ctx: TurnContext) -> None:
@@ -178,8 +178,8 @@ def wants_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnContext
     """
     data = engine.data
     parent = data.waiting_parent()
-    if parent is None or data.active != child.id:
-        return False
+    if parent is None or data.active != child.id or message.thread != child.id:
+        return False  # the message that brought the child in is never sent back
     child_agent = engine.agent(child.agent)
     if child_agent is None or child_agent.flow is not None or ctx.extracted.get(child.id):
         return False
@@ -191,11 +191,12 @@ def wants_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnContext
     context, earlier = engine.model_context(child, message)
     best = 0.0
     ambiguous = False
-    intents = _intents_routing_elsewhere(parent_plan, elsewhere, child.agent)
-    if intents:
+    wanted = _intents_routing_elsewhere(parent_plan, elsewhere, child.agent)
+    if wanted:
+        options = parent_plan.intent_options
         ok, decision = engine.consult("intent", child, ctx, earlier,
-                                      lambda: engine.model.classify_intent(message.text, intents, context))
-        if ok and decision is not None and decision.name is not None:
+                                      lambda: engine.model.classify_intent(message.text, options, context))
+        if ok and decision is not None and decision.name in wanted:
             best = decision.confidence
             ambiguous = decision.ambiguous
     for route in elsewhere:
@@ -213,17 +214,26 @@ def wants_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnContext
         return False
     if ignore_ambiguous and ambiguous:
         return False
+    return best > _own_scope_score(engine, child, message, ctx)
+
+
+def _own_scope_score(engine: Engine, child: Thread, message: Entry, ctx: TurnContext) -> float:
+    """How well the message fits the child itself: its INTENTS, else its goal and prompts."""
     plan = engine.plan(child.agent)
-    own = list(plan.intent_options)
-    if plan.scope_text:
-        own.append(IntentOption("__own_scope__", plan.scope_text))
-    own_score = 0.0
-    if own:
+    context, earlier = engine.model_context(child, message)
+    if plan.intent_options:
+        options = plan.intent_options
         ok, decision = engine.consult("intent", child, ctx, earlier,
-                                      lambda: engine.model.classify_intent(message.text, tuple(own), context))
-        if ok and decision is not None and decision.ranked:
-            own_score = decision.ranked[0][1]
-    return best > own_score
+                                      lambda: engine.model.classify_intent(message.text, options, context))
+        return decision.ranked[0][1] if ok and decision is not None and decision.ranked else 0.0
+    if not plan.scope_text:
+        return 0.0
+    scope = plan.scope_text
+    ok, verdict = engine.consult("condition", child, ctx, earlier,
+                                 lambda: engine.model.judge_condition(scope, message.text, context))
+    if not ok or verdict is None:
+        return 0.0
+    return verdict.confidence if verdict.result else 1.0 - verdict.confidence
 
 
 def parent_return_settings(engine: Engine, supervisor: Any) -> tuple[float | None, bool]:
@@ -244,9 +254,10 @@ def parent_return_settings(engine: Engine, supervisor: Any) -> tuple[float | Non
     return min_confidence, bool(ignore)
 
 
-def _intents_routing_elsewhere(plan: Any, elsewhere: list[HandoffRoute], child: str) -> tuple[IntentOption, ...]:
+def _intents_routing_elsewhere(plan: Any, elsewhere: list[HandoffRoute], child: str) -> frozenset[str]:
+    """The parent's intents that lead to another agent than the returning child."""
     if not plan.intent_options:
-        return ()
+        return frozenset()
     named: set[str] = set()
     for route in elsewhere:
         named.update(plan.route_intents.get(route.index, ()))
@@ -254,9 +265,9 @@ def _intents_routing_elsewhere(plan: Any, elsewhere: list[HandoffRoute], child: 
     for route in plan.routes:
         if route.target is not None and route.target.text == child:
             back_to_child.update(plan.route_intents.get(route.index, ()))
-    if named:
-        return tuple(o for o in plan.intent_options if o.name in named)
-    return tuple(o for o in plan.intent_options if o.name not in back_to_child)
+    if not named:
+        named = {o.name for o in plan.intent_options}
+    return frozenset(named - back_to_child)
 
 
 # --- helpers -------------------------------------------------------------------------------------

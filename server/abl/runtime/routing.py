@@ -45,7 +45,12 @@ def choose_route(engine: Engine, thread: Thread, message: Entry, ctx: TurnContex
     extras: dict[str, Any] | None = None
     if plan.routes_read_intent:
         extras = intent_scope(classify(engine, thread, message, ctx))
+    parent = engine.data.waiting_parent()
+    forwarded = message.thread != thread.id
     for route in plan.routes:
+        if forwarded and parent is not None and route.target is not None and route.target.text == parent.agent:
+            # The message that brought this child in is not handed straight back to its parent.
+            continue
         if evaluate_route(engine, thread, route, message, ctx, extras):
             return route
     return None
