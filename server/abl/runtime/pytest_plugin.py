@@ -96,6 +96,9 @@ class ConversationItem(pytest.Item):
         super().__init__(**kwargs)
         self.test_file = test_file
         self.conversation = conversation
+        # Some plugins' run hooks (pytest-lsp's, for one) expect every item to have fixture
+        # values, as Python test functions do; a conversation uses none.
+        self.funcargs: dict[str, Any] = {}
         if conversation.skip is not None:
             self.add_marker(pytest.mark.skip(reason=conversation.skip))
 
@@ -123,7 +126,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     results = [r for r in config.stash.get(_RESULTS_KEY, []) if r.status != "skipped"]
     if not results:
         return
-    from abl.runtime.testing.coverage import compute_coverage
+    from abl.runtime.testing.coverage import Coverage, compute_coverage
     from abl.runtime.testing.render import coverage_full
     from abl.runtime.testing.runner import ProjectProblem
 
@@ -137,6 +140,14 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             project = runner.project(project_path)
         except ProjectProblem:
             continue
-        coverages.append(compute_coverage(project, [e for r in group for e in r.trace]))
+        coverage = compute_coverage(project, [e for r in group for e in r.trace])
+        coverages.append(Coverage(_relative(Path(coverage.project), config.rootpath), coverage.items))
     terminalreporter.section("ABL conversation coverage")
     terminalreporter.write(coverage_full(coverages))
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
