@@ -304,8 +304,8 @@ def return_value_not_mapped(check: Check, agent: Agent) -> None:
         child = _local_child(check, route)
         if child is None:
             continue
-        brought_back = {root(e.child.text) for e in _map_entries(route)}
-        brought_back |= {root(e.parent.text) for e in _map_entries(route)}
+        # What the return writes into the parent: the parent side of each map entry, and SETs.
+        brought_back = {root(e.parent.text) for e in _map_entries(route)}
         if route.on_return is not None:
             brought_back |= {root(a.target.text) for a in route.on_return.set}
         gathered = [f.name.text for f in child.all_gather_fields()]
