@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import sys
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from abl.cli.chat import COMMANDS, ChatLoop
@@ -102,3 +106,48 @@ def test_trace_out_follows_the_chat(tmp_path: Path):
     chat(["I want a loan offer"], "--trace-out", str(trace))
     types = [json.loads(line)["type"] for line in trace.read_text(encoding="utf-8").splitlines()]
     assert "handoff" in types and types[0] == "session_start"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_a_terminal_gets_the_interactive_chat(tmp_path: Path):
+    """Run the real command in a pseudo-terminal: the prompt, a reply, the trace, /quit."""
+    import pty
+    import select
+    import subprocess
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "server"), "TERM": "dumb", "XDG_STATE_HOME": str(tmp_path)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "abl", "run", str(LOAN)], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+    )
+    os.close(slave)
+    seen = bytearray()
+
+    def read_until(marker: bytes, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while marker not in seen:
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, f"no {marker!r} in {bytes(seen)!r}"
+            ready, _, _ = select.select([master], [], [], remaining)
+            if ready:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:  # the child closed the terminal
+                    break
+                seen.extend(chunk)
+
+    try:
+        read_until(b"you> ")
+        os.write(master, b"I want a loan offer\r")
+        read_until(b"waiting: Loan_Supervisor")
+        os.write(master, b"/quit\r")
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+    text = bytes(seen).decode("utf-8", errors="replace")
+    assert "Chatting with Loan_Supervisor" in text
+    assert "[Income_Capture_Agent] What is your annual income?" in text
+    assert "handoff Loan_Supervisor → Income_Capture_Agent" in text
+    assert (tmp_path / "abl" / "chat-history").read_text(encoding="utf-8").count("I want a loan offer") == 1

@@ -121,8 +121,10 @@ class ChatLoop:
         parts = [f"active: {state.active_agent}"]
         if state.stack:
             parts.append(f"waiting: {' > '.join(state.stack)}")
-        if state.values:
-            parts.append("values: " + ", ".join(f"{k}={show(v, 40)}" for k, v in state.values.items()))
+        # Names starting with `_` are the runtime's own bookkeeping (`_handoff_from`); /vars shows them.
+        shown = {k: v for k, v in state.values.items() if not k.startswith("_")}
+        if shown:
+            parts.append("values: " + ", ".join(f"{k}={show(v, 40)}" for k, v in shown.items()))
         if state.ended:
             parts.append("ended")
         self.console.print(Text("  " + " | ".join(parts), style="italic dim"))
