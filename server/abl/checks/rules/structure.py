@@ -76,9 +76,15 @@ def section_structure(check: Check) -> None:
         walk.inside(key, block.node)
 
 
+# Value kinds whose whole block belongs to codes of their own: under them keys are still
+# checked, values are not (a history block's `mode` is E330's, its `count` E331's).
+_OWN_CODES = frozenset({V.HISTORY})
+
+
 @dataclass
 class _Walk:
     check: Check
+    judge_values: bool = True
 
     # --- blocks ---------------------------------------------------------------------------------
 
@@ -93,14 +99,19 @@ class _Walk:
             if shapes & (_KEYED_BLOCKS | {V.LIST_OF_BLOCKS}) and not key.open and V.ANY not in shapes:
                 self._free_form(key, node.children)
             return  # a map of free-form names, an open block, or a plain value
-        seen: dict[object, Node] = {}
-        for child in node.children:
-            if child.is_entry:
-                self.entry(key, child, seen)
-            elif child.is_item:
-                self.item(key, child)
-            else:
-                self.text(key, child)
+        outer = self.judge_values
+        self.judge_values = outer and not shapes & _OWN_CODES
+        try:
+            seen: dict[object, Node] = {}
+            for child in node.children:
+                if child.is_entry:
+                    self.entry(key, child, seen)
+                elif child.is_item:
+                    self.item(key, child)
+                else:
+                    self.text(key, child)
+        finally:
+            self.judge_values = outer
 
     def _free_form(self, key: Key, children: list[Node]) -> None:
         """Inside a map of free-form names only the shape of each line is checked."""
@@ -186,7 +197,7 @@ class _Walk:
     # --- values ---------------------------------------------------------------------------------
 
     def value(self, key: Key, node: Node) -> None:
-        if not node.has_value or node.is_pipe:
+        if not node.has_value or node.is_pipe or not self.judge_values:
             return
         shapes = kinds(key)
         if V.CONDITION in shapes:
