@@ -224,7 +224,8 @@ HISTORY_FALLS_BACK_TO_FULL = Code(
     good_example=_to_returns(_WHEN_RETURN, _RETURN_SUMMARY, "HISTORY: last_5", "ON_FAILURE: continue"),
     fix=(
         "Offers `last_5`, `none` and the block form with `mode: last_n` and a `count`. Unsafe: "
-        "today the target receives everything, and each fix changes that."
+        "today the target receives everything, and each fix changes that. The one exception is "
+        "a misspelt `full` (such as `fulll`): writing `full` is safe, since that is what runs."
     ),
     fix_safety=FixSafety.UNSAFE,
     runtime=(
