@@ -195,6 +195,16 @@ class TopBlock:
 
     node: Node
     text: str  # the exact source text of the block, leading trivia included
+    # What the scanner reports inside this block when the block is read on its own (absolute
+    # positions), kept so that a reparse can carry the block over without reading it again.
+    # `None` when the tree was not built block by block (the file's nesting could not be read).
+    diagnostics: list[Diagnostic] | None = None
+    # A file reports only its first TAB_INDENTATION warning. True when this block comes after
+    # that warning and holds a tab, so its own warning (if any) was never computed.
+    tabs_unread: bool = False
+    # How many rows the block moved when a reparse carried it over from the previous tree
+    # (0 for a block read afresh or left in place); ranges computed from it before are stale.
+    row_shift: int = 0
 
 
 @dataclass(slots=True, eq=False)

@@ -7,6 +7,7 @@ transformer assembles `Node` children directly, so no intermediate lark tree is 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import cache
 from typing import Iterator
 
@@ -64,18 +65,27 @@ def parse(text: str) -> SourceFile:
     """Parse one file. `text` may be anything; problems come back as diagnostics."""
     scanned = scan(text)
     diagnostics = list(scanned.diagnostics)
+    nested = True
     try:
-        nodes = _parser().parse(scanned)  # type: ignore[arg-type]
+        nodes = build_tree(scanned)
     except LarkError as err:
         # The scanner keeps indentation balanced, so this means a bug; keep every line anyway.
         diagnostics.append(
             Diagnostic("SYNTAX_ERROR", Severity.ERROR, f"could not read the block structure: {err}", Range.empty(0, 0))
         )
         nodes = _flat(scanned.nodes)
+        nested = False
     source = SourceFile(text, nodes, scanned.trailing, diagnostics, LineIndex(text))
     _top_level_checks(source)
     source.blocks = [TopBlock(n, _block_text(source, n)) for n in nodes]
+    if nested:
+        _file_block_diagnostics(source, scanned.diagnostics)
     return source
+
+
+def build_tree(scanned: ScanResult) -> list[Node]:
+    """Nest the scanner's nodes into top-level trees. Raises `LarkError` only on a scanner bug."""
+    return _parser().parse(scanned)  # type: ignore[arg-type]
 
 
 def _flat(nodes: list[Node]) -> list[Node]:
@@ -94,15 +104,46 @@ def _block_text(source: SourceFile, node: Node) -> str:
 
 def _top_level_checks(source: SourceFile) -> None:
     for node in source.nodes:
-        if node.is_entry:
-            continue
-        what = "a list item" if node.is_item else f"`{node.value[:40]}`"
-        source.diagnostics.append(
-            Diagnostic(
-                "SYNTAX_ERROR",
-                Severity.ERROR,
-                f"expected a section such as `GOAL: ...` at the start of the line, found {what}"
-                + ("; is the `:` missing?" if node.is_text and " " not in node.value.strip() else ""),
-                node.head_range,
-            )
-        )
+        problem = top_level_problem(node)
+        if problem is not None:
+            source.diagnostics.append(problem)
+
+
+def top_level_problem(node: Node) -> Diagnostic | None:
+    """A column-0 line must be a section (`KEY: value`), not a list item or free text."""
+    if node.is_entry:
+        return None
+    what = "a list item" if node.is_item else f"`{node.value[:40]}`"
+    return Diagnostic(
+        "SYNTAX_ERROR",
+        Severity.ERROR,
+        f"expected a section such as `GOAL: ...` at the start of the line, found {what}"
+        + ("; is the `:` missing?" if node.is_text and " " not in node.value.strip() else ""),
+        node.head_range,
+    )
+
+
+def _file_block_diagnostics(source: SourceFile, scanned: list[Diagnostic]) -> None:
+    """Hand each scanner diagnostic to the top-level block whose lines it is on.
+
+    The scanner reports a tab warning once per file, so blocks after the one that got it and
+    that hold a tab are marked: their own warning was never computed.
+    """
+    blocks = source.blocks
+    if not blocks:
+        return
+    for block in blocks:
+        block.diagnostics = []
+    rows = [b.node.row for b in blocks]
+    warned_at = -1
+    for d in scanned:
+        k = max(0, bisect_right(rows, d.range.start.line) - 1)
+        blocks[k].diagnostics.append(d)  # type: ignore[union-attr]
+        if d.code == "TAB_INDENTATION" and warned_at < 0:
+            warned_at = k
+    if warned_at < 0:
+        return
+    text = source.text
+    for k in range(warned_at + 1, len(blocks)):
+        end = blocks[k + 1].node.start if k + 1 < len(blocks) else len(text)
+        blocks[k].tabs_unread = text.find("\t", blocks[k].node.start, end) >= 0

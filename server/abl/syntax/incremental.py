@@ -1,0 +1,388 @@
+"""Re-read a file after an edit, keeping the trees of the top-level blocks that did not change.
+
+A column-0 line (not blank, not a comment) always starts a new top-level node: pipe blocks and
+open brackets only swallow lines indented deeper than their entry, and nothing is shallower than
+column 0. So the text splits, without parsing, into *segments*: from one column-0 line up to the
+next (the first segment starts at offset 0). Each segment holds one top-level node followed by the
+blank and comment lines that will lead the next node, and reading a segment on its own gives the
+same tree, at shifted positions, as reading it inside the file. The only context a segment can see
+is whether it is at the start of the file (a byte-order mark, an indented first line), and the
+file-wide rule that only the first TAB_INDENTATION warning is reported; both are handled below.
+
+A segment whose text is unchanged keeps its nodes (the same objects); their offsets, and their rows
+when lines were added or removed above, are moved in place in one pass over the block's nodes.
+Segments that changed are read on their own. The result equals `parse(new_text)` in every
+observable way (tree, dump, diagnostics, `to_text`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from lark.exceptions import LarkError
+
+from abl.diagnostics import Diagnostic, Fix, TextEdit
+from abl.syntax.cst import Node, NodeKind, SourceFile, TopBlock, Trivia
+from abl.syntax.parser import build_tree, parse, top_level_problem
+from abl.syntax.scanner import scan
+from abl.text import LineIndex, Position, Range
+
+# A line break followed by a line that starts a top-level node: not indented, not a comment,
+# not blank (a lone `\r` before the line break counts as blank, as in the scanner).
+_BLOCK_LINE = re.compile(r"\n(?=[^ \t#\n\r]|\r[^\n])")
+# A segment reads the same at any offset when its first character is an ordinary column-0
+# character; at offset 0 the scanner skips a byte-order mark and flags an indented first line.
+_MOVABLE_FIRST = re.compile(r"[^ \t#\n\r\ufeff]")
+# Reading more than this share of the segments one by one costs more than one full parse.
+_MOST_SEGMENTS = 0.5
+_FEW_SEGMENTS = 8
+
+TAB_CODE = "TAB_INDENTATION"
+
+
+def reparse(old: SourceFile, new_text: str) -> SourceFile:
+    """Parse `new_text`, reusing the nodes of `old`'s unchanged top-level blocks.
+
+    `old` gives its reused nodes to the new tree (they are moved to their new positions), so
+    read the old tree no further after this call. Never raises; falls back to `parse`.
+    """
+    previous = _old_segments(old)
+    if previous is None:
+        return parse(new_text)
+    starts = block_starts(new_text)
+    plan = _match(old, previous, new_text, starts)
+    fresh = sum(1 for p in plan if p.old is None)
+    if fresh > _FEW_SEGMENTS and fresh > _MOST_SEGMENTS * len(plan):
+        return parse(new_text)
+    index = LineIndex(new_text)
+    pieces: list[_Piece] = []
+    for step in plan:
+        row = index.position(step.start).line
+        piece = _carry(old, previous, step, row) if step.old is not None else _read(new_text, step, row)
+        if piece is None:
+            return parse(new_text)
+        pieces.append(piece)
+    _move_carried(pieces, new_text)
+    return _assemble(new_text, index, pieces)
+
+
+def block_starts(text: str) -> list[int]:
+    """Offsets where segments start: 0, and every line that starts a top-level node."""
+    return [0] + [m.end() for m in _BLOCK_LINE.finditer(text)]
+
+
+# --- the old tree as segments -----------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _OldSegment:
+    start: int
+    end: int
+    node: int  # index into old.nodes / old.blocks; -1 for leading trivia only
+
+
+def _old_segments(old: SourceFile) -> list[_OldSegment] | None:
+    """The old file's segments, or None when its tree was not built block by block."""
+    nodes = old.nodes
+    blocks = old.blocks
+    if not nodes or len(blocks) != len(nodes):
+        return None
+    text = old.text
+    out: list[_OldSegment] = []
+    for k, (node, block) in enumerate(zip(nodes, blocks)):
+        if block.node is not node or block.diagnostics is None:
+            return None
+        at_line_start = node.start == node.line_start and (node.start == 0 or text[node.start - 1] == "\n")
+        starts_block = at_line_start and node.start > 0 and _BLOCK_LINE.match(text, node.start - 1) is not None
+        if k == 0:
+            if starts_block:
+                out.append(_OldSegment(0, node.start, -1))  # comments and blank lines before it
+                out.append(_OldSegment(node.start, -1, 0))
+            else:
+                out.append(_OldSegment(0, -1, 0))
+        elif starts_block:
+            out.append(_OldSegment(node.start, -1, k))
+        else:
+            return None  # not a tree this module can split
+    for this, nxt in zip(out, out[1:]):
+        this.end = nxt.start
+    out[-1].end = len(text)
+    return out
+
+
+# --- matching new segments to old ones --------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Step:
+    start: int
+    end: int
+    old: _OldSegment | None  # carried over from this old segment, or read afresh
+
+
+def _match(old: SourceFile, previous: list[_OldSegment], new_text: str, starts: list[int]) -> list[_Step]:
+    """Pair each new segment with an old segment of the same text that may move to its place.
+
+    The old segment at the same offset (before the edit) or at the same distance from the end
+    (after it) is tried first, so repeated blocks keep their own trees; then any unused one.
+    """
+    old_text = old.text
+    delta = len(new_text) - len(old_text)
+    prefix = _common_prefix(old_text, new_text)
+    suffix_from = len(new_text) - _common_suffix(old_text, new_text, prefix)
+    by_start: dict[int, _OldSegment] = {}
+    by_text: dict[str, list[_OldSegment]] = {}
+    texts: dict[int, str] = {}
+    for seg in previous:
+        if seg.node < 0:
+            continue
+        by_start[seg.start] = seg
+        body = old_text[seg.start : seg.end]
+        texts[seg.start] = body
+        by_text.setdefault(body, []).append(seg)
+    used: set[int] = set()
+    plan: list[_Step] = []
+    ends = starts[1:] + [len(new_text)]
+    for start, end in zip(starts, ends):
+        body = new_text[start:end]
+        hint = by_start.get(start) if start < prefix else by_start.get(start - delta) if start >= suffix_from else None
+        chosen = None
+        if hint is not None and id(hint) not in used and texts[hint.start] == body and _may_move(hint.start, start, body):
+            chosen = hint
+        else:
+            for seg in by_text.get(body, ()):
+                if id(seg) not in used and _may_move(seg.start, start, body):
+                    chosen = seg
+                    break
+        if chosen is not None:
+            used.add(id(chosen))
+        plan.append(_Step(start, end, chosen))
+    return plan
+
+
+def _may_move(old_start: int, new_start: int, body: str) -> bool:
+    return (old_start == 0) == (new_start == 0) or _MOVABLE_FIRST.match(body) is not None
+
+
+def _common_prefix(a: str, b: str) -> int:
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:  # largest m with a[:m] == b[:m], comparing in halving chunks
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: str, b: str, prefix: int) -> int:
+    lo, hi = 0, min(len(a), len(b)) - prefix
+    la, lb = len(a), len(b)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+# --- one segment each ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Piece:
+    """One new segment: its node (if any), the trivia after it, and its scanner diagnostics."""
+
+    start: int
+    end: int
+    node: Node | None
+    tail: list[Trivia]
+    diagnostics: list[Diagnostic]
+    tabs_unread: bool = False
+    # For a carried node: how far to move it, and whether it owns its `leading` trivia.
+    shift: int = 0
+    row_shift: int = 0
+    carried: bool = False
+    own_leading: bool = False  # its `leading` holds trivia read inside the segment itself
+
+
+def _read(text: str, step: _Step, row: int) -> _Piece | None:
+    """Read one segment on its own and place it at its offset and row. None: fall back."""
+    body = text[step.start : step.end]
+    if step.start > 0 and body.startswith("\ufeff"):
+        return None  # read on its own, the mark would be taken for the file's byte-order mark
+    scanned = scan(body)
+    try:
+        nodes = build_tree(scanned)
+    except LarkError:
+        return None
+    if len(nodes) > 1 or (not nodes and step.start > 0):
+        return None  # not the shape this module relies on
+    node = nodes[0] if nodes else None
+    if node is not None:
+        _move(node, step.start, row, text, own_leading=True)
+    tail = [Trivia(t.kind, t.row + row, t.start + step.start, t.end + step.start) for t in scanned.trailing]
+    diagnostics = [_shift_diagnostic(d, row) for d in scanned.diagnostics]
+    return _Piece(step.start, step.end, node, tail, diagnostics, own_leading=True)
+
+
+def _carry(old: SourceFile, previous: list[_OldSegment], step: _Step, row: int) -> _Piece | None:
+    """Take an unchanged old segment over; its nodes are moved later, once all reading is done."""
+    seg = step.old
+    assert seg is not None
+    k = seg.node
+    node = old.nodes[k]
+    block = old.blocks[k]
+    shift = step.start - seg.start
+    first_row = 0 if seg.start == 0 else node.row
+    row_shift = row - first_row
+    after = old.nodes[k + 1].leading if k + 1 < len(old.nodes) else old.trailing
+    tail = [Trivia(t.kind, t.row + row_shift, t.start + shift, t.end + shift) for t in after]
+    diagnostics = block.diagnostics or []
+    if row_shift:
+        diagnostics = [_shift_diagnostic(d, row_shift) for d in diagnostics]
+    return _Piece(
+        step.start,
+        step.end,
+        node,
+        tail,
+        list(diagnostics),
+        tabs_unread=block.tabs_unread,
+        shift=shift,
+        row_shift=row_shift,
+        carried=True,
+        own_leading=seg.start == 0,
+    )
+
+
+def _move_carried(pieces: list[_Piece], text: str) -> None:
+    for piece in pieces:
+        if piece.carried and piece.node is not None:
+            _move(piece.node, piece.shift, piece.row_shift, text, own_leading=piece.own_leading)
+
+
+def _move(node: Node, shift: int, row_shift: int, text: str, own_leading: bool) -> None:
+    """Move a subtree by `shift` offsets and `row_shift` rows, in place, and point it at `text`.
+
+    Only the fields the scanner sets for each kind are moved (an item has no key and no value end
+    row), so a moved node is indistinguishable from a freshly read one.
+    """
+    entry, item = NodeKind.ENTRY, NodeKind.ITEM
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        n.source = text
+        if shift:
+            n.line_start += shift
+            n.start += shift
+            n.end += shift
+            n.value_start += shift
+            n.value_end += shift
+            if n.kind is entry:
+                n.key_start += shift
+                n.key_end += shift
+            if n.comment_start >= 0:
+                n.comment_start += shift
+        if row_shift:
+            n.row += row_shift
+            if n.kind is not item:
+                n.value_end_row += row_shift
+            if n.pipe_end_row >= 0:
+                n.pipe_end_row += row_shift
+        if (shift or row_shift) and (n is not node or own_leading):
+            for t in n.leading:
+                t.row += row_shift
+                t.start += shift
+                t.end += shift
+        todo.extend(n.children)
+
+
+# --- putting the file together -----------------------------------------------------------
+
+
+def _assemble(text: str, index: LineIndex, pieces: list[_Piece]) -> SourceFile:
+    nodes: list[Node] = []
+    owners: list[_Piece] = []
+    pending: list[Trivia] = []
+    for piece in pieces:
+        if piece.node is not None:
+            # The trivia after the previous node lead this one; a node read at the start of the
+            # file also keeps the trivia it found before itself.
+            if not piece.own_leading:
+                piece.node.leading = pending
+            elif pending:
+                piece.node.leading = pending + piece.node.leading
+            nodes.append(piece.node)
+            owners.append(piece)
+            pending = list(piece.tail)
+        else:
+            pending = pending + piece.tail
+    diagnostics = _scanner_diagnostics(text, owners)
+    for node in nodes:
+        problem = top_level_problem(node)
+        if problem is not None:
+            diagnostics.append(problem)
+    source = SourceFile(text, nodes, pending, diagnostics, index)
+    source.blocks = [
+        TopBlock(
+            piece.node,  # type: ignore[arg-type]
+            _block_text(text, piece.node),  # type: ignore[arg-type]
+            piece.diagnostics,
+            piece.tabs_unread,
+            piece.row_shift if piece.carried else 0,
+        )
+        for piece in owners
+    ]
+    return source
+
+
+def _scanner_diagnostics(text: str, owners: list[_Piece]) -> list[Diagnostic]:
+    """Every block's diagnostics in order, with the file's single tab warning."""
+    out: list[Diagnostic] = []
+    warned = False
+    for piece in owners:
+        if piece.tabs_unread and not warned:
+            _read_tab_warning(text, piece)
+        for d in piece.diagnostics:
+            if d.code == TAB_CODE:
+                if warned:
+                    continue
+                warned = True
+            out.append(d)
+    return out
+
+
+def _read_tab_warning(text: str, piece: _Piece) -> None:
+    """A carried block's tab warning was never computed: scan it on its own to find out."""
+    assert piece.node is not None
+    row = piece.node.row if piece.start > 0 else 0
+    scanned = scan(text[piece.start : piece.end])
+    piece.diagnostics = [_shift_diagnostic(d, row) for d in scanned.diagnostics]
+    piece.tabs_unread = False
+
+
+def _block_text(text: str, node: Node) -> str:
+    start = node.leading[0].start if node.leading else node.start
+    last = node
+    while last.children:
+        last = last.children[-1]
+    return text[start : last.end]
+
+
+def _shift_diagnostic(d: Diagnostic, rows: int) -> Diagnostic:
+    if not rows:
+        return d
+    return replace(
+        d,
+        range=_shift_range(d.range, rows),
+        fixes=tuple(
+            Fix(f.title, tuple(TextEdit(_shift_range(e.range, rows), e.new_text) for e in f.edits), f.safe)
+            for f in d.fixes
+        ),
+    )
+
+
+def _shift_range(r: Range, rows: int) -> Range:
+    return Range(Position(r.start.line + rows, r.start.character), Position(r.end.line + rows, r.end.character))

@@ -1,0 +1,272 @@
+"""Reparsing after an edit gives the tree a full parse gives, and keeps untouched blocks' nodes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from abl.syntax import parse
+from abl.syntax.cst import Node, SourceFile, Trivia
+from abl.syntax.dump import dump
+from abl.syntax.incremental import block_starts, reparse
+
+HERE = Path(__file__).parent
+EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "spec" / "examples"
+SEED_PATHS = sorted((HERE / "cases").glob("*.abl")) + (sorted(EXAMPLES.glob("*.abl")) if EXAMPLES.is_dir() else [])
+SEEDS = [p.read_bytes().decode("utf-8") for p in SEED_PATHS]
+
+# Characters and lines that change structure: indentation, dashes, colons, quotes, brackets,
+# pipes, comments, line ends of every kind, a byte-order mark, tabs.
+PIECES = st.sampled_from(
+    [
+        "x", " ", "  ", "\t", "-", "- ", ":", ": ", "#", " # note", '"', "'", "[", "]", "{", "}", ",",
+        "|", "|\n", ">-\n", "\n", "\r\n", "\r", "\ufeff", "é",
+        "AGENT: Extra\n", "GOAL: g\n", "  - TO: B\n", "    WHEN: a == 1 // c\n", "  # indented comment\n",
+        "# comment\n", "\n\n", "HANDOFF:\n  - TO: [a,\n", "    b]\n", "\tkey: v\n", "PERSONA: |\n  text\n",
+    ]
+)
+
+
+# --- comparing trees field by field ---------------------------------------------------------
+
+
+def _node_fields(node: Node) -> dict[str, object]:
+    skip = {"children", "leading", "source"}
+    return {name: getattr(node, name) for name in type(node).__slots__ if name not in skip}
+
+
+def _trivia(items: list[Trivia]) -> list[tuple]:
+    return [(t.kind, t.row, t.start, t.end) for t in items]
+
+
+def _same_node(got: Node, want: Node, text: str) -> None:
+    assert _node_fields(got) == _node_fields(want)
+    assert got.source is text or got.source == text
+    assert _trivia(got.leading) == _trivia(want.leading)
+    assert len(got.children) == len(want.children)
+    for g, w in zip(got.children, want.children):
+        _same_node(g, w, text)
+
+
+def assert_same_as_full_parse(got: SourceFile, text: str) -> None:
+    want = parse(text)
+    assert got.text == text
+    assert got.to_text() == text
+    assert dump(got) == dump(want)
+    assert got.diagnostics == want.diagnostics
+    assert _trivia(got.trailing) == _trivia(want.trailing)
+    assert len(got.nodes) == len(want.nodes)
+    for g, w in zip(got.nodes, want.nodes):
+        _same_node(g, w, text)
+    assert [b.text for b in got.blocks] == [b.text for b in want.blocks]
+    assert all(b.node is n for b, n in zip(got.blocks, got.nodes))
+    assert got.index.line_count == want.index.line_count
+
+
+# --- random edits -------------------------------------------------------------------------
+
+
+def _edit(data: st.DataObject, text: str) -> str:
+    action = data.draw(st.sampled_from(["insert", "delete", "replace", "insert line", "delete line", "move line"]))
+    at = data.draw(st.integers(0, len(text)))
+    if action == "insert":
+        return text[:at] + data.draw(PIECES) + text[at:]
+    if action == "delete":
+        return text[:at] + text[at + data.draw(st.integers(1, 12)) :]
+    if action == "replace":
+        return text[:at] + data.draw(PIECES) + text[at + data.draw(st.integers(1, 6)) :]
+    lines = text.splitlines(keepends=True)
+    if not lines:
+        return data.draw(PIECES)
+    i = data.draw(st.integers(0, len(lines) - 1))
+    if action == "insert line":
+        lines.insert(i, data.draw(PIECES) + "\n")
+    elif action == "delete line":
+        del lines[i]
+    else:
+        line = lines.pop(i)
+        lines.insert(data.draw(st.integers(0, len(lines))), line if line.endswith("\n") else line + "\n")
+    return "".join(lines)
+
+
+@settings(max_examples=500, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.sampled_from(SEEDS), st.data())
+def test_reparse_after_random_edits_equals_full_parse(seed: str, data: st.DataObject) -> None:
+    edited = seed
+    for _ in range(data.draw(st.integers(1, 3))):
+        edited = _edit(data, edited)
+    assert_same_as_full_parse(reparse(parse(seed), edited), edited)
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.sampled_from(SEEDS), st.data())
+def test_reparse_chains_like_an_editor_session(seed: str, data: st.DataObject) -> None:
+    """Each reparse starts from the previous reparse, so the per-block records it keeps are right."""
+    tree = parse(seed)
+    text = seed
+    for _ in range(data.draw(st.integers(2, 6))):
+        text = _edit(data, text)
+        tree = reparse(tree, text)
+        assert_same_as_full_parse(tree, text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(PIECES, max_size=30).map("".join), st.lists(PIECES, max_size=30).map("".join))
+def test_reparse_between_unrelated_texts(a: str, b: str) -> None:
+    assert_same_as_full_parse(reparse(parse(a), b), b)
+
+
+# --- reuse --------------------------------------------------------------------------------
+
+THREE_AGENTS = """\
+# Support desk
+AGENT: Triage
+GOAL: "Find out what the customer needs"
+PERSONA: |
+  Friendly.
+  # not a comment: part of the persona text
+HANDOFF:
+  - TO: Billing
+    WHEN: topic == "billing"  // money questions
+    PASS: [order_id,
+      amount]
+
+AGENT: Billing
+GOAL: "Sort out invoices"
+GATHER:
+  order_id:
+    PROMPT: "Order number?"
+
+AGENT: Refunds
+GOAL: "Refund orders"
+"""
+
+
+def _tops(tree: SourceFile) -> dict[str, Node]:
+    """Top-level nodes by `KEY value` (unique in the sample)."""
+    return {f"{n.key} {n.value}": n for n in tree.nodes}
+
+
+def test_editing_inside_one_block_keeps_every_other_block() -> None:
+    old = parse(THREE_AGENTS)
+    before = _tops(old)
+    text = THREE_AGENTS.replace("Sort out invoices", "Sort out all invoices")
+    new = reparse(old, text)
+    assert_same_as_full_parse(new, text)
+    after = _tops(new)
+    changed = {k for k in after if k not in before or after[k] is not before[k]}
+    assert changed == {'GOAL "Sort out all invoices"'}
+    # The carried blocks did not move rows, so nothing built from their ranges is stale.
+    assert all(b.row_shift == 0 for b in new.blocks)
+    # Their inner nodes are the very same objects too.
+    gather = after["GATHER "]
+    assert gather.children[0].children[0] is before["GATHER "].children[0].children[0]
+
+
+def test_a_line_inserted_above_moves_blocks_without_reading_them_again() -> None:
+    old = parse(THREE_AGENTS)
+    before = _tops(old)
+    text = THREE_AGENTS.replace("# Support desk\n", "# Support desk\n# owner: ops\n")
+    new = reparse(old, text)
+    assert_same_as_full_parse(new, text)
+    after = _tops(new)
+    assert all(after[k] is before[k] for k in before)
+    assert {b.row_shift for b in new.blocks} == {1}
+
+
+def test_swapped_sections_keep_their_nodes() -> None:
+    text = "AGENT: A\nGOAL: one\nPERSONA: two\n"
+    old = parse(text)
+    goal, persona = old.nodes[1], old.nodes[2]
+    swapped = "AGENT: A\nPERSONA: two\nGOAL: one\n"
+    new = reparse(old, swapped)
+    assert_same_as_full_parse(new, swapped)
+    assert new.nodes[1] is persona and new.nodes[2] is goal
+    assert [b.row_shift for b in new.blocks] == [0, -1, 1]
+
+
+def test_repeated_blocks_keep_their_own_trees() -> None:
+    text = "".join(f"AGENT: A{i}\nGATHER:\n  order_id:\n    TYPE: string\n" for i in range(4))
+    old = parse(text)
+    gathers = [n for n in old.nodes if n.key == "GATHER"]
+    edited = text.replace("AGENT: A1", "AGENT: B1")
+    new = reparse(old, edited)
+    assert_same_as_full_parse(new, edited)
+    assert [n for n in new.nodes if n.key == "GATHER"] == gathers
+    assert all(b.row_shift == 0 for b in new.blocks)
+
+
+def test_comment_lines_between_blocks_lead_the_next_block() -> None:
+    old = parse(THREE_AGENTS)
+    refunds = _tops(old)["AGENT Refunds"]
+    text = THREE_AGENTS.replace("\nAGENT: Refunds", "\n# refunds live here\nAGENT: Refunds")
+    new = reparse(old, text)
+    assert_same_as_full_parse(new, text)
+    assert _tops(new)["AGENT Refunds"] is refunds
+    assert [new.text[t.start : t.end] for t in refunds.leading] == ["\n", "# refunds live here\n"]
+
+
+def test_pipe_text_that_reaches_column_zero_is_split_where_the_parser_splits() -> None:
+    text = "GOAL: |\n  one\n\n  two\nPERSONA: x\n"
+    old = parse(text)
+    edited = text.replace("PERSONA", "# note\nPERSONA")
+    assert_same_as_full_parse(reparse(old, edited), edited)
+    unindented = text.replace("  two", "two")
+    assert_same_as_full_parse(reparse(old, unindented), unindented)
+
+
+def test_open_bracket_continued_across_lines() -> None:
+    text = "PASS: [a,\n  b,\n\nGOAL: x\n"
+    old = parse(text)
+    closed = text.replace("  b,", "  b]")
+    assert_same_as_full_parse(reparse(old, closed), closed)
+
+
+def test_only_the_first_tab_warning_is_reported_after_edits() -> None:
+    text = "AGENT: A\nGATHER:\n\tname:\n\t\tprompt: x\n        type: y\nAGENT: B\nGATHER:\n\tage:\n\t\tprompt: x\n        type: y\n"
+    old = parse(text)
+    assert [d.range.start.line for d in old.diagnostics if d.code == "TAB_INDENTATION"] == [4]
+    fixed_first = text.replace("\tname:\n\t\tprompt: x\n        type: y\n", "  name:\n    prompt: x\n    type: y\n")
+    new = reparse(old, fixed_first)
+    assert_same_as_full_parse(new, fixed_first)
+    assert [d.range.start.line for d in new.diagnostics if d.code == "TAB_INDENTATION"] == [9]
+    # The block that now carries the warning was not read again to find it.
+    assert _tops(new)["AGENT B"] is _tops(old)["AGENT B"]
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        ("\ufeffAGENT: A\nGOAL: x\n", "\ufeffAGENT: A\nGOAL: y\n"),
+        ("\ufeffAGENT: A\nGOAL: x\n", "AGENT: A\nGOAL: x\n"),
+        ("AGENT: A\nGOAL: x\n", "\ufeffAGENT: A\nGOAL: x\n"),
+        ("AGENT: A\n\ufeffGOAL: x\n", "\ufeffGOAL: x\n"),
+        ("  AGENT: A\nGOAL: x\n", "AGENT: A\nGOAL: x\n"),
+        ("AGENT: A\nGOAL: x\n", "  AGENT: A\nGOAL: x\n"),
+        ("# head\n\nAGENT: A\nGOAL: x\n", "AGENT: A\nGOAL: x\n"),
+        ("AGENT: A\nGOAL: x\n", "GOAL: x\n"),
+        ("AGENT: A\r\nGOAL: x\r\n", "AGENT: A\r\n\r\nGOAL: x\r\n"),
+        ("AGENT: A\n\r\nGOAL: x", "AGENT: A\n\rGOAL: x"),
+        ("AGENT: A\nGOAL: x\n", ""),
+        ("", "AGENT: A\n"),
+        ("# only a comment\n", "# only a comment\nAGENT: A\n"),
+    ],
+)
+def test_file_start_and_line_end_edge_cases(before: str, after: str) -> None:
+    assert_same_as_full_parse(reparse(parse(before), after), after)
+
+
+def test_block_starts_are_the_column_zero_lines() -> None:
+    text = "A: 1\n  b: 2\n# c\n\nD: |\n  e\n\r\nF: 3\n\rG"
+    assert block_starts(text) == [0, text.index("D:"), text.index("F:"), text.index("\rG")]
+
+
+def test_a_large_rewrite_falls_back_to_one_full_parse() -> None:
+    old = parse("".join(f"S{i}: {i}\n" for i in range(40)))
+    text = "".join(f"T{i}: {i}\n" for i in range(40))
+    new = reparse(old, text)
+    assert_same_as_full_parse(new, text)
+    assert not any(n in old.nodes for n in new.nodes)
