@@ -250,3 +250,73 @@ def test_with_last_n_the_childs_replies_join_the_parent_conversation() -> None:
     session.send("40 dollars")
     hub = [e.text for e in thread_of(session, "Help_Desk").history]
     assert hub == ["I want a refund", "How much should be refunded?", "Refund of 40 started."]
+
+
+# --- How the compiler reads the value: what the runtime then does --------------------------------
+
+TABLE_PROJECT = """
+SUPERVISOR: Hub
+GOAL: "Route"
+
+HANDOFF:
+  - TO: Target
+    WHEN: go == true
+{route}    RETURN: false
+
+MEMORY:
+  session:
+    - go
+
+AGENT: Target
+GOAL: "Receive the history"
+"""
+
+WARM_UP = ["one", "two", "three", "four", "five", "six"]  # twelve earlier messages with the replies
+
+
+def history_for(route_lines: str) -> dict:
+    from abl.runtime import RuntimeOptions
+
+    text = TABLE_PROJECT.format(route=route_lines)
+    session = start_session(project_text(text), "Hub", RuntimeOptions())
+    for message in WARM_UP:
+        session.send(message)
+    session._engine.data.active_thread.values["go"] = True  # noqa: SLF001 - open the gate
+    turn = session.send("now")
+    handoff = one(turn.events, "handoff")
+    return {"mode": handoff.get("history")["mode"], "count": handoff.get("history")["count"],
+            "messages": handoff.get("historyMessages")}
+
+
+@pytest.mark.parametrize(
+    ("route_lines", "expected"),
+    [
+        ("    HISTORY: last_5\n", {"mode": "last_n", "count": 5, "messages": 5}),
+        ("    HISTORY: last_0\n", {"mode": "none", "count": None, "messages": 0}),
+        ("    HISTORY: last_n\n", {"mode": "full", "count": None, "messages": 12}),
+        ("    HISTORY:\n      mode: last_n\n      count: 0\n", {"mode": "full", "count": None, "messages": 12}),
+        ("    HISTORY: recent\n", {"mode": "full", "count": None, "messages": 12}),
+        ("    HISTORY: FULL\n", {"mode": "full", "count": None, "messages": 12}),
+        ('    HISTORY: "none"\n', {"mode": "none", "count": None, "messages": 0}),
+        ("", {"mode": "full", "count": None, "messages": 12}),  # omitted: the default is full
+        ("    HISTORY:\n      mode: last_n\n      count: 3\n", {"mode": "last_n", "count": 3, "messages": 3}),
+        ("    HISTORY: auto\n", {"mode": "last_n", "count": 5, "messages": 5}),
+        ('    HISTORY: auto\n    SUMMARY: "Why"\n', {"mode": "summary_only", "count": None, "messages": 0}),
+        ('    HISTORY: summary_only\n    SUMMARY: "Why"\n', {"mode": "summary_only", "count": None, "messages": 0}),
+        ("    CONTEXT:\n      history: last_3\n", {"mode": "last_n", "count": 3, "messages": 3}),
+    ],
+)
+def test_each_spelling_of_history_gives_the_target_what_the_table_says(route_lines: str, expected: dict) -> None:
+    assert history_for(route_lines) == expected
+
+
+@pytest.mark.parametrize(
+    ("route_lines", "code"),
+    [("    HISTORY:\n      mode: last_n\n", "E331"), ("    HISTORY:\n      mode: recent\n", "E330")],
+)
+def test_history_blocks_the_compiler_rejects_stop_the_session_from_starting(route_lines: str, code: str) -> None:
+    from abl.runtime import SessionError
+
+    with pytest.raises(SessionError) as caught:
+        start_session(project_text(TABLE_PROJECT.format(route=route_lines)), "Hub")
+    assert any(code in problem for problem in caught.value.problems)

@@ -136,6 +136,8 @@ class Engine:
         self.env = Environment(now=clock.now, make_id=self._unique_id)
         self._plans: dict[str, AgentPlan] = {}
         self._recent: list[TraceEvent] = []
+        self._protected_names: set[str] = set()
+        self._protected_values: set[str] = set()
         trace.subscribe(self._recent.append)
 
     # --- project -----------------------------------------------------------------------------
@@ -182,8 +184,17 @@ class Engine:
 
     def protect(self, name: str, value: Any) -> None:
         """Keep a sensitive value (and the field's name) out of every event and export."""
-        self.trace.protect_field(name)
+        if name not in self._protected_names:
+            self._protected_names.add(name)
+            self.trace.protect_field(name)
         if value is not None:
+            self.protect_value(value)
+
+    def protect_value(self, value: Any) -> None:
+        """Register a secret once (each registration re-scrubs the stored trace)."""
+        key = str(value)
+        if key.strip() and key not in self._protected_values:
+            self._protected_values.add(key)
             self.trace.protect(value)
 
     # --- conversation ------------------------------------------------------------------------
@@ -241,7 +252,7 @@ class Engine:
     def _record_calls(self, thread: Thread, earlier: int) -> None:
         for record in self.model.take_calls():
             for secret in record.secrets:
-                self.trace.protect(secret)
+                self.protect_value(secret)
             fields = record.trace_fields()
             fields["contextMessages"] = earlier
             self.emit("model_call", fields, thread)

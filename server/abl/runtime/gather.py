@@ -101,7 +101,7 @@ def extract(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) ->
             thread.sensitive = True
             engine.protect(name, extraction.value)
             if extraction.span:
-                engine.trace.protect(extraction.span)
+                engine.protect_value(extraction.span)
         fields: dict[str, Any] = {
             "field": name,
             "value": REDACTED if f.sensitive else value,
