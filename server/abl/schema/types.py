@@ -171,6 +171,9 @@ class Key:
     replaced_by: str | None = None
     # Accepted and silently ignored by the platform.
     ignored: str | None = None
+    # May be written several times in one block, each occurrence adding to the others
+    # (`USE BEHAVIOR_PROFILE:` once per attached profile).
+    repeatable: bool = False
     # Parsed but never executed by the platform.
     not_executed: str | None = None
 

@@ -80,6 +80,8 @@ def duplicate_section(check: Check) -> None:
     for block in blocks(check.document):
         if block.agent is None or block.match is None or block.placement is not Placement.SECTION:
             continue
+        if block.match.section.key.repeatable:
+            continue
         key = (id(block.agent), id(block.match.section))
         first = seen.get(key)
         if first is None:

@@ -130,7 +130,7 @@ class _Walk:
             return
         identity: object = match.key if match.kind is not lookup.MatchKind.FREE_KEY else node.key.lower()
         earlier = seen.get(identity)
-        if earlier is not None:
+        if earlier is not None and not match.key.repeatable:
             self._duplicate(earlier, node)
         seen[identity] = node
         if match.key.removed is not None or match.key.ignored is not None:

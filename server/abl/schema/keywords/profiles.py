@@ -15,6 +15,7 @@ USE_BEHAVIOR_PROFILE = Key(
     "its `WHEN` holds.",
     aliases=("USE_BEHAVIOR_PROFILE",),
     refers_to="behavior_profile",
+    repeatable=True,
     example="USE BEHAVIOR_PROFILE: voice_vip",
     source="§3.22",
 )
