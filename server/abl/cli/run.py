@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 import os
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TextIO
@@ -287,7 +286,7 @@ class Driver:
         if self.recording is not None and self.record_path is not None:
             self._write(self.record_path, lambda: write_recording(self.recording, self.record_path))
 
-    def _write(self, path: Path, action: Any) -> None:
+    def _write(self, path: Path, action: Callable[[], None]) -> None:
         try:
             action()
         except OSError as err:
@@ -374,7 +373,3 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)

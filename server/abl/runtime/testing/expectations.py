@@ -36,10 +36,6 @@ class Observed:
     threads: tuple[ObservedThread, ...] = ()
     ended: bool = False
 
-    @property
-    def reply_text(self) -> str:
-        return "\n".join(text for _, text in self.replies)
-
 
 @dataclass(frozen=True)
 class Failure:

@@ -63,18 +63,6 @@ class TurnSpec:
     def line_of(self, key: str) -> int:
         return self.key_lines.get(key, self.line)
 
-    @property
-    def expectation_count(self) -> int:
-        return (
-            (self.agent is not None)
-            + (self.reply is not None)
-            + len(self.events)
-            + len(self.no_events)
-            + len(self.vars)
-            + len(self.history_received)
-            + (self.ended is not None)
-        )
-
 
 @dataclass(frozen=True)
 class Conversation:

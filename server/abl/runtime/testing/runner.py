@@ -11,8 +11,8 @@ other tests still run.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -64,7 +64,6 @@ class ConversationResult:
     failures: tuple[Failure, ...] = ()  # failures not tied to a turn (greeting, session)
     error: str | None = None
     trace: tuple[Mapping[str, Any], ...] = ()  # every event of the session (for coverage)
-    agents: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def name(self) -> str:
@@ -189,7 +188,6 @@ class _Conversation:
             greeting,
             tuple(loose),
             trace=_events(session),
-            agents=tuple(self.project.agent_names()),
         )
 
     def _turn(self, session: Any, number: int, spec: TurnSpec) -> TurnOutcome:
@@ -215,7 +213,3 @@ def _events(session: Any) -> tuple[Mapping[str, Any], ...]:
 def _error(test_file: ConversationFile, conversation: Conversation, message: str, trace: tuple = ()) -> ConversationResult:
     return ConversationResult(test_file, conversation, "error", error=message, trace=trace)
 
-
-def run_all(files: Iterable[ConversationFile], runner: Runner | None = None, keep: Callable[[Conversation], bool] | None = None) -> list[ConversationResult]:
-    runner = runner or Runner()
-    return [result for f in files for result in runner.run_file(f, keep)]
