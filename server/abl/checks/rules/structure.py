@@ -72,8 +72,7 @@ def section_structure(check: Check) -> None:
         key = block.match.section.key
         if key.removed is not None or key.ignored is not None:
             continue
-        walk.value(key, block.node)
-        walk.inside(key, block.node)
+        walk.whole(key, block.node)
 
 
 # Value kinds whose whole block belongs to codes of their own: under them keys are still
@@ -87,6 +86,14 @@ class _Walk:
     judge_values: bool = True
 
     # --- blocks ---------------------------------------------------------------------------------
+
+    def whole(self, key: Key, node: Node) -> None:
+        """A key's own value, then everything nested under it."""
+        self.value(key, node)
+        if V.SIGNATURES in kinds(key):
+            self.signatures(key, node)
+        else:
+            self.inside(key, node)
 
     def inside(self, key: Key, node: Node) -> None:
         """The lines nested under `node`, whose key is `key`."""
@@ -135,11 +142,7 @@ class _Walk:
         seen[identity] = node
         if match.key.removed is not None or match.key.ignored is not None:
             return  # reported by the code for that legacy key
-        self.value(match.key, node)
-        if V.SIGNATURES in kinds(match.key):
-            self.signatures(match.key, node)
-        else:
-            self.inside(match.key, node)
+        self.whole(match.key, node)
 
     def item(self, block: Key, node: Node) -> None:
         shapes = kinds(block)
@@ -187,10 +190,7 @@ class _Walk:
         for child in node.children:
             if child.is_text:
                 if key.entry is not None:
-                    props: dict[object, Node] = {}
-                    for prop in child.children:
-                        if prop.is_entry:
-                            self.entry(key.entry, prop, props)
+                    self.inside(key.entry, child)
             elif child.is_entry:
                 self.entry(key, child, seen)
 
