@@ -470,3 +470,40 @@ def test_state_shows_threads_stack_and_the_customer_history() -> None:
         ("user", "Loan_Supervisor", "I want a loan offer"),
         ("assistant", "Income_Capture_Agent", "What is your annual income?"),
     ]
+
+
+CALLER = """
+AGENT: Caller
+GOAL: "Look things up"
+
+MEMORY:
+  session:
+    - customer_id
+      INITIAL: "C-7"
+
+TOOLS:
+  lookup(id: string, verbose: boolean = false) -> {tier: string}
+    description: "Find a customer"
+  count_orders(id: number) -> number
+    description: "Count orders"
+
+ON_START:
+  CALL: lookup(id = customer_id, verbose = true)
+  CALL: lookup
+  WITH:
+    id: customer_id
+  AS: profile
+  CALL: count_orders(id = customer_id)
+  RESPOND: "Tier {{profile.tier}}."
+"""
+
+
+def test_on_start_calls_pass_arguments_store_results_and_check_types() -> None:
+    session = session_of(CALLER, "Caller", mocks={"lookup": {"tier": "gold"}, "count_orders": 3})
+    calls = of_type(session.trace, "tool_call")
+    assert [c.get("input") for c in calls] == [{"id": "C-7", "verbose": True}, {"id": "C-7"}, {"id": "C-7"}]
+    results = of_type(session.trace, "tool_result")
+    assert [r.get("success") for r in results] == [True, True, False]
+    assert results[2].get("error") == "argument `id` should be number, not text"
+    assert session.greeting[0].text == "Tier gold."
+    assert session.state().values["profile"] == {"tier": "gold"}

@@ -18,7 +18,7 @@ from abl.runtime.evaluation import fill
 from abl.runtime.history import Entry
 from abl.runtime.models import FieldSpec
 from abl.runtime.state import Thread
-from abl.runtime.trace import REDACTED
+from abl.runtime.trace import REDACTED, to_json_data
 
 _RULE = re.compile(r"([A-Za-z_]+)\s*\(([^()]*)\)")
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
@@ -112,7 +112,7 @@ def extract(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) ->
             fields["reason"] = problem
         engine.emit("gather", fields, thread)
         if problem is None:
-            thread.set_value(name, value, gathered=True)
+            thread.set_value(name, _plain(value), gathered=True)
             filled.append(name)
         else:
             _warn_exhausted(engine, thread, f, attempt)
@@ -143,6 +143,14 @@ def prompt(engine: Engine, thread: Thread) -> str | None:
     if f.sensitive:
         thread.sensitive = True
     return fill(text, thread.values, engine.env)
+
+
+def _plain(value: Any) -> Any:
+    """Values are kept as JSON data so a session can always be saved."""
+    try:
+        return to_json_data(value)
+    except TypeError:
+        return str(value)
 
 
 def _count_attempt(thread: Thread, name: str) -> int:

@@ -7,14 +7,19 @@ which becomes the session's greeting.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
+
+from abl.syntax.cst import Node
 
 from abl.runtime.engine import Engine
 from abl.runtime.evaluation import fill, value_of
 from abl.runtime.handoff import initial_values
 from abl.runtime.state import Thread
 from abl.runtime.tools import call_tool
+
+_CALL = re.compile(r"\s*([A-Za-z_][\w.]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
 def begin(engine: Engine, given: Mapping[str, Any]) -> None:
@@ -40,9 +45,66 @@ def begin(engine: Engine, given: Mapping[str, Any]) -> None:
         if problems:
             engine.emit("warning", {"code": "on_start_set", "target": assignment.target.text,
                                     "message": "; ".join(problems)}, thread)
-    for call in on_start.calls:
-        call_tool(engine, thread, call.text, {}, None)
+    section = agent.section("ON_START")
+    for name, arguments, store_as in on_start_calls(section) if section is not None else []:
+        values = {}
+        for key, expression in arguments:
+            value, _ = value_of(expression, thread.values, engine.env)
+            values[key] = value
+        ok, result = call_tool(engine, thread, name, values, None)
+        if ok and store_as:
+            thread.set_value(store_as, result)
     if on_start.respond is not None and on_start.respond.text.strip():
         text = fill(on_start.respond.text, thread.values, engine.env)
         reply = engine.say(thread, text, None)
         data.greeting.append((reply.agent, reply.text))
+
+
+def on_start_calls(section: Node) -> list[tuple[str, list[tuple[str, str]], str | None]]:
+    """`CALL: tool(a = x)` or `CALL: tool` followed by `WITH:` pairs and `AS: name`, in order."""
+    calls: list[tuple[str, list[tuple[str, str]], str | None]] = []
+    for entry in section.children:
+        if not entry.is_entry:
+            continue
+        key = entry.key.upper()
+        if key == "CALL" and entry.has_value:
+            m = _CALL.match(entry.value)
+            if m is None:
+                continue
+            calls.append((m.group(1), _arguments(m.group(2) or ""), None))
+        elif key == "WITH" and calls:
+            name, arguments, store = calls[-1]
+            pairs = [(c.key, c.value) for c in entry.children if c.is_entry]
+            calls[-1] = (name, arguments + pairs, store)
+        elif key == "AS" and calls and entry.has_value:
+            name, arguments, _ = calls[-1]
+            calls[-1] = (name, arguments, entry.value.strip())
+    return calls
+
+
+def _arguments(text: str) -> list[tuple[str, str]]:
+    """`a = x, b: "y"` as (name, expression) pairs; commas inside brackets or quotes are kept."""
+    parts: list[str] = []
+    depth, quote, current = 0, "", []
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current))
+    out = []
+    for part in parts:
+        m = re.match(r"\s*([A-Za-z_]\w*)\s*[=:](?!=)\s*(.*)$", part, re.S)
+        if m is not None:
+            out.append((m.group(1), m.group(2).strip()))
+    return out

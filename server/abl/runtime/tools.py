@@ -42,7 +42,49 @@ def check_arguments(tool: Tool | None, arguments: Mapping[str, Any]) -> list[str
     for name in arguments:
         if name not in known:
             problems.append(f"unknown argument `{name}`")
+    for param in tool.params:
+        value = arguments.get(param.name)
+        if value is not None and not _fits(param.type, value):
+            problems.append(f"argument `{param.name}` should be {param.type}, not {type_name(value)}")
     return problems
+
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "number": (int, float),
+    "integer": (int,),
+    "float": (int, float),
+    "boolean": (bool,),
+    "object": (dict,),
+    "array": (list,),
+}
+
+
+def _fits(declared: str, value: Any) -> bool:
+    """Whether a value fits a declared parameter type; types the runtime does not know fit."""
+    kind = declared.strip().lower()
+    if kind.endswith("[]"):
+        return isinstance(value, list)
+    wanted = _TYPES.get(kind)
+    if wanted is None:
+        return True
+    if isinstance(value, bool) and bool not in wanted:
+        return False
+    return isinstance(value, wanted)
+
+
+def type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
 
 
 def call_tool(
