@@ -10,7 +10,7 @@ from abl.checks.engine import CheckOptions, check_project, has_errors
 from abl.checks.fixes import apply_edits
 from abl.cli import report
 from abl.diagnostics import Diagnostic, Severity
-from abl.workspace import load_project
+from abl.workspace import Project, load_projects
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    project, problems = load_project(args.paths)
+    projects, problems = load_projects(args.paths)
     if problems:
         for p in problems:
             print(f"abl check: error: cannot read {p}", file=sys.stderr)
@@ -42,26 +42,32 @@ def run(args: argparse.Namespace) -> int:
             print(f"abl check: error: unknown code(s): {', '.join(unknown)}", file=sys.stderr)
             return 2
     options = CheckOptions(select=select)
-    results = check_project(project, options)
+    results: dict[str, list[Diagnostic]] = {}
     fixed: dict[str, list[Diagnostic]] = {}
-    if args.fix:
-        fixed = _apply_safe_fixes(project, results)
-        if fixed:
-            for path in fixed:
-                project.update(path, Path(path).read_bytes().decode("utf-8"))
-            results = check_project(project, options)
+    texts: dict[str, str] = {}
+    for project in projects:
+        project_results = check_project(project, options)
+        if args.fix:
+            project_fixed = _apply_safe_fixes(project, project_results)
+            if project_fixed:
+                for path in project_fixed:
+                    project.update(path, Path(path).read_bytes().decode("utf-8"))
+                project_results = check_project(project, options)
+            fixed.update(project_fixed)
+        results.update(project_results)
+        texts.update(project.texts)
     shown = {
         path: [d for d in diags if args.all or args.format != "text" or d.severity is not Severity.HINT]
         for path, diags in results.items()
     }
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
-    out = report.render(args.format, project, shown, fixed, color=color)
+    out = report.render(args.format, texts, shown, fixed, color=color)
     sys.stdout.write(out)
     every = [d for diags in results.values() for d in diags]
     return 1 if has_errors(every, strict=args.strict) else 0
 
 
-def _apply_safe_fixes(project, results: dict[str, list[Diagnostic]]) -> dict[str, list[Diagnostic]]:
+def _apply_safe_fixes(project: Project, results: dict[str, list[Diagnostic]]) -> dict[str, list[Diagnostic]]:
     changed: dict[str, list[Diagnostic]] = {}
     for path, diags in results.items():
         fixable = [d for d in diags if any(f.safe for f in d.fixes)]

@@ -8,20 +8,19 @@ from abl import __version__
 from abl.checks.registry import docs_url, lookup
 from abl.diagnostics import Diagnostic, Severity
 from abl.text import LineIndex
-from abl.workspace import Project
 
 _COLORS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m", Severity.HINT: "\x1b[1;36m"}
 _BOLD, _BLUE, _RESET = "\x1b[1m", "\x1b[1;34m", "\x1b[0m"
 
 
-def render(fmt: str, project: Project, results: dict[str, list[Diagnostic]], fixed: dict[str, list[Diagnostic]], *, color: bool) -> str:
+def render(fmt: str, texts: dict[str, str], results: dict[str, list[Diagnostic]], fixed: dict[str, list[Diagnostic]], *, color: bool) -> str:
     if fmt == "json":
-        return json.dumps(to_json(project, results, fixed), indent=2) + "\n"
+        return json.dumps(to_json(results, fixed), indent=2) + "\n"
     if fmt == "sarif":
         return json.dumps(to_sarif(results), indent=2) + "\n"
     if fmt == "github":
         return to_github(results)
-    return to_text(project, results, fixed, color=color)
+    return to_text(texts, results, fixed, color=color)
 
 
 def summary(results: dict[str, list[Diagnostic]]) -> dict[str, int]:
@@ -35,13 +34,13 @@ def summary(results: dict[str, list[Diagnostic]]) -> dict[str, int]:
 # --- text ---------------------------------------------------------------------------------
 
 
-def to_text(project: Project, results: dict[str, list[Diagnostic]], fixed: dict[str, list[Diagnostic]], *, color: bool) -> str:
+def to_text(texts: dict[str, str], results: dict[str, list[Diagnostic]], fixed: dict[str, list[Diagnostic]], *, color: bool) -> str:
     def paint(style: str, s: str) -> str:
         return f"{style}{s}{_RESET}" if color else s
 
     out: list[str] = []
     for path, diags in results.items():
-        index = LineIndex(project.texts.get(path, ""))
+        index = LineIndex(texts.get(path, ""))
         for d in diags:
             line, col = d.range.start.line + 1, d.range.start.character + 1
             sev = paint(_COLORS[d.severity], f"{d.severity.value}[{d.code}]")
@@ -72,7 +71,7 @@ def to_text(project: Project, results: dict[str, list[Diagnostic]], fixed: dict[
 # --- json ---------------------------------------------------------------------------------
 
 
-def to_json(project: Project, results: dict[str, list[Diagnostic]], fixed: dict[str, list[Diagnostic]]) -> dict:
+def to_json(results: dict[str, list[Diagnostic]], fixed: dict[str, list[Diagnostic]]) -> dict:
     diagnostics = []
     for path, diags in results.items():
         for d in diags:
