@@ -199,3 +199,15 @@ def test_the_example_tests_pass(capsys):
     assert code == 0, out
     last = out.splitlines()[-1]
     assert last.endswith(" passed, 0 failed") and not last.startswith("0 ")
+
+
+def test_errors_are_never_silent(tmp_path, capsys):
+    bank = Path(__file__).resolve().parent / "projects" / "bank"
+    text = "project: {project}\nagent: Balance_Agent\ntests:\n  - name: greeting\n    greeting: Welcome back\n    turns: []\n"
+    path = write(tmp_path, "bank.abltest.yaml", text, bank)
+    code, out, _ = abl(capsys, "test", path)
+    assert code == 1
+    assert "before the first message, the tool get_balance failed: no mock result for tool `get_balance`" in out
+    mocked = write(tmp_path, "mocked.abltest.yaml", text.replace("tests:", "mocks: {{get_balance: {{amount: 3}}}}\ntests:"), bank)
+    code, out, _ = abl(capsys, "test", mocked)
+    assert code == 0, out

@@ -129,3 +129,17 @@ def test_status_and_summary_lines(tmp_path: Path):
     assert status_line(skipped) == "SKIP t (not ready)"
     assert summary_line(results + [skipped]) == "1 passed, 2 failed, 1 skipped"
     assert "the session cannot start" in render_failure(results[2])
+
+
+def test_an_error_event_fails_the_turn_unless_it_is_expected(tmp_path: Path):
+    broken = Observed(
+        replies=(("Income_Capture_Agent", "[error] the model endpoint did not answer: no answer"),),
+        active_agent="Income_Capture_Agent",
+        events=(_ev(5, "error", "Income_Capture_Agent", code="model_error", message="no answer", purpose="extract"),),
+        values={},
+    )
+    _, plain = _turn(tmp_path, "        agent: Income_Capture_Agent\n")
+    failures = check_turn(plain, broken)
+    assert [(f.kind, f.summary) for f in failures] == [("error", "the runtime reported an error: no answer")]
+    _, expecting = _turn(tmp_path, "        events:\n          - type: error\n            code: model_error\n")
+    assert check_turn(expecting, broken) == []

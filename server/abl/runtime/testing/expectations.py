@@ -41,7 +41,7 @@ class Observed:
 class Failure:
     """One unmet expectation."""
 
-    kind: str  # agent | reply | greeting | events | no_events | vars | history_received | ended | session
+    kind: str  # agent | reply | greeting | events | no_events | vars | history_received | ended | error
     summary: str
     expected: str | None = None
     actual: str | None = None
@@ -78,6 +78,7 @@ def check_turn(spec: TurnSpec, seen: Observed) -> list[Failure]:
         failure = check_history(expected, seen.events)
         if failure is not None:
             failures.append(failure)
+    failures.extend(unexpected_errors(spec, seen.events))
     if spec.ended is not None and spec.ended != seen.ended:
         failures.append(
             Failure(
@@ -89,6 +90,37 @@ def check_turn(spec: TurnSpec, seen: Observed) -> list[Failure]:
             )
         )
     return failures
+
+
+def is_problem(event: Mapping[str, Any]) -> bool:
+    """An event that reports something going wrong: an `error`, or a tool call that failed."""
+    kind = event.get("type")
+    return kind == "error" or (kind == "tool_result" and event.get("success") is False)
+
+
+def problem_text(event: Mapping[str, Any]) -> str:
+    if event.get("type") == "tool_result":
+        return f"the tool {event.get('tool', '?')} failed: {event.get('error', '(no message)')}"
+    return f"the runtime reported an error: {event.get('message', '(no message)')}"
+
+
+def unexpected_errors(spec: TurnSpec, events: Sequence[Mapping[str, Any]]) -> list[Failure]:
+    """Errors and failed tool calls fail the turn, unless one of the turn's `events` matches them.
+
+    Errors are never silent: a scripted model with no answer, a tool without a mock or an
+    endpoint that is down all end up here. A test of such a path says so in `events`
+    (`- type: error`, or `- {type: tool_result, success: false}`).
+    """
+    return [
+        Failure(
+            "error",
+            problem_text(event),
+            details=(describe_event(event), "expect it in `events` when this is what the test is about"),
+            line=spec.line,
+        )
+        for event in events
+        if is_problem(event) and not any(pattern.matches(event) for pattern in spec.events)
+    ]
 
 
 def check_reply(kind: str, matcher: Matcher, replies: Sequence[tuple[str, str]]) -> Failure | None:

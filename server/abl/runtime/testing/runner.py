@@ -16,7 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from abl.runtime.testing.expectations import Failure, Observed, ObservedThread, check_reply, check_turn
+from abl.runtime.testing.describe import describe_event
+from abl.runtime.testing.expectations import (
+    Failure,
+    Observed,
+    ObservedThread,
+    check_reply,
+    check_turn,
+    is_problem,
+    problem_text,
+)
 from abl.runtime.testing.format import Conversation, ConversationFile, TurnSpec
 from abl.workspace import Project, load_project
 
@@ -169,7 +178,11 @@ class _Conversation:
 
     def _converse(self, session: Any) -> ConversationResult:
         greeting = tuple((r.agent, r.text) for r in getattr(session, "greeting", ()) or ())
-        loose: list[Failure] = []
+        loose: list[Failure] = [
+            Failure("error", f"before the first message, {problem_text(event)}", details=(describe_event(event),))
+            for event in _events(session)
+            if is_problem(event)
+        ]
         if self.conversation.greeting is not None:
             failure = check_reply("greeting", self.conversation.greeting, greeting)
             if failure is not None:
