@@ -507,3 +507,104 @@ def test_on_start_calls_pass_arguments_store_results_and_check_types() -> None:
     assert results[2].get("error") == "argument `id` should be number, not text"
     assert session.greeting[0].text == "Tier gold."
     assert session.state().values["profile"] == {"tier": "gold"}
+
+
+NESTED = """
+SUPERVISOR: Top
+GOAL: "Sell a policy"
+
+MEMORY:
+  session:
+    - age
+    - quote
+
+HANDOFF:
+  - TO: Quote_Agent
+    WHEN: quote IS NOT SET
+    HISTORY: full
+    RETURN: true
+    ON_RETURN:
+      action: continue
+      MAP:
+        quote: quote
+        age: age
+
+AGENT: Quote_Agent
+GOAL: "Quote a price"
+
+MEMORY:
+  session:
+    - age
+    - quote
+
+HANDOFF:
+  - TO: Age_Agent
+    WHEN: age IS NOT SET
+    HISTORY: none
+    RETURN: true
+    ON_RETURN:
+      action: continue
+      MAP:
+        age: age
+
+  - TO: Pricing_Desk
+    WHEN: age IS SET
+    PASS: [age]
+    RETURN: false
+
+AGENT: Age_Agent
+GOAL: "Ask the age"
+
+GATHER:
+  age:
+    PROMPT: "How old are you?"
+    TYPE: number
+
+COMPLETE:
+  - WHEN: age IS SET
+    RESPOND: "Noted."
+
+AGENT: Pricing_Desk
+GOAL: "Price by age"
+
+MEMORY:
+  session:
+    - quote
+
+COMPLETE:
+  - WHEN: age IS SET
+    SET:
+      quote = age * 10
+    RESPOND: "Your quote is {{quote}}."
+"""
+
+
+def test_nested_returnable_handoffs_unwind_one_level_at_a_time() -> None:
+    session = session_of(NESTED, "Top")
+    first = session.send("I need a policy")
+    assert texts(first) == ["How old are you?"]
+    assert session.state().stack == ["Top", "Quote_Agent"]
+    turn = session.send("42")
+    # Age_Agent returns to Quote_Agent (continue); on the next message Quote_Agent routes on.
+    assert texts(turn) == ["Noted."]
+    assert session.state().stack == ["Top"]
+    assert turn.active_agent == "Quote_Agent"
+    nxt = session.send("so how much?")
+    # Quote_Agent hands off for good to Pricing_Desk, which completes and returns to Top:
+    # the permanent successor of a returnable child returns in its place.
+    handler = [e for e in of_type(nxt.events, "handoff_return_handler")]
+    assert [(h.get("from"), h.get("to"), h.get("mappedFields")) for h in handler] == [
+        ("Pricing_Desk", "Top", ["quote", "age"])]
+    assert texts(nxt) == ["Your quote is 420."]
+    assert session.state().values["quote"] == 420
+    assert session.state().stack == []
+    assert nxt.active_agent == "Top"
+
+
+def test_enabled_when_false_blocks_the_route() -> None:
+    text = CONTEXT.replace("    HISTORY: none\n", "    HISTORY: none\n    ENABLED_WHEN: account_id IS SET\n")
+    session = session_of(text, "Front_Desk")
+    turn = session.send("hello")
+    completed = one(turn.events, "handoff_completed")
+    assert (completed.get("outcome"), completed.get("code")) == ("blocked", "disabled")
+    assert turn.active_agent == "Front_Desk"
