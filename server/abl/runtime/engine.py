@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -280,7 +280,3 @@ def intent_scope(decision: IntentDecision | None) -> dict[str, Any]:
             "unclear": decision.name is None or decision.ambiguous,
         }
     }
-
-
-def chat_texts(entries: Sequence[Entry]) -> list[str]:
-    return [e.text for e in entries]

@@ -20,9 +20,8 @@ from typing import Any
 from abl.diagnostics import Severity
 from abl.runtime.api import Message, Reply, RuntimeOptions, SessionError, SessionState, ThreadView, Turn
 from abl.runtime.engine import Engine
-from abl.runtime.history import Entry
 from abl.runtime.models import Model, ModelError, create_model
-from abl.runtime.state import ACTIVE, SessionData, Thread
+from abl.runtime.state import SessionData, Thread
 from abl.runtime.trace import (
     DEFAULT_START,
     REDACTED,
@@ -325,4 +324,4 @@ def _event(data: Mapping[str, Any]) -> TraceEvent:
     return TraceEvent(data["type"], data["seq"], data["turn"], data["thread"], data["agent"], data["ts"], fields)
 
 
-__all__ = ["Session", "project_problems", "ACTIVE", "Entry"]
+__all__ = ["Session", "project_problems"]

@@ -39,9 +39,6 @@ class Thread:
     suspended_turn: int | None = None  # the turn in which it gave control back with a question open
     warned: list[str] = field(default_factory=list)  # one-time warnings already given
 
-    def has(self, seq: int) -> bool:
-        return any(e.seq == seq for e in reversed(self.history))
-
     def set_value(self, name: str, value: Any, gathered: bool = False) -> None:
         self.values[name] = value
         if gathered and name not in self.gathered:
