@@ -222,13 +222,20 @@ class Engine:
     # --- model -------------------------------------------------------------------------------
 
     def model_context(self, thread: Thread, current: Entry | None) -> tuple[ModelContext, int]:
-        """The conversation a model sees for `thread`, and how many earlier messages it has."""
+        """The conversation a model sees for `thread`, and how many earlier messages it has.
+
+        The messages are the latest `CONTEXT_WINDOW` ones before `current`, after the handoff
+        summary when the thread has one; the count is of all earlier conversation messages.
+        """
         history = thread.history
         end = len(history)
         if current is not None and end and history[-1].seq == current.seq:
             end -= 1
         start = max(0, end - CONTEXT_WINDOW)
         messages = tuple(ChatMessage(_chat_role(e.role), e.text) for e in history[start:end])
+        summary = thread.values.get("_handoff_summary")
+        if summary:
+            messages = (ChatMessage("system", f"Handoff summary: {summary}"), *messages)
         agent = self.agent(thread.agent)
         goal = agent.goal.text if agent is not None and agent.goal is not None else ""
         return ModelContext(agent=thread.agent, goal=goal, messages=messages), end

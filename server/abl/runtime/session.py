@@ -13,7 +13,7 @@ import json
 import os
 import tempfile
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ class _CountingClock:
         self.inner = inner
         self.ticks = ticks
 
-    def now(self):  # type: ignore[no-untyped-def]
+    def now(self) -> datetime:
         self.ticks += 1
         return self.inner.now()
 
