@@ -196,3 +196,17 @@ def test_messages_after_the_end_are_not_sent(tmp_path, capsys):
     assert code == 0
     assert out.splitlines()[-1] == "[Order_Status_Agent] Order ORD-20931 is on its way."
     assert "the session has ended; 1 message(s) not sent" in err
+
+
+def test_a_recording_with_errors_expects_them(tmp_path, capsys):
+    recorded = tmp_path / "down.abltest.yaml"
+    args = ["--model", "openai", "--model-url", "http://127.0.0.1:9/v1", "--model-name", "local"]
+    code, _, _ = abl(capsys, "run", LOAN, "--script", script(tmp_path, "I want a loan offer\n"), "--record", recorded, *args)
+    assert code == 0
+    text = recorded.read_text(encoding="utf-8")
+    assert "type: error" in text and "model: openai" in text
+    bank_record = tmp_path / "bank.abltest.yaml"
+    abl(capsys, "run", BANK, "--script", script(tmp_path, "hello\n", "bank.txt"), "--record", bank_record)
+    code, out, _ = abl(capsys, "test", bank_record)
+    assert code == 0, out  # the failed tool call (no mock) was recorded as expected
+    assert "success: false" in bank_record.read_text(encoding="utf-8")

@@ -211,3 +211,19 @@ def test_errors_are_never_silent(tmp_path, capsys):
     mocked = write(tmp_path, "mocked.abltest.yaml", text.replace("tests:", "mocks: {{get_balance: {{amount: 3}}}}\ntests:"), bank)
     code, out, _ = abl(capsys, "test", mocked)
     assert code == 0, out
+
+
+def test_start_events_check_what_on_start_did(tmp_path, capsys):
+    bank = Path(__file__).resolve().parent / "projects" / "bank"
+    head = "project: {project}\nagent: Balance_Agent\n"
+    expected_failure = head + (
+        "tests:\n  - name: no mock\n    start_events:\n      - type: tool_result\n        tool: get_balance\n"
+        "        success: false\n    turns: []\n"
+    )
+    code, out, _ = abl(capsys, "test", write(tmp_path, "a.abltest.yaml", expected_failure, bank))
+    assert code == 0, out
+    wrong = head + "mocks: {{get_balance: 1}}\n" + expected_failure.split("\n", 2)[2]
+    code, out, _ = abl(capsys, "test", write(tmp_path, "b.abltest.yaml", wrong, bank))
+    assert code == 1
+    assert "- start_events (line 7): expected event 1 of 1 not found in order" in out
+    assert "success: expected false, got true" in out

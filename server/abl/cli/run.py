@@ -127,6 +127,7 @@ def prepare(args: argparse.Namespace) -> "Driver":
             model_options={k: v for k, v in options.model_options.items() if k != "api_key"},
             mocks=mocks,
             greeting=tuple((r.agent, r.text) for r in session.greeting),
+            start_events=tuple(e.to_dict() for e in session.trace),
         )
     driver = Driver(
         session=session,
@@ -275,6 +276,7 @@ class Driver:
         if self.recording is not None:
             self.recording.turns.clear()
             self.recording.greeting = tuple((r.agent, r.text) for r in self.session.greeting)
+            self.recording.start_events = tuple(e.to_dict() for e in self.session.trace)
         self.persist()
 
     def persist(self) -> None:

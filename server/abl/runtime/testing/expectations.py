@@ -15,7 +15,7 @@ from typing import Any
 
 from abl.runtime.testing.describe import describe_event
 from abl.runtime.testing.format import HistoryReceived, ThreadValues, TurnSpec
-from abl.runtime.testing.matcher import MISSING, Matcher, find_forbidden, match_in_order, show
+from abl.runtime.testing.matcher import MISSING, EventPattern, Matcher, find_forbidden, match_in_order, show
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def check_turn(spec: TurnSpec, seen: Observed) -> list[Failure]:
         if failure is not None:
             failures.append(dataclasses.replace(failure, line=spec.line_of("reply")))
     if spec.events:
-        failures.extend(check_events(spec, seen.events))
+        failures.extend(check_events(spec.events, seen.events))
     if spec.no_events:
         for pattern, event in find_forbidden(spec.no_events, seen.events):
             failures.append(
@@ -78,7 +78,7 @@ def check_turn(spec: TurnSpec, seen: Observed) -> list[Failure]:
         failure = check_history(expected, seen.events)
         if failure is not None:
             failures.append(failure)
-    failures.extend(unexpected_errors(spec, seen.events))
+    failures.extend(unexpected_errors(spec.events, seen.events, spec.line))
     if spec.ended is not None and spec.ended != seen.ended:
         failures.append(
             Failure(
@@ -104,8 +104,8 @@ def problem_text(event: Mapping[str, Any]) -> str:
     return f"the runtime reported an error: {event.get('message', '(no message)')}"
 
 
-def unexpected_errors(spec: TurnSpec, events: Sequence[Mapping[str, Any]]) -> list[Failure]:
-    """Errors and failed tool calls fail the turn, unless one of the turn's `events` matches them.
+def unexpected_errors(expected: Sequence[EventPattern], events: Sequence[Mapping[str, Any]], line: int | None = None) -> list[Failure]:
+    """Errors and failed tool calls fail, unless one of the expected events matches them.
 
     Errors are never silent: a scripted model with no answer, a tool without a mock or an
     endpoint that is down all end up here. A test of such a path says so in `events`
@@ -116,10 +116,10 @@ def unexpected_errors(spec: TurnSpec, events: Sequence[Mapping[str, Any]]) -> li
             "error",
             problem_text(event),
             details=(describe_event(event), "expect it in `events` when this is what the test is about"),
-            line=spec.line,
+            line=line,
         )
         for event in events
-        if is_problem(event) and not any(pattern.matches(event) for pattern in spec.events)
+        if is_problem(event) and not any(pattern.matches(event) for pattern in expected)
     ]
 
 
@@ -132,8 +132,9 @@ def check_reply(kind: str, matcher: Matcher, replies: Sequence[tuple[str, str]])
     return Failure(kind, f"the {kind} does not match", matcher.describe(), actual, (reason,))
 
 
-def check_events(spec: TurnSpec, events: Sequence[Mapping[str, Any]]) -> list[Failure]:
-    result = match_in_order(spec.events, events)
+def check_events(expected: Sequence[EventPattern], events: Sequence[Mapping[str, Any]], kind: str = "events") -> list[Failure]:
+    """The expected events must appear in this order; a failure shows the nearest candidates."""
+    result = match_in_order(expected, events)
     if result.ok:
         return []
     missing = result.missing
@@ -151,8 +152,8 @@ def check_events(spec: TurnSpec, events: Sequence[Mapping[str, Any]]) -> list[Fa
         details.extend(f"    {reason}" for reason in near.reasons)
     return [
         Failure(
-            "events",
-            f"expected event {result.missing_index + 1} of {len(spec.events)} not found in order",
+            kind,
+            f"expected event {result.missing_index + 1} of {len(expected)} not found in order",
             missing.describe(),
             None,
             tuple(details),

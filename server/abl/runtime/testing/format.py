@@ -73,6 +73,7 @@ class Conversation:
     turns: tuple[TurnSpec, ...]
     setup: dict[str, Any] = field(default_factory=dict)
     greeting: Matcher | None = None  # what ON_START says before the first message
+    start_events: tuple[EventPattern, ...] = ()  # what ON_START does, in order
     mocks: dict[str, Any] = field(default_factory=dict)  # merged over the file's mocks
     scripted: dict[str, Any] | None = None  # replaces the file's scripted answers when given
     skip: str | None = None  # reason, when the test is skipped

@@ -37,7 +37,7 @@ from abl.runtime.testing.matcher import (
 from abl.runtime.testing.yamlread import FormatError, LineDict, LineList, read_yaml
 
 FILE_KEYS = ("project", "agent", "model", "model_options", "mocks", "scripted", "tests", "description")
-TEST_KEYS = ("name", "description", "setup", "greeting", "mocks", "scripted", "skip", "turns")
+TEST_KEYS = ("name", "description", "setup", "greeting", "start_events", "mocks", "scripted", "skip", "turns")
 TURN_KEYS = ("user", "agent", "reply", "events", "no_events", "vars", "history_received", "ended", "scripted")
 MODEL_OPTION_KEYS = ("base_url", "model", "timeout")
 
@@ -150,7 +150,8 @@ class _FileReader:
         if not isinstance(turns_value, LineList):
             raise self.fail(item.line_of("turns"), "`turns` must be a list of `- user: ...` entries")
         turns = tuple(self.turn(t, turns_value.line_of(i)) for i, t in enumerate(turns_value))
-        if not turns and greeting is None:
+        start_events = self.events(item, "start_events")
+        if not turns and greeting is None and not start_events:
             raise self.fail(item.line_of("turns"), f"test {_quote(name)} has no turns and no `greeting` to check")
         own_script = self.script(item)
         base = own_script if own_script is not None else file_script
@@ -168,6 +169,7 @@ class _FileReader:
             turns=turns,
             setup={str(k): _plain(v) for k, v in setup.items()},
             greeting=greeting,
+            start_events=start_events,
             mocks=self.mocks(item),
             scripted=own_script,
             skip=skip,

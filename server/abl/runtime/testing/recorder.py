@@ -27,7 +27,8 @@ KEY_EVENTS: Mapping[str, tuple[str, ...]] = {
     "memory_error": ("target", "code"),
     "complete": ("terminal",),
     "escalate": (),
-    "error": (),
+    "tool_result": ("tool", "success"),
+    "error": ("code",),
 }
 
 
@@ -51,6 +52,7 @@ class Recording:
     model_options: dict[str, Any] = field(default_factory=dict)
     mocks: dict[str, Any] = field(default_factory=dict)
     greeting: tuple[tuple[str, str], ...] = ()
+    start_events: tuple[Mapping[str, Any], ...] = ()  # what ON_START did
     turns: list[RecordedTurn] = field(default_factory=list)
 
     def add(self, turn: RecordedTurn) -> None:
@@ -88,6 +90,9 @@ def to_document(recording: Recording, test_path: Path) -> dict[str, Any]:
     test: dict[str, Any] = {"name": recording.name}
     if recording.greeting:
         test["greeting"] = _reply_text(recording.greeting)
+    start_events = key_events(recording.start_events)
+    if start_events:
+        test["start_events"] = start_events
     test["turns"] = [_turn(t) for t in recording.turns]
     doc["tests"] = [test]
     return doc

@@ -10,21 +10,21 @@ other tests still run.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from abl.runtime.testing.describe import describe_event
 from abl.runtime.testing.expectations import (
     Failure,
     Observed,
     ObservedThread,
+    check_events,
     check_reply,
     check_turn,
-    is_problem,
-    problem_text,
+    unexpected_errors,
 )
 from abl.runtime.testing.format import Conversation, ConversationFile, TurnSpec
 from abl.workspace import Project, load_project
@@ -178,11 +178,15 @@ class _Conversation:
 
     def _converse(self, session: Any) -> ConversationResult:
         greeting = tuple((r.agent, r.text) for r in getattr(session, "greeting", ()) or ())
-        loose: list[Failure] = [
-            Failure("error", f"before the first message, {problem_text(event)}", details=(describe_event(event),))
-            for event in _events(session)
-            if is_problem(event)
-        ]
+        # What ON_START did: its events are checked like a turn's (`start_events`).
+        start = _events(session)
+        loose: list[Failure] = []
+        if self.conversation.start_events:
+            loose.extend(check_events(self.conversation.start_events, start, "start_events"))
+        loose.extend(
+            dataclasses.replace(f, summary=f"before the first message, {f.summary}")
+            for f in unexpected_errors(self.conversation.start_events, start)
+        )
         if self.conversation.greeting is not None:
             failure = check_reply("greeting", self.conversation.greeting, greeting)
             if failure is not None:
