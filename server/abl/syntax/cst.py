@@ -168,9 +168,10 @@ class Node:
                 yield child
 
     def find(self, key: str) -> "Node | None":
-        """The first child entry whose key matches `key`, ignoring case."""
+        """The child entry whose key matches `key`, ignoring case. When a key is repeated the
+        later one wins, as on the platform (`DUPLICATE_KEY` says so)."""
         want = key.lower()
-        for child in self.children:
+        for child in reversed(self.children):
             if child.kind is NodeKind.ENTRY and child.key.lower() == want:
                 return child
         return None
