@@ -104,6 +104,8 @@ def test_folders_are_searched_and_k_selects_by_name(tmp_path, capsys):
     assert code == 0
     assert out.splitlines()[-1] == "2 passed, 0 failed"
     assert "two.abltest.yaml" not in out
+    code, _, err = abl(capsys, "test", tmp_path, "-k", "no such test")
+    assert code == 2 and "no test name contains 'no such test'" in err
 
 
 def test_exitfirst_stops_at_the_first_failure(tmp_path, capsys):

@@ -66,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     keep = _keyword_filter(args.keyword)
     runner = Runner(load_checked_project)
+    if args.keyword and not any(keep(c) for f in loaded for c in f.conversations):
+        print(f"abl test: error: no test name contains {args.keyword!r}", file=sys.stderr)
+        return 2
     results = _run(runner, loaded, keep, color=color, stop_early=args.exitfirst)
     out = sys.stdout
     failed = [r for r in results if r.status in ("failed", "error")]
