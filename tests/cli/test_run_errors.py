@@ -120,3 +120,11 @@ def test_usage_errors_are_one_line_without_a_traceback(args):
     assert done.stdout == ""
     assert len(done.stderr.strip().splitlines()) <= 2  # argparse prints the usage line, then the error
     assert "error:" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_saved_session_for_another_agent_is_refused(tmp_path, capsys):
+    session = tmp_path / "s.json"
+    assert abl(capsys, "run", LOAN, "--script", messages(tmp_path), "--session", session)[0] == 0
+    code, _, err = abl(capsys, "run", LOAN, "--agent", "Offer_Agent", "--script", messages(tmp_path), "--session", session)
+    assert code == 2
+    assert f"{session} is a conversation with Loan_Supervisor, not Offer_Agent" in err

@@ -107,8 +107,7 @@ def prepare(args: argparse.Namespace) -> "Driver":
             "abl run: error: --record writes a test that starts a fresh session, so it cannot be combined "
             f"with resuming {session_file}; use a new --session file or leave it out"
         )
-    from abl.runtime import SessionError, start_session
-    from abl.runtime.session import Session
+    from abl.runtime import Session, SessionError, start_session
 
     try:
         if resuming:
@@ -118,6 +117,15 @@ def prepare(args: argparse.Namespace) -> "Driver":
     except SessionError as err:
         what = f"cannot resume {session_file}" if resuming else f"cannot start {agent}"
         raise UsageProblem(f"abl run: error: {what}:\n" + "\n".join(f"  {p}" for p in err.problems)) from err
+    if resuming:
+        threads = session.state().threads
+        saved_agent = threads[0].agent if threads else agent
+        if args.agent is not None and args.agent != saved_agent:
+            raise UsageProblem(
+                f"abl run: error: {session_file} is a conversation with {saved_agent}, not {args.agent}; "
+                "leave out --agent or use another --session file"
+            )
+        agent = saved_agent
     recording = None
     if args.record:
         recording = Recording(
