@@ -7,17 +7,18 @@ prints 1-based line and column numbers.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Position:
+class Position(NamedTuple):
+    """A place in a text. Tuples, because ranges are made per line in hot paths: ordering and
+    hashing come for free and construction is cheap."""
+
     line: int
     character: int
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Range:
+class Range(NamedTuple):
     start: Position
     end: Position
 

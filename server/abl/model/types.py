@@ -420,3 +420,6 @@ class Document:
     is_library: bool = False  # a tool library: a root `TOOLS:` and no agent header
     stray_sections: list["Node"] = field(default_factory=list)  # before any header
     column_zero_steps: list[tuple[Agent, "Node"]] = field(default_factory=list)
+    # Answers computed from this document by later layers (e.g. the checks' block layout),
+    # kept with it so that they are dropped with it when the file changes.
+    memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)

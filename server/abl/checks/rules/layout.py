@@ -42,6 +42,13 @@ def document_kind(agent: Agent) -> DocumentKind:
 
 def blocks(doc: Document) -> Iterator[Block]:
     """Every column-0 entry of the file, in source order, with its placement."""
+    cached = doc.memo.get("layout.blocks")
+    if cached is None:
+        cached = doc.memo["layout.blocks"] = tuple(_blocks(doc))
+    return iter(cached)
+
+
+def _blocks(doc: Document) -> Iterator[Block]:
     library = doc.is_library
     owner: dict[int, Agent] = {}
     headers: set[int] = set()
