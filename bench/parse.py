@@ -27,6 +27,7 @@ sys.path.insert(0, str(HERE))
 from generate import agents_for_lines, project, project_yaml, write_project  # noqa: E402
 
 from abl.checks.engine import check_project  # noqa: E402
+from abl.gcpause import paused_gc  # noqa: E402
 from abl.model import lower  # noqa: E402
 from abl.syntax import parse  # noqa: E402
 from abl.workspace import Project, load_project  # noqa: E402
@@ -59,9 +60,10 @@ def main() -> int:
     rows.append(("parse + lower to model", timed(lambda: lower(parse(text), "bench.abl"), args.reps)))
 
     def check_in_process() -> None:
-        p = Project("/bench")
-        p.update("/bench/agents.abl", text)
-        check_project(p)
+        with paused_gc():  # as `abl check` does
+            p = Project("/bench")
+            p.update("/bench/agents.abl", text)
+            check_project(p)
 
     rows.append(("abl check, in process, all rules", timed(check_in_process, args.reps)))
 

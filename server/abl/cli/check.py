@@ -10,6 +10,7 @@ from abl.checks.engine import CheckOptions, check_project, has_errors
 from abl.checks.fixes import apply_edits
 from abl.cli import report
 from abl.diagnostics import Diagnostic, Severity
+from abl.gcpause import paused_gc
 from abl.workspace import Project, load_projects
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -28,6 +29,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    with paused_gc():  # a short-lived command: collecting cycles would only slow it down
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     projects, problems = load_projects(args.paths)
     if problems:
         for p in problems:

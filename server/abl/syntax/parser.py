@@ -16,6 +16,7 @@ from lark.exceptions import LarkError
 from lark.lexer import Lexer
 
 from abl.diagnostics import Diagnostic, Severity
+from abl.gcpause import paused_gc
 from abl.resources import grammar_text
 from abl.syntax.cst import Node, SourceFile, TopBlock
 from abl.syntax.scanner import ScanResult, scan
@@ -63,6 +64,11 @@ def _parser() -> Lark:
 
 def parse(text: str) -> SourceFile:
     """Parse one file. `text` may be anything; problems come back as diagnostics."""
+    with paused_gc():
+        return _parse(text)
+
+
+def _parse(text: str) -> SourceFile:
     scanned = scan(text)
     diagnostics = list(scanned.diagnostics)
     nested = True
