@@ -209,6 +209,31 @@ def test_comment_lines_between_blocks_lead_the_next_block() -> None:
     assert [new.text[t.start : t.end] for t in refunds.leading] == ["\n", "# refunds live here\n"]
 
 
+def test_trivia_added_after_a_block_keeps_the_block() -> None:
+    old = parse(THREE_AGENTS)
+    before = _tops(old)
+    text = THREE_AGENTS.replace('GOAL: "Refund orders"\n', 'GOAL: "Refund orders"\n\n# refunds end here\n')
+    text = text.replace("      amount]\n", "      amount]\n# triage ends here\n")
+    new = reparse(old, text)
+    assert_same_as_full_parse(new, text)
+    after = _tops(new)
+    assert all(after[k] is before[k] for k in before)
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        ("A: [1,\nB: x\n", "A: [1,\n\nB: x\n"),  # an open bracket swallows the new blank line
+        ("A: |\n  t\nB: x\n", "A: |\n  t\n  # more text\nB: x\n"),  # a pipe swallows the new line
+        ("A: x\nB: x\n", "A: x\n  child: y\nB: x\n"),
+        ("A: x\n# c\nB: x\n", "A: x\n# c\n  child: y\nB: x\n"),
+        ("A: x\n\tB: y\nC: z\n", "A: x\n\tB: y\n\nC: z\n"),
+    ],
+)
+def test_new_lines_after_a_block_that_the_block_takes_in(before: str, after: str) -> None:
+    assert_same_as_full_parse(reparse(parse(before), after), after)
+
+
 def test_pipe_text_that_reaches_column_zero_is_split_where_the_parser_splits() -> None:
     text = "GOAL: |\n  one\n\n  two\nPERSONA: x\n"
     old = parse(text)

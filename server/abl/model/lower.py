@@ -8,7 +8,7 @@ case, except inside `CONTEXT`, where the platform reads only lowercase keys.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from abl.expr import parse_condition
 from abl.model import history
@@ -52,14 +52,17 @@ _IMPORT = re.compile(r"""(".*?"|'.*?'|\S+)\s*(?:\[(.*)\])?\s*$""")
 _FLOW_RESERVED = frozenset({"entry_point", "steps", "global_digressions"})
 
 
-def lower(source: SourceFile, path: str) -> Document:
-    return _Lowering(source, path).document()
+def lower(source: SourceFile, path: str, carry: "Callable[[Agent], Agent | None] | None" = None) -> Document:
+    """Lower one file. `carry`, given an agent whose sections are grouped but not yet read, may
+    return an already lowered agent to use instead (see `abl.model.incremental`)."""
+    return _Lowering(source, path, carry).document()
 
 
 class _Lowering:
-    def __init__(self, source: SourceFile, path: str) -> None:
+    def __init__(self, source: SourceFile, path: str, carry: "Callable[[Agent], Agent | None] | None" = None) -> None:
         self.source = source
         self.path = path
+        self.carry = carry
         self.index = source.index
 
     # --- positions and values -----------------------------------------------------------
@@ -225,8 +228,12 @@ class _Lowering:
                     doc.stray_sections.append(node)
                 continue
             current.sections.append(node)
-        for agent in doc.agents:
-            self.fill(agent, doc)
+        for i, agent in enumerate(doc.agents):
+            kept = self.carry(agent) if self.carry is not None else None
+            if kept is not None:
+                doc.agents[i] = kept
+            else:
+                self.fill(agent, doc)
         return doc
 
     def fill(self, agent: Agent, doc: Document) -> None:
@@ -746,11 +753,13 @@ def parse_failure(value: Scalar) -> FailureAction:
 
 
 def _find(nodes: Iterable[Node], key: str) -> Node | None:
+    """The entry named `key` (any case); a repeated key's later value wins."""
     want = key.lower()
+    found = None
     for n in nodes:
         if n.is_entry and n.key.lower() == want:
-            return n
-    return None
+            found = n
+    return found
 
 
 def _is_remote(lowering: _Lowering, props: list[Node]) -> bool:

@@ -25,7 +25,7 @@ from lark.exceptions import LarkError
 from abl.diagnostics import Diagnostic, Fix, TextEdit
 from abl.syntax.cst import Node, NodeKind, SourceFile, TopBlock, Trivia
 from abl.syntax.parser import build_tree, parse, top_level_problem
-from abl.syntax.scanner import scan
+from abl.syntax.scanner import ScanResult, scan
 from abl.text import LineIndex, Position, Range
 
 # A line break followed by a line that starts a top-level node: not indented, not a comment,
@@ -59,7 +59,12 @@ def reparse(old: SourceFile, new_text: str) -> SourceFile:
     pieces: list[_Piece] = []
     for step in plan:
         row = index.position(step.start).line
-        piece = _carry(old, previous, step, row) if step.old is not None else _read(new_text, step, row)
+        if step.old is None:
+            piece = _read(new_text, step, row)
+        elif step.verify:
+            piece = _carry_if_same(old, step, row, new_text)
+        else:
+            piece = _carry(old, step, row)
         if piece is None:
             return parse(new_text)
         pieces.append(piece)
@@ -80,6 +85,7 @@ class _OldSegment:
     start: int
     end: int
     node: int  # index into old.nodes / old.blocks; -1 for leading trivia only
+    body_end: int = -1  # where the node's own text ends and the trivia after it begin
 
 
 def _old_segments(old: SourceFile) -> list[_OldSegment] | None:
@@ -108,6 +114,10 @@ def _old_segments(old: SourceFile) -> list[_OldSegment] | None:
     for this, nxt in zip(out, out[1:]):
         this.end = nxt.start
     out[-1].end = len(text)
+    for seg in out:
+        if seg.node >= 0:
+            after = nodes[seg.node + 1].leading if seg.node + 1 < len(nodes) else old.trailing
+            seg.body_end = after[0].start if after else seg.end
     return out
 
 
@@ -119,45 +129,58 @@ class _Step:
     start: int
     end: int
     old: _OldSegment | None  # carried over from this old segment, or read afresh
+    # The old node's own text is unchanged but the lines after it differ: carry it over only if
+    # scanning the new segment shows the same lines (the new lines could extend the node).
+    verify: bool = False
 
 
 def _match(old: SourceFile, previous: list[_OldSegment], new_text: str, starts: list[int]) -> list[_Step]:
     """Pair each new segment with an old segment of the same text that may move to its place.
 
-    The old segment at the same offset (before the edit) or at the same distance from the end
-    (after it) is tried first, so repeated blocks keep their own trees; then any unused one.
+    Tried first: the old segment at the same offset (before the edit) or at the same distance
+    from the end (after it), and the old segment that follows the one matched last; so repeated
+    blocks keep their own trees. Then any unused old segment with the same text. Failing that, a
+    nearby old segment whose node's text starts the new segment is carried over if a scan shows
+    the lines after it did not change the node.
     """
     old_text = old.text
     delta = len(new_text) - len(old_text)
     prefix = _common_prefix(old_text, new_text)
     suffix_from = len(new_text) - _common_suffix(old_text, new_text, prefix)
-    by_start: dict[int, _OldSegment] = {}
-    by_text: dict[str, list[_OldSegment]] = {}
+    by_start: dict[int, int] = {}
+    by_text: dict[str, list[int]] = {}
     texts: dict[int, str] = {}
-    for seg in previous:
+    for k, seg in enumerate(previous):
         if seg.node < 0:
             continue
-        by_start[seg.start] = seg
+        by_start[seg.start] = k
         body = old_text[seg.start : seg.end]
-        texts[seg.start] = body
-        by_text.setdefault(body, []).append(seg)
+        texts[k] = body
+        by_text.setdefault(body, []).append(k)
     used: set[int] = set()
     plan: list[_Step] = []
     ends = starts[1:] + [len(new_text)]
+    last = -1
     for start, end in zip(starts, ends):
         body = new_text[start:end]
-        hint = by_start.get(start) if start < prefix else by_start.get(start - delta) if start >= suffix_from else None
-        chosen = None
-        if hint is not None and id(hint) not in used and texts[hint.start] == body and _may_move(hint.start, start, body):
-            chosen = hint
-        else:
-            for seg in by_text.get(body, ()):
-                if id(seg) not in used and _may_move(seg.start, start, body):
-                    chosen = seg
-                    break
+        near: list[int] = []
+        placed = by_start.get(start) if start < prefix else by_start.get(start - delta) if start >= suffix_from else None
+        if placed is not None:
+            near.append(placed)
+        if 0 <= last + 1 < len(previous) and last + 1 != placed and previous[last + 1].node >= 0:
+            near.append(last + 1)
+        near = [k for k in near if k not in used and _may_move(previous[k].start, start, body)]
+        chosen = next((k for k in near if texts[k] == body), None)
+        if chosen is None:
+            chosen = next((k for k in by_text.get(body, ()) if k not in used and _may_move(previous[k].start, start, body)), None)
+        verify = False
+        if chosen is None:
+            chosen = next((k for k in near if body.startswith(old_text[previous[k].start : previous[k].body_end])), None)
+            verify = chosen is not None
         if chosen is not None:
-            used.add(id(chosen))
-        plan.append(_Step(start, end, chosen))
+            used.add(chosen)
+            last = chosen
+        plan.append(_Step(start, end, previous[chosen] if chosen is not None else None, verify))
     return plan
 
 
@@ -208,12 +231,13 @@ class _Piece:
     own_leading: bool = False  # its `leading` holds trivia read inside the segment itself
 
 
-def _read(text: str, step: _Step, row: int) -> _Piece | None:
+def _read(text: str, step: _Step, row: int, scanned: ScanResult | None = None) -> _Piece | None:
     """Read one segment on its own and place it at its offset and row. None: fall back."""
-    body = text[step.start : step.end]
-    if step.start > 0 and body.startswith("\ufeff"):
-        return None  # read on its own, the mark would be taken for the file's byte-order mark
-    scanned = scan(body)
+    if scanned is None:
+        body = text[step.start : step.end]
+        if step.start > 0 and body.startswith("\ufeff"):
+            return None  # read on its own, the mark would be taken for the file's byte-order mark
+        scanned = scan(body)
     try:
         nodes = build_tree(scanned)
     except LarkError:
@@ -228,7 +252,56 @@ def _read(text: str, step: _Step, row: int) -> _Piece | None:
     return _Piece(step.start, step.end, node, tail, diagnostics, own_leading=True)
 
 
-def _carry(old: SourceFile, previous: list[_OldSegment], step: _Step, row: int) -> _Piece | None:
+def _carry_if_same(old: SourceFile, step: _Step, row: int, text: str) -> _Piece | None:
+    """Scan the new segment; if it holds the old node's lines unchanged, carry the old node over
+    with the new trailing trivia, else build the new tree from the scan."""
+    seg = step.old
+    assert seg is not None
+    if step.start > 0 and text.startswith("\ufeff", step.start):
+        return None  # read on its own, the mark would be taken for the file's byte-order mark
+    scanned = scan(text[step.start : step.end])
+    node = old.nodes[seg.node]
+    first_row = 0 if seg.start == 0 else node.row
+    if not _same_lines(list(node.walk()), scanned.nodes, seg.start, first_row, own_leading=seg.start == 0):
+        return _read(text, step, row, scanned)
+    piece = _carry(old, step, row)
+    piece.tail = [Trivia(t.kind, t.row + row, t.start + step.start, t.end + step.start) for t in scanned.trailing]
+    piece.diagnostics = [_shift_diagnostic(d, row) for d in scanned.diagnostics]
+    piece.tabs_unread = False
+    return piece
+
+
+def _same_lines(old: list[Node], new: list[Node], base: int, base_row: int, own_leading: bool) -> bool:
+    """Whether freshly scanned nodes (at offset 0, row 0) are the old nodes read at `base`."""
+    if len(old) != len(new):
+        return False
+    for k, (a, b) in enumerate(zip(old, new)):
+        if (
+            a.kind is not b.kind
+            or a.col != b.col
+            or a.row - base_row != b.row
+            or a.line_start - base != b.line_start
+            or a.start - base != b.start
+            or a.end - base != b.end
+            or a.value_start - base != b.value_start
+            or a.value_end - base != b.value_end
+            or (a.comment_start - base if a.comment_start >= 0 else -1) != b.comment_start
+            or (a.pipe_end_row - base_row if a.pipe_end_row >= 0 else -1) != b.pipe_end_row
+        ):
+            return False
+        if a.kind is not NodeKind.ITEM and (a.value_end_row - base_row != b.value_end_row or a.value_end_char != b.value_end_char):
+            return False
+        if a.kind is NodeKind.ENTRY and (a.key != b.key or a.key_start - base != b.key_start or a.key_end - base != b.key_end):
+            return False
+        if k > 0 or own_leading:
+            if [(t.kind, t.row - base_row, t.start - base, t.end - base) for t in a.leading] != [
+                (t.kind, t.row, t.start, t.end) for t in b.leading
+            ]:
+                return False
+    return True
+
+
+def _carry(old: SourceFile, step: _Step, row: int) -> _Piece:
     """Take an unchanged old segment over; its nodes are moved later, once all reading is done."""
     seg = step.old
     assert seg is not None

@@ -13,6 +13,8 @@ from typing import Iterable, Iterator
 
 from abl.diagnostics import Diagnostic, Severity
 from abl.model import Agent, Document, load_document
+from abl.model.incremental import changed_agents, relower
+from abl.syntax.incremental import reparse
 from abl.text import Range
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
@@ -49,6 +51,15 @@ class AgentRef:
     document: Document
 
 
+@dataclass(frozen=True, slots=True)
+class AgentChanges:
+    """What one edit did to a file's agents. Agents not listed are the same objects as before."""
+
+    path: str
+    changed: tuple[Agent, ...]  # agents read afresh: new, edited, or moved to other rows
+    removed: tuple[Agent, ...]  # agents of the previous text that were dropped or read afresh
+
+
 @dataclass(slots=True)
 class Project:
     """All documents of a project, keyed by path."""
@@ -58,6 +69,7 @@ class Project:
     texts: dict[str, str] = field(default_factory=dict)
     read_diagnostics: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
     _agents: dict[str, list[AgentRef]] | None = None
+    last_edit: AgentChanges | None = None
 
     def update(self, path: str, text: str, read_diagnostics: tuple[Diagnostic, ...] = ()) -> Document:
         """Set a file's text; re-lowers it only when the text changed."""
@@ -69,6 +81,29 @@ class Project:
         self.read_diagnostics[path] = read_diagnostics
         self._agents = None
         return doc
+
+    def edit(self, path: str, text: str) -> AgentChanges:
+        """Set a file's text as an editor does, re-reading only the blocks and agents it changed.
+
+        The previous tree of the file hands its unchanged nodes to the new one, so read the
+        file only through `documents` afterwards.
+        """
+        old = self.documents.get(path)
+        if old is None:
+            doc = self.update(path, text)
+            changes = AgentChanges(path, tuple(doc.agents), ())
+        elif self.texts.get(path) == text:
+            changes = AgentChanges(path, (), ())
+        else:
+            doc = relower(old, reparse(old.source, text))
+            changed, removed = changed_agents(old, doc)
+            self.documents[path] = doc
+            self.texts[path] = text
+            self.read_diagnostics[path] = ()
+            self._agents = None
+            changes = AgentChanges(path, tuple(changed), tuple(removed))
+        self.last_edit = changes
+        return changes
 
     def remove(self, path: str) -> None:
         self.documents.pop(path, None)
