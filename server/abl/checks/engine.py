@@ -10,6 +10,7 @@ import logging
 from dataclasses import dataclass
 
 from abl.checks import rules as _rules  # noqa: F401  (importing registers every rule)
+from abl.checks.cache import CheckCache
 from abl.checks.context import AGENT_RULES, DOCUMENT_RULES, Check
 from abl.checks.registry import lookup
 from abl.diagnostics import Diagnostic, Severity
@@ -27,35 +28,49 @@ class CheckOptions:
 DEFAULT_OPTIONS = CheckOptions()
 
 
-def check_project(project: Project, options: CheckOptions = DEFAULT_OPTIONS) -> dict[str, list[Diagnostic]]:
-    return {path: check_file(project, path, options) for path in sorted(project.documents)}
+def check_project(
+    project: Project, options: CheckOptions = DEFAULT_OPTIONS, cache: CheckCache | None = None
+) -> dict[str, list[Diagnostic]]:
+    """Every file's diagnostics. With a `cache` kept between calls, only stale rules run again."""
+    if cache is None:
+        return {path: check_file(project, path, options) for path in sorted(project.documents)}
+    with cache.session(project):
+        return {path: check_file(project, path, options, cache) for path in sorted(project.documents)}
 
 
-def check_file(project: Project, path: str, options: CheckOptions = DEFAULT_OPTIONS) -> list[Diagnostic]:
+def check_file(
+    project: Project, path: str, options: CheckOptions = DEFAULT_OPTIONS, cache: CheckCache | None = None
+) -> list[Diagnostic]:
     doc = project.documents[path]
     sink: list[Diagnostic] = []
     sink.extend(project.read_diagnostics.get(path, ()))
     sink.extend(doc.source.diagnostics)
-    check = Check(project, doc, None, sink)
-    for codes, rule in DOCUMENT_RULES:
-        _run(options, codes, lambda: rule(check))
-    for agent in doc.agents:
-        agent_check = Check(project, doc, agent, sink)
-        for codes, agent_rule in AGENT_RULES:
-            _run(options, codes, lambda: agent_rule(agent_check, agent))
+    if cache is not None:
+        cache.check_file(project, doc, sink, lambda codes, call: _run(options, codes, call))
+    else:
+        check = Check(project, doc, None, sink)
+        for codes, rule in DOCUMENT_RULES:
+            _run(options, codes, lambda: rule(check))
+        for agent in doc.agents:
+            agent_check = Check(project, doc, agent, sink)
+            for codes, agent_rule in AGENT_RULES:
+                _run(options, codes, lambda: agent_rule(agent_check, agent))
     result = _normalise(sink)
     if options.select is not None:
         result = [d for d in result if d.code in options.select]
     return result
 
 
-def _run(options: CheckOptions, codes: str, call) -> None:
+def _run(options: CheckOptions, codes: str, call) -> bool:
+    """Run one rule; False when it failed (and was logged)."""
     try:
         call()
     except Exception:  # one broken rule must not take the others (or the editor) down
         if options.strict_rules:
             raise
         log.exception("rule for %s failed", codes)
+        return False
+    return True
 
 
 def _normalise(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -1,0 +1,373 @@
+"""Keep each rule's findings between checks, with what the rule consulted, so that a check after
+an edit runs again only the rules whose inputs changed.
+
+A rule reads its agent (or its document), and may consult the project: another agent by name,
+the list of names, every agent, or anything else. While a rule runs, the project (and, for an
+agent rule, the document) it is given are stand-ins that note what is asked of them. A stored
+result is reused when its agent is the same object as before (an agent an edit did not touch is
+carried over as is, on the same rows, see `abl.model.incremental`) and nothing it consulted
+changed:
+
+- `project.agent(name)` still finds the same agent object;
+- `project.agent_names()` still gives the same names;
+- `all_agents()`, `agents_by_name()`, `parents_of()`: every agent is still the same object;
+- anything else asked of the project, or the document of an `all_agents()` entry: every document
+  is still the same object;
+- the rule's own file, read through `source.index` on the agent's own lines, or through
+  `source.text`: the agent (hence those lines) is the same and the file's line ends are of the
+  same kind; read in any other way (other lines, other attributes): the document is the same.
+
+Two things are taken on trust, as the contract for agent rules: `source.text` is read at the
+agent's own lines (and for the kind of line ends a fix should use), and the documents inside
+`agents_by_name()` entries are read for their paths (to say where an agent is). Document rules
+are stored per document. A rule that fails is not stored, so it runs (and is reported) again.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from abl.checks.context import AGENT_RULES, DOCUMENT_RULES, Check
+from abl.diagnostics import Diagnostic
+from abl.model import Agent, Document
+from abl.syntax.cst import SourceFile
+from abl.text import LineIndex, Position
+from abl.workspace import AgentRef, Project
+
+RuleRunner = Callable[[str, Callable[[], None]], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleRun:
+    """One rule that actually ran (rather than being answered from the cache)."""
+
+    path: str
+    agent: str | None  # the agent's name, None for a document rule
+    codes: str
+
+
+class _Reads:
+    """What one run of a rule consulted beyond its own agent."""
+
+    __slots__ = ("agents", "names", "roster", "documents", "own_document", "own_text")
+
+    def __init__(self) -> None:
+        self.agents: dict[str, Agent | None] = {}  # name → what `agent(name)` gave
+        self.names = False
+        self.roster = False
+        self.documents = False
+        self.own_document = False  # anything of the rule's own document beyond its agent's lines
+        self.own_text = False  # the file's text (its agent's lines, and the kind of line ends)
+
+
+@dataclass(slots=True)
+class _Result:
+    diagnostics: tuple[Diagnostic, ...]
+    reads: _Reads
+    document: Document  # the rule's own document when it ran
+    crlf: bool  # whether that document's text had `\r\n` line ends
+    names_seen: int
+    roster_seen: int
+    documents_seen: int
+
+
+@dataclass(slots=True)
+class _FileEntry:
+    document: Document
+    document_results: dict[Callable, _Result] = field(default_factory=dict)
+    # id(agent) → (the agent, kept alive so the id stays its own; results by rule)
+    agent_results: dict[int, tuple[Agent, dict[Callable, _Result]]] = field(default_factory=dict)
+
+
+class CheckCache:
+    """Rule results of earlier checks of one project; pass the same cache to every check."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, _FileEntry] = {}
+        # What the project looked like at the last check, and a counter bumped on each change.
+        self._names: tuple[str, ...] = ()
+        self._roster: tuple[Agent, ...] = ()
+        self._documents: tuple[Document, ...] = ()
+        self._names_version = self._roster_version = self._documents_version = 0
+        self._in_session = False
+        self._crlf: dict[int, tuple[Document, bool]] = {}  # per check: id(document) → line ends
+        self.runs: list[RuleRun] = []  # rules that ran in the last check
+        self.reused = 0  # rule results taken from the cache in the last check
+
+    # --- entry points used by the engine ---------------------------------------------------
+
+    @contextmanager
+    def session(self, project: Project) -> Iterator[None]:
+        """Check several files against one state of the project (looked at once)."""
+        self.begin(project)
+        self._in_session = True
+        try:
+            yield
+        finally:
+            self._in_session = False
+
+    def begin(self, project: Project) -> None:
+        """Note what changed in the project since the last check and forget removed files."""
+        self.runs = []
+        self.reused = 0
+        self._crlf = {}
+        names = tuple(project.agent_names())
+        if names != self._names:
+            self._names = names
+            self._names_version += 1
+        roster = tuple(agent for doc in project.documents.values() for agent in doc.agents)
+        if not _same_objects(roster, self._roster):
+            self._roster = roster
+            self._roster_version += 1
+        documents = tuple(project.documents.values())
+        if not _same_objects(documents, self._documents):
+            self._documents = documents
+            self._documents_version += 1
+        for path in [p for p in self._files if p not in project.documents]:
+            del self._files[path]
+
+    def check_file(self, project: Project, document: Document, sink: list[Diagnostic], run: RuleRunner) -> None:
+        """Add every rule's diagnostics for `document` to `sink`, running only stale rules."""
+        if not self._in_session:
+            self.begin(project)
+        old = self._files.get(document.path)
+        entry = _FileEntry(document)
+        if old is not None and old.document is document:
+            entry.document_results = old.document_results
+        for codes, rule in DOCUMENT_RULES:
+            self._one(project, document, None, rule, codes, entry.document_results, sink, run)
+        for agent in document.agents:
+            kept = old.agent_results.get(id(agent)) if old is not None else None
+            results = kept[1] if kept is not None and kept[0] is agent else {}
+            entry.agent_results[id(agent)] = (agent, results)
+            lines = _AgentLines(agent)
+            for codes, agent_rule in AGENT_RULES:
+                self._one(project, document, agent, agent_rule, codes, results, sink, run, lines)
+        self._files[document.path] = entry
+
+    # --- one rule --------------------------------------------------------------------------
+
+    def _one(
+        self,
+        project: Project,
+        document: Document,
+        agent: Agent | None,
+        rule: Callable,
+        codes: str,
+        results: dict[Callable, _Result],
+        sink: list[Diagnostic],
+        run: RuleRunner,
+        lines: "_AgentLines | None" = None,
+    ) -> None:
+        stored = results.get(rule)
+        if stored is not None and self._still_valid(stored, project, document):
+            sink.extend(stored.diagnostics)
+            self.reused += 1
+            return
+        reads = _Reads()
+        found: list[Diagnostic] = []
+        watched_project = _WatchedProject(project, reads)
+        if agent is None or lines is None:
+            check = Check(watched_project, document, None, found)  # type: ignore[arg-type]
+            finished = run(codes, lambda: rule(check))
+        else:
+            watched_document = _WatchedDocument(document, lines, reads)
+            check = Check(watched_project, watched_document, agent, found)  # type: ignore[arg-type]
+            finished = run(codes, lambda: rule(check, agent))
+        sink.extend(found)
+        self.runs.append(RuleRun(document.path, agent.name.text if agent is not None else None, codes))
+        if finished:
+            results[rule] = _Result(
+                tuple(found),
+                reads,
+                document,
+                self._uses_crlf(document),
+                self._names_version,
+                self._roster_version,
+                self._documents_version,
+            )
+        else:
+            results.pop(rule, None)
+
+    def _still_valid(self, stored: _Result, project: Project, document: Document) -> bool:
+        reads = stored.reads
+        if stored.document is not document:
+            if reads.own_document:
+                return False
+            if reads.own_text and stored.crlf != self._uses_crlf(document):
+                return False
+        if reads.names and stored.names_seen != self._names_version:
+            return False
+        if reads.roster and stored.roster_seen != self._roster_version:
+            return False
+        if reads.documents and stored.documents_seen != self._documents_version:
+            return False
+        return all(project.agent(name) is found for name, found in reads.agents.items())
+
+    def _uses_crlf(self, document: Document) -> bool:
+        known = self._crlf.get(id(document))
+        if known is None or known[0] is not document:
+            known = (document, "\r\n" in document.source.text)
+            self._crlf[id(document)] = known
+        return known[1]
+
+
+def _same_objects(a: tuple, b: tuple) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+# --- stand-ins that note what a rule asks ---------------------------------------------------
+
+
+class _WatchedProject:
+    """The project as a rule sees it: answers as the project does, noting each question."""
+
+    __slots__ = ("_project", "_reads")
+
+    def __init__(self, project: Project, reads: _Reads) -> None:
+        self._project = project
+        self._reads = reads
+
+    def agent(self, name: str) -> Agent | None:
+        found = self._project.agent(name)
+        self._reads.agents[name] = found
+        return found
+
+    def agent_names(self) -> list[str]:
+        self._reads.names = True
+        return self._project.agent_names()
+
+    def all_agents(self) -> Iterator["_WatchedRef"]:
+        self._reads.roster = True
+        for ref in self._project.all_agents():
+            yield _WatchedRef(ref.agent, ref.document, self._reads)
+
+    def parents_of(self, child: str) -> list[Agent]:
+        self._reads.roster = True
+        return self._project.parents_of(child)
+
+    def agents_by_name(self) -> dict[str, list[AgentRef]]:
+        # The project's own table (rules may key their caches on it); see the module docstring.
+        self._reads.roster = True
+        return self._project.agents_by_name()
+
+    def __getattr__(self, name: str) -> object:
+        self._reads.documents = True  # anything else may reach any document
+        return getattr(self._project, name)
+
+
+class _WatchedRef:
+    """An `AgentRef` whose document, if a rule looks at it, counts as reading documents."""
+
+    __slots__ = ("agent", "_document", "_reads")
+
+    def __init__(self, agent: Agent, document: Document, reads: _Reads) -> None:
+        self.agent = agent
+        self._document = document
+        self._reads = reads
+
+    @property
+    def document(self) -> Document:
+        self._reads.documents = True
+        return self._document
+
+
+class _WatchedDocument:
+    """An agent rule's own document: its path is free, its source is watched, the rest ties the
+    result to this very document."""
+
+    __slots__ = ("_document", "_reads", "path", "_lines", "_source")
+
+    def __init__(self, document: Document, lines: "_AgentLines", reads: _Reads) -> None:
+        self._document = document
+        self._reads = reads
+        self._lines = lines
+        self._source: _WatchedSource | None = None
+        self.path = document.path
+
+    @property
+    def source(self) -> "_WatchedSource":
+        if self._source is None:
+            self._source = _WatchedSource(self._document.source, self._lines.spans(), self._reads)
+        return self._source
+
+    def __getattr__(self, name: str) -> object:
+        self._reads.own_document = True
+        return getattr(self._document, name)
+
+
+class _WatchedSource:
+    """The file's tree as an agent rule sees it: the text and a line index that notes which lines
+    are asked about."""
+
+    __slots__ = ("_source", "_reads", "index")
+
+    def __init__(self, source: SourceFile, lines: list[tuple[int, int]], reads: _Reads) -> None:
+        self._source = source
+        self._reads = reads
+        self.index = _WatchedIndex(source.index, lines, reads)
+
+    @property
+    def text(self) -> str:
+        self._reads.own_text = True
+        return self._source.text
+
+    def __getattr__(self, name: str) -> object:
+        self._reads.own_document = True
+        return getattr(self._source, name)
+
+
+class _WatchedIndex:
+    """A line index that answers as the file's does and notes a line outside the agent's own."""
+
+    __slots__ = ("_index", "_lines", "_reads")
+
+    def __init__(self, index: LineIndex, lines: list[tuple[int, int]], reads: _Reads) -> None:
+        self._index = index
+        self._lines = lines
+        self._reads = reads
+
+    def _note(self, line: int) -> None:
+        if not any(first <= line <= last for first, last in self._lines):
+            self._reads.own_document = True
+
+    def position(self, offset: int) -> Position:
+        found = self._index.position(offset)
+        self._note(found.line)
+        return found
+
+    def offset(self, pos: Position) -> int:
+        self._note(pos.line)
+        return self._index.offset(pos)
+
+    def line_text(self, line: int) -> str:
+        self._note(line)
+        return self._index.line_text(line)
+
+    def __getattr__(self, name: str) -> object:
+        self._reads.own_document = True
+        return getattr(self._index, name)
+
+
+class _AgentLines:
+    """The rows of an agent's sections (each from its first line to its last descendant's),
+    worked out once per check and only if a rule reads the file."""
+
+    __slots__ = ("_agent", "_spans")
+
+    def __init__(self, agent: Agent) -> None:
+        self._agent = agent
+        self._spans: list[tuple[int, int]] | None = None
+
+    def spans(self) -> list[tuple[int, int]]:
+        if self._spans is None:
+            self._spans = []
+            for section in self._agent.sections:
+                last = section
+                while last.children:
+                    last = last.children[-1]
+                end = max(last.row, last.pipe_end_row, last.row if last.is_item else last.value_end_row)
+                self._spans.append((section.row, end))
+        return self._spans

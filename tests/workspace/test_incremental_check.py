@@ -1,0 +1,311 @@
+"""Editing a file keeps the agents it did not touch, and checking after the edit (with rule results
+kept between checks) reports exactly what checking from scratch reports."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from abl.checks.cache import CheckCache
+from abl.checks.context import AGENT_RULES, DOCUMENT_RULES
+from abl.checks.engine import CheckOptions, check_project
+from abl.model import lower
+from abl.model.incremental import relower
+from abl.syntax import parse
+from abl.syntax.cst import Node
+from abl.syntax.incremental import reparse
+from abl.workspace import Project
+from fixture import parse_fixture
+
+TESTS = Path(__file__).resolve().parents[1]
+EXAMPLES = TESTS.parents[1] / "shared" / "spec" / "examples"
+STRICT = CheckOptions(strict_rules=True)
+
+
+def _read(path: Path) -> str:
+    return path.read_bytes().decode("utf-8", "replace")
+
+
+def _projects() -> list[dict[str, str]]:
+    """Real multi-agent projects: the shared examples, the check fixtures, the sample projects."""
+    out: list[dict[str, str]] = []
+    if EXAMPLES.is_dir():
+        out.extend({f"/ex/{p.name}": _read(p)} for p in sorted(EXAMPLES.glob("*.abl")))
+    for p in sorted((TESTS / "checks" / "cases").glob("*.abl")):
+        out.append(parse_fixture(_read(p)).files)
+    for folder in ("runtime/projects/loan", "runtime/projects/retail", "cli/projects/bank"):
+        root = TESTS / folder
+        files = {f"/{folder}/{p.relative_to(root)}": _read(p) for p in sorted(root.rglob("*.abl"))}
+        if files:
+            out.append(files)
+    return out
+
+
+PROJECTS = _projects()
+SINGLE_FILES = [text for project in PROJECTS for text in project.values()]
+
+PIECES = st.sampled_from(
+    [
+        "x", " ", "  ", "\t", "- ", ":", ": ", "#", '"', "[", "]", "{", "}", "|\n", "\n", "\r\n", "_2",
+        "AGENT: Extra\nGOAL: g\n", "  - TO: Extra\n", "    PASS: [order_id]\n", "# comment\n",
+        "COMPLETE:\n  - WHEN: done IS SET\n", "  WHEN: a == 1\n", "HANDOFF:\n", "RETURN: true\n",
+    ]
+)
+
+
+def _edit(data: st.DataObject, text: str) -> str:
+    action = data.draw(st.sampled_from(["insert", "delete", "replace", "insert line", "delete line"]))
+    at = data.draw(st.integers(0, len(text)))
+    if action == "insert":
+        return text[:at] + data.draw(PIECES) + text[at:]
+    if action == "delete":
+        return text[:at] + text[at + data.draw(st.integers(1, 10)) :]
+    if action == "replace":
+        return text[:at] + data.draw(PIECES) + text[at + data.draw(st.integers(1, 5)) :]
+    lines = text.splitlines(keepends=True)
+    if not lines:
+        return data.draw(PIECES)
+    i = data.draw(st.integers(0, len(lines) - 1))
+    if action == "insert line":
+        lines.insert(i, data.draw(PIECES) + "\n")
+    else:
+        del lines[i]
+    return "".join(lines)
+
+
+# --- comparing models built in different ways ------------------------------------------------
+
+
+def plain(value: object, depth: int = 0) -> object:
+    """A value-only picture of a model object: nodes become their kind and place."""
+    if isinstance(value, Node):
+        return ("node", value.kind, value.row, value.start, value.end)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if depth > 40:
+            return type(value).__name__
+        return (type(value).__name__,) + tuple(
+            (f.name, plain(getattr(value, f.name), depth + 1)) for f in dataclasses.fields(value) if f.name != "source"
+        )
+    if isinstance(value, (list, tuple)):
+        return tuple(plain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return tuple((k, plain(v, depth + 1)) for k, v in value.items())
+    if isinstance(value, (str, int, float, bool, type(None), enum.Enum)):
+        return value
+    return repr(value)
+
+
+# --- relowering ---------------------------------------------------------------------------
+
+THREE = """\
+AGENT: Triage
+GOAL: "Find out what the customer needs"
+HANDOFF:
+  - TO: Billing
+    WHEN: topic == "billing"
+    PASS: [order_id]
+    HISTORY: full
+    ON_FAILURE: CONTINUE
+
+AGENT: Billing
+GOAL: "Sort out invoices"
+GATHER:
+  order_id:
+    PROMPT: "Order number?"
+
+AGENT: Refunds
+GOAL: "Refund orders"
+"""
+
+
+def test_an_edit_inside_one_agent_keeps_the_other_agents() -> None:
+    project = Project("/p")
+    project.update("/p/a.abl", THREE)
+    before = {a.name.text: a for a in project.documents["/p/a.abl"].agents}
+    changes = project.edit("/p/a.abl", THREE.replace("Sort out invoices", "Sort out all invoices"))
+    after = {a.name.text: a for a in project.documents["/p/a.abl"].agents}
+    assert after["Triage"] is before["Triage"] and after["Refunds"] is before["Refunds"]
+    assert after["Billing"] is not before["Billing"]
+    assert [a.name.text for a in changes.changed] == ["Billing"]
+    assert changes.removed == (before["Billing"],)
+    assert project.last_edit is changes
+    assert after["Billing"].goal is not None and after["Billing"].goal.text == "Sort out all invoices"
+
+
+def test_agents_below_an_inserted_line_are_read_again_for_their_new_rows() -> None:
+    project = Project("/p")
+    project.update("/p/a.abl", THREE)
+    before = {a.name.text: a for a in project.documents["/p/a.abl"].agents}
+    text = THREE.replace("AGENT: Billing", "# billing\nAGENT: Billing")
+    changes = project.edit("/p/a.abl", text)
+    assert {a.name.text for a in changes.changed} == {"Billing", "Refunds"}
+    assert project.agent("Triage") is before["Triage"]
+    assert project.agent("Refunds").name.range.start.line == before["Refunds"].name.range.start.line + 1
+    assert plain(project.documents["/p/a.abl"].agents) == plain(lower(parse(text), "/p/a.abl").agents)
+
+
+def test_the_same_text_changes_nothing() -> None:
+    project = Project("/p")
+    project.update("/p/a.abl", THREE)
+    doc = project.documents["/p/a.abl"]
+    changes = project.edit("/p/a.abl", THREE)
+    assert changes.changed == () and changes.removed == ()
+    assert project.documents["/p/a.abl"] is doc
+
+
+def test_a_new_file_counts_all_its_agents_as_changed() -> None:
+    project = Project("/p")
+    changes = project.edit("/p/new.abl", THREE)
+    assert [a.name.text for a in changes.changed] == ["Triage", "Billing", "Refunds"]
+
+
+def test_column_zero_flow_steps_stay_with_their_agents() -> None:
+    text = (
+        "AGENT: A\nGOAL: a\nFLOW:\n  steps: [ask]\nask:\n  SAY: hi\n"
+        "AGENT: B\nGOAL: b\nFLOW:\n  steps: [greet]\ngreet:\n  SAY: hello\n"
+    )
+    old = lower(parse(text), "/f.abl")
+    edited = text.replace("GOAL: b", "GOAL: bb")
+    new = relower(old, reparse(old.source, edited))
+    assert new.agents[0] is old.agents[0] and new.agents[1] is not old.agents[1]
+    assert plain(new) == plain(lower(parse(edited), "/f.abl"))
+    assert [(agent.name.text, node.key) for agent, node in new.column_zero_steps] == [("A", "ask"), ("B", "greet")]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.sampled_from(SINGLE_FILES), st.data())
+def test_relowered_documents_equal_fresh_ones(seed: str, data: st.DataObject) -> None:
+    doc = lower(parse(seed), "/f.abl")
+    text = seed
+    for _ in range(data.draw(st.integers(1, 3))):
+        text = _edit(data, text)
+        previous = {id(a): a for a in doc.agents}
+        doc = relower(doc, reparse(doc.source, text))
+        fresh = lower(parse(text), "/f.abl")
+        assert plain(doc) == plain(fresh)
+        # A carried agent is only ever one whose sections are the very same, unmoved nodes.
+        moved = {id(b.node) for b in doc.source.blocks if b.row_shift}
+        for agent in doc.agents:
+            if id(agent) in previous:
+                assert not any(id(n) in moved for n in agent.sections)
+
+
+# --- checking -----------------------------------------------------------------------------
+
+
+def _fresh_check(files: dict[str, str]) -> dict:
+    project = Project("/p")
+    for path, text in files.items():
+        project.update(path, text)
+    return check_project(project, STRICT)
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
+@given(st.sampled_from(PROJECTS), st.data())
+def test_checks_after_edits_equal_checks_from_scratch(files: dict[str, str], data: st.DataObject) -> None:
+    project = Project("/p")
+    for path, text in files.items():
+        project.update(path, text)
+    cache = CheckCache()
+    assert check_project(project, STRICT, cache) == _fresh_check(files)
+    current = dict(files)
+    for _ in range(data.draw(st.integers(1, 4))):
+        path = data.draw(st.sampled_from(sorted(current)))
+        current[path] = _edit(data, current[path])
+        project.edit(path, current[path])
+        assert check_project(project, STRICT, cache) == _fresh_check(current)
+
+
+def _three_files() -> Project:
+    project = Project("/p")
+    project.update("/p/triage.abl", THREE.split("\nAGENT: Billing")[0])
+    project.update("/p/billing.abl", "AGENT: Billing" + THREE.split("\nAGENT: Billing")[1].split("\nAGENT: Refunds")[0])
+    project.update("/p/refunds.abl", "AGENT: Refunds" + THREE.split("\nAGENT: Refunds")[1])
+    return project
+
+
+def test_only_rules_that_consult_a_changed_agent_run_again() -> None:
+    project = _three_files()
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    assert len(cache.runs) == 3 * len(DOCUMENT_RULES) + 3 * len(AGENT_RULES) and cache.reused == 0
+
+    edited = project.texts["/p/billing.abl"].replace("Sort out invoices", "Sort out every invoice")
+    project.edit("/p/billing.abl", edited)
+    check_project(project, STRICT, cache)
+    ran = {(r.path, r.agent, r.codes) for r in cache.runs}
+    all_agent_rules = {codes for codes, _ in AGENT_RULES}
+    # The edited agent and the edited file's document rules all ran again.
+    assert {c for p, a, c in ran if a == "Billing"} == all_agent_rules
+    assert {c for p, a, c in ran if p == "/p/billing.abl" and a is None} == {c for c, _ in DOCUMENT_RULES}
+    # Elsewhere, only rules that consulted every agent (or Billing itself) ran, and not all of them.
+    for path, name in (("/p/triage.abl", "Triage"), ("/p/refunds.abl", "Refunds")):
+        again = {c for p, a, c in ran if a == name}
+        assert again < all_agent_rules
+        assert again == _consulting(cache, path, name, "Billing")
+    assert cache.reused > 0
+    assert check_project(project, STRICT, cache) == _fresh_check(project.texts)
+
+
+def _consulting(cache: CheckCache, path: str, name: str, changed: str) -> set[str]:
+    """Rules of agent `name` whose stored reads involve every agent, any document, or agent
+    `changed` (the list of names did not change)."""
+    entry = cache._files[path]
+    agent = next(a for a, _ in entry.agent_results.values() if a.name.text == name)
+    results = entry.agent_results[id(agent)][1]
+    codes = {rule: c for c, rule in AGENT_RULES}
+    return {
+        codes[rule]
+        for rule, res in results.items()
+        if res.reads.roster or res.reads.documents or changed in res.reads.agents
+    }
+
+
+def test_an_edit_outside_any_agent_runs_no_rule_of_other_files() -> None:
+    project = _three_files()
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    billing = project.agent("Billing")
+    changes = project.edit("/p/billing.abl", project.texts["/p/billing.abl"] + "# a note at the end\n")
+    assert changes.changed == () and project.agent("Billing") is billing
+    check_project(project, STRICT, cache)
+    assert {r.path for r in cache.runs} <= {"/p/billing.abl"}
+    # Billing's rules that read only Billing itself (and its own lines) were not run again.
+    again = {r.codes for r in cache.runs if r.agent == "Billing"}
+    assert again < {codes for codes, _ in AGENT_RULES}
+    assert "MISSING_GOAL" in {codes for codes, _ in AGENT_RULES} and "MISSING_GOAL" not in again
+    assert check_project(project, STRICT, cache) == _fresh_check(project.texts)
+
+
+def test_names_appearing_rerun_the_rules_that_looked_them_up() -> None:
+    project = Project("/p")
+    project.update("/p/triage.abl", THREE.split("\nAGENT: Billing")[0])
+    cache = CheckCache()
+    first = check_project(project, STRICT, cache)
+    assert any(d.code == "INVALID_HANDOFF_TARGET" for d in first["/p/triage.abl"])
+    project.edit("/p/billing.abl", "AGENT: Billing\nGOAL: bills\n")
+    second = check_project(project, STRICT, cache)
+    assert not any(d.code == "INVALID_HANDOFF_TARGET" for d in second["/p/triage.abl"])
+    assert second == _fresh_check(project.texts)
+
+
+def test_a_rule_that_fails_is_run_and_reported_again() -> None:
+    calls: list[str] = []
+
+    def broken(check, agent) -> None:
+        calls.append(agent.name.text)
+        raise RuntimeError("boom")
+
+    AGENT_RULES.append(("MISSING_GOAL", broken))
+    try:
+        project = _three_files()
+        cache = CheckCache()
+        check_project(project, CheckOptions(), cache)
+        check_project(project, CheckOptions(), cache)
+    finally:
+        AGENT_RULES.remove(("MISSING_GOAL", broken))
+    assert sorted(calls) == sorted(["Triage", "Billing", "Refunds"] * 2)
