@@ -67,3 +67,20 @@ def test_mutated_real_files_round_trip(seed: str, data: st.DataObject) -> None:
 def test_inline_values_never_raise(raw: str) -> None:
     value = read_value(raw)
     assert value.start <= value.end
+
+
+_ITEMS = st.one_of(
+    st.from_regex(r"[A-Za-z_][A-Za-z0-9_.]{0,8}", fullmatch=True),
+    st.from_regex(r'"[A-Za-z ,.]{0,8}"', fullmatch=True),
+)
+
+
+@settings(max_examples=300)
+@given(st.lists(_ITEMS, max_size=6), st.sampled_from([", ", ",", " , "]), st.sampled_from(["", " "]))
+def test_simple_lists_read_by_hand_match_the_grammar(items: list[str], sep: str, pad: str) -> None:
+    from abl.syntax.values import _read_flow
+
+    raw = "[" + pad + sep.join(items) + pad + "]"
+    fast, slow = read_value(raw, 5), _read_flow(raw, 5)
+    assert fast.error is None and slow.error is None
+    assert [(i.kind, i.text, i.start, i.end) for i in fast.items] == [(i.kind, i.text, i.start, i.end) for i in slow.items]

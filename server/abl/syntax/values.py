@@ -8,6 +8,7 @@ raises: a value that does not parse comes back with `error` set and its raw text
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -72,12 +73,35 @@ def read_value(raw: str, base: int = 0) -> Value:
     start = base + lead
     end = start + len(stripped)
     first = stripped[0]
-    if first in "[{":
+    if first == "[":
+        simple = _simple_list(stripped, start)
+        return simple if simple is not None else _read_flow(stripped, start)
+    if first == "{":
         return _read_flow(stripped, start)
     if first in "\"'" and len(stripped) >= 2 and stripped[-1] == first and _single_string(stripped):
         text, _ = unquote(stripped)
         return Value(ValueKind.QUOTED, stripped, start, end, text)
     return Value(ValueKind.PLAIN, stripped, start, end, stripped)
+
+
+# `[a, b.c, "d e"]`: the list shape nearly every `PASS` and `CLEAR` has. Read by hand, since a
+# lark parse costs far more than the list does; anything else goes through the grammar.
+_SIMPLE_ITEM = r"""(?:[A-Za-z_$][\w.$-]*|"[^"\\\n\[\]{}]*"|'[^'\\\n\[\]{}]*')"""
+_SIMPLE_LIST = re.compile(rf"\[\s*(?:{_SIMPLE_ITEM}\s*(?:,\s*{_SIMPLE_ITEM}\s*)*)?\]")
+_ITEM = re.compile(_SIMPLE_ITEM)
+
+
+def _simple_list(s: str, start: int) -> Value | None:
+    if _SIMPLE_LIST.fullmatch(s) is None:
+        return None
+    items = []
+    for m in _ITEM.finditer(s):
+        raw = m.group()
+        quoted = raw[0] in "\"'"
+        items.append(
+            Value(ValueKind.QUOTED if quoted else ValueKind.PLAIN, raw, start + m.start(), start + m.end(), raw[1:-1] if quoted else raw)
+        )
+    return Value(ValueKind.LIST, s, start, start + len(s), items=tuple(items))
 
 
 def _single_string(s: str) -> bool:
