@@ -102,14 +102,17 @@ HANDOFF:
     assert turn.active_agent == "Pong"
 
 
-def test_a_session_that_ended_answers_with_a_notice() -> None:
+def test_a_completed_conversation_reopens_with_the_same_agent() -> None:
     session = retail()
     session.send("ORD-20931")
-    assert session.send("where is my order?").ended
+    done = session.send("where is my order?")
+    assert done.ended and session.state().completed and not session.state().ended
     after = session.send("hello?")
-    assert after.ended
-    assert texts(after) == ["[session ended] the conversation is over (complete)"]
-    assert one(after.events, "warning").get("code") == "session_ended"
+    assert not after.ended and after.active_agent == "Order_Status_Agent"
+    assert one(after.events, "session_reopened").get("after") == "complete"
+    # The rule that completed the agent does not fire again; the agent answers instead.
+    assert of_type(after.events, "complete") == []
+    assert [r.agent for r in after.replies] == ["Order_Status_Agent"]
 
 
 def test_stop_ends_the_session() -> None:

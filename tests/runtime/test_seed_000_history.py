@@ -80,6 +80,23 @@ def test_the_order_status_agent_does_not_know_what_was_said_earlier() -> None:
     assert reply_call.get("contextMessages") == 2
 
 
+def test_the_seed_order_status_agent_answers_after_completing_without_earlier_messages() -> None:
+    # The seed's own file: the agent completes as soon as it gets `order_id`, and the customer
+    # then asks it what was said earlier. It answers, from a conversation that starts with the
+    # request it was handed.
+    session = retail(trace_level="debug")
+    for text in EARLY:
+        session.send(text)
+    done = session.send("Where is my order? When will it arrive?")
+    assert texts(done) == ["Order ORD-20931 is on its way."] and done.ended
+    turn = session.send("What did I say earlier?")
+    assert [r.agent for r in turn.replies] == ["Order_Status_Agent"]
+    reply_call = [e for e in turn.events if e.type == "model_call" and e.get("purpose") == "reply"][0]
+    seen = [m["content"] for m in reply_call.get("messages")["items"]]
+    assert "Hi there" not in seen and "ORD-20931" not in seen
+    assert seen[0] == "Where is my order? When will it arrive?"
+
+
 # --- Verification step 4: the returns agent knows only the latest 6 messages ----------------------
 
 

@@ -94,7 +94,8 @@ class SessionState:
     values: dict[str, Any]
     threads: list[ThreadView]
     stack: list[str]
-    ended: bool
+    ended: bool  # closed for good (stopped, handed to a human): no message is processed any more
+    completed: bool = False  # the active agent completed; a new message reopens the conversation
 
 
 def start_session(project: "Project", agent: str, options: RuntimeOptions | None = None) -> "Session":

@@ -136,7 +136,8 @@ class Session:
                 for t in data.threads.values()
             ],
             stack=[data.threads[f.parent].agent for f in data.stack],
-            ended=data.ended,
+            ended=data.ended and data.end_reason != "complete",
+            completed=data.ended and data.end_reason == "complete",
         )
 
     def reset(self) -> None:

@@ -22,7 +22,7 @@ from abl.runtime.engine import MAX_STEPS_PER_TURN, Engine, TurnContext
 from abl.runtime.evaluation import check, fill, value_of
 from abl.runtime.history import Entry
 from abl.runtime.models import ReplyRequest
-from abl.runtime.state import COMPLETED, Thread
+from abl.runtime.state import ACTIVE, COMPLETED, Thread
 from abl.runtime.trace import TraceEvent, TraceLevel
 
 
@@ -34,6 +34,14 @@ def run_turn(engine: Engine, text: str, level: TraceLevel) -> Turn:
     entry = engine.new_entry("user", text, thread)
     data.log.append(entry)
     ctx = TurnContext(data.turn, entry)
+    if data.ended and data.end_reason == "complete":
+        # The agent finished its job, but the customer is still talking (seed 000 asks the
+        # order status agent a question after it completed): it takes the message, and the
+        # rules it already fired do not fire again.
+        data.ended = False
+        data.end_reason = None
+        thread.status = ACTIVE
+        engine.emit("session_reopened", {"after": "complete"}, thread)
     if data.ended:
         engine.emit("warning", {"code": "session_ended", "reason": data.end_reason,
                                 "message": "the session has ended; reset it or start a new one"}, thread)
@@ -109,8 +117,8 @@ def run_complete(engine: Engine, thread: Thread, message: Entry, ctx: TurnContex
         when = rule.when
         if when is None:
             continue
-        if not rule.is_terminal and rule.index in thread.fired:
-            continue
+        if rule.index in thread.fired:
+            continue  # a rule completes its agent once per thread
         if when.is_natural_language:
             key = f"complete_natural_language:{rule.index}"
             if key not in thread.warned:
@@ -128,8 +136,8 @@ def run_complete(engine: Engine, thread: Thread, message: Entry, ctx: TurnContex
                                  "terminal": rule.is_terminal}, thread)
         if rule.respond is not None and rule.respond.text.strip():
             engine.say(thread, fill(rule.respond.text, thread.values, engine.env), ctx)
+        thread.fired.append(rule.index)
         if not rule.is_terminal:
-            thread.fired.append(rule.index)
             return True
         finish(engine, thread, message, ctx)
         return True
@@ -137,7 +145,8 @@ def run_complete(engine: Engine, thread: Thread, message: Entry, ctx: TurnContex
 
 
 def finish(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -> None:
-    """A terminal completion: a returnable child returns; anything else ends the session."""
+    """A terminal completion: a returnable child returns; anything else completes the session
+    (a later message reopens it with the same agent)."""
     data = engine.data
     if data.stack and data.active == thread.id:
         from abl.runtime.returns import return_to_parent

@@ -366,9 +366,21 @@ def _string(spec: FieldSpec, message: str, taken: Sequence[tuple[int, int]]) -> 
     stripped = message.strip()
     if not stripped:
         return None
+    if learned is not None and not _could_be_identifier(stripped, learned):
+        # The description shows what a value looks like; a sentence such as "I have a
+        # question" is not one, so the field stays unset and is asked again.
+        return None
     start = message.index(stripped)
     confidence = 0.5 if learned is not None else 0.8
     return Found(stripped, confidence, start, start + len(stripped), claims_span=False)
+
+
+def _could_be_identifier(reply: str, learned: LearnedPattern) -> bool:
+    """A reply that missed the learned shape but may still be a value of that kind: one word,
+    with a digit when the example has one (`20931` for `ORD-20931`)."""
+    if any(c.isspace() for c in reply) or len(reply) > 64:
+        return False
+    return not any(c.isdigit() for c in learned.example) or any(c.isdigit() for c in reply)
 
 
 _EXAMPLE_CUE_RE = re.compile(r"\b(?:for example|for instance|e\.g\.?|eg|such as|like|example:?|format:?)\s*[:,]?\s*", re.IGNORECASE)
