@@ -306,6 +306,20 @@ def test_plain_strings_take_the_whole_reply_only_when_asked() -> None:
     assert extract_one(FieldSpec("return_reason", "string", asked=True), "   ") is None
 
 
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ("I have a question about my stuff", None),  # a sentence is not an order number
+        ("hi", None),  # one word, but the example has digits and this has none
+        ("20931", "20931"),  # one word with a digit: taken when asked
+        ("ORD-20931", "ORD-20931"),
+    ],
+)
+def test_an_asked_field_with_an_example_takes_only_value_like_replies(reply: str, value: str | None) -> None:
+    spec = FieldSpec("order_id", "string", description="Order number, for example ORD-20931.", asked=True)
+    assert extract_one(spec, reply) == value
+
+
 def test_whole_reply_does_not_block_typed_fields() -> None:
     fields = [FieldSpec("note", "string", asked=True), FieldSpec("email", "email")]
     found = model().extract(fields, "send it to ann@example.com", CONTEXT)
