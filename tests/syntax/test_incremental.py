@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,22 @@ PIECES = st.sampled_from(
 )
 
 
+
+class _Failures(logging.Handler):
+    """Reparse falls back to a full parse when it hits a bug; the tests must see such bugs."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+FAILURES = _Failures()
+logging.getLogger("abl.syntax.incremental").addHandler(FAILURES)
+
+
 # --- comparing trees field by field ---------------------------------------------------------
 
 
@@ -52,6 +69,7 @@ def _same_node(got: Node, want: Node, text: str) -> None:
 
 
 def assert_same_as_full_parse(got: SourceFile, text: str) -> None:
+    assert not FAILURES.records, FAILURES.records[0].exc_text or FAILURES.records[0].getMessage()
     want = parse(text)
     assert got.text == text
     assert got.to_text() == text

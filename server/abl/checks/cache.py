@@ -66,7 +66,7 @@ class _Reads:
 class _Result:
     diagnostics: tuple[Diagnostic, ...]
     reads: _Reads
-    document: Document  # the rule's own document when it ran
+    document: Document | None  # the rule's own document, kept only when the result depends on it
     crlf: bool  # whether that document's text had `\r\n` line ends
     names_seen: int
     roster_seen: int
@@ -182,8 +182,8 @@ class CheckCache:
             results[rule] = _Result(
                 tuple(found),
                 reads,
-                document,
-                self._uses_crlf(document),
+                document if reads.own_document else None,
+                self._uses_crlf(document) if reads.own_text else False,
                 self._names_version,
                 self._roster_version,
                 self._documents_version,
@@ -193,11 +193,10 @@ class CheckCache:
 
     def _still_valid(self, stored: _Result, project: Project, document: Document) -> bool:
         reads = stored.reads
-        if stored.document is not document:
-            if reads.own_document:
-                return False
-            if reads.own_text and stored.crlf != self._uses_crlf(document):
-                return False
+        if reads.own_document and stored.document is not document:
+            return False
+        if reads.own_text and stored.crlf != self._uses_crlf(document):
+            return False
         if reads.names and stored.names_seen != self._names_version:
             return False
         if reads.roster and stored.roster_seen != self._roster_version:

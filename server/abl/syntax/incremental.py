@@ -17,12 +17,14 @@ observable way (tree, dump, diagnostics, `to_text`).
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, replace
 
 from lark.exceptions import LarkError
 
 from abl.diagnostics import Diagnostic, Fix, TextEdit
+from abl.gcpause import paused_gc
 from abl.syntax.cst import Node, NodeKind, SourceFile, TopBlock, Trivia
 from abl.syntax.parser import build_tree, parse, top_level_problem
 from abl.syntax.scanner import ScanResult, scan
@@ -40,6 +42,8 @@ _FEW_SEGMENTS = 8
 
 TAB_CODE = "TAB_INDENTATION"
 
+log = logging.getLogger(__name__)
+
 
 def reparse(old: SourceFile, new_text: str) -> SourceFile:
     """Parse `new_text`, reusing the nodes of `old`'s unchanged top-level blocks.
@@ -47,6 +51,15 @@ def reparse(old: SourceFile, new_text: str) -> SourceFile:
     `old` gives its reused nodes to the new tree (they are moved to their new positions), so
     read the old tree no further after this call. Never raises; falls back to `parse`.
     """
+    with paused_gc():
+        try:
+            return _reparse(old, new_text)
+        except Exception:  # a bug here must cost speed, not the tree: read the file whole
+            log.exception("incremental reparse failed; parsing the whole file")
+            return parse(new_text)
+
+
+def _reparse(old: SourceFile, new_text: str) -> SourceFile:
     previous = _old_segments(old)
     if previous is None:
         return parse(new_text)
@@ -89,34 +102,39 @@ class _OldSegment:
 
 
 def _old_segments(old: SourceFile) -> list[_OldSegment] | None:
-    """The old file's segments, or None when its tree was not built block by block."""
+    """The old file's segments, or None when its tree was not built block by block.
+
+    In a tree built block by block, every top-level node after the first starts a column-0
+    line; the first may follow comment lines (then those lines are a segment of their own) or
+    be the file's indented first line.
+    """
     nodes = old.nodes
     blocks = old.blocks
     if not nodes or len(blocks) != len(nodes):
         return None
     text = old.text
+    first = nodes[0]
     out: list[_OldSegment] = []
-    for k, (node, block) in enumerate(zip(nodes, blocks)):
-        if block.node is not node or block.diagnostics is None:
-            return None
-        at_line_start = node.start == node.line_start and (node.start == 0 or text[node.start - 1] == "\n")
-        starts_block = at_line_start and node.start > 0 and _BLOCK_LINE.match(text, node.start - 1) is not None
-        if k == 0:
-            if starts_block:
-                out.append(_OldSegment(0, node.start, -1))  # comments and blank lines before it
-                out.append(_OldSegment(node.start, -1, 0))
-            else:
-                out.append(_OldSegment(0, -1, 0))
-        elif starts_block:
-            out.append(_OldSegment(node.start, -1, k))
-        else:
+    if first.start > 0 and first.start == first.line_start and _BLOCK_LINE.match(text, first.start - 1) is not None:
+        out.append(_OldSegment(0, first.start, -1))  # comments and blank lines before it
+        out.append(_OldSegment(first.start, -1, 0))
+    else:
+        out.append(_OldSegment(0, -1, 0))
+    for k in range(1, len(nodes)):
+        node = nodes[k]
+        if node.start != node.line_start or node.col != 0:
             return None  # not a tree this module can split
+        out.append(_OldSegment(node.start, -1, k))
+    for k, block in enumerate(blocks):
+        if block.node is not nodes[k] or block.diagnostics is None:
+            return None
     for this, nxt in zip(out, out[1:]):
         this.end = nxt.start
     out[-1].end = len(text)
+    last = len(nodes) - 1
     for seg in out:
         if seg.node >= 0:
-            after = nodes[seg.node + 1].leading if seg.node + 1 < len(nodes) else old.trailing
+            after = nodes[seg.node + 1].leading if seg.node < last else old.trailing
             seg.body_end = after[0].start if after else seg.end
     return out
 
@@ -148,40 +166,63 @@ def _match(old: SourceFile, previous: list[_OldSegment], new_text: str, starts: 
     prefix = _common_prefix(old_text, new_text)
     suffix_from = len(new_text) - _common_suffix(old_text, new_text, prefix)
     by_start: dict[int, int] = {}
-    by_text: dict[str, list[int]] = {}
-    texts: dict[int, str] = {}
+    by_length: dict[int, list[int]] = {}
     for k, seg in enumerate(previous):
-        if seg.node < 0:
-            continue
-        by_start[seg.start] = k
-        body = old_text[seg.start : seg.end]
-        texts[k] = body
-        by_text.setdefault(body, []).append(k)
+        if seg.node >= 0:
+            by_start[seg.start] = k
+            by_length.setdefault(seg.end - seg.start, []).append(k)
     used: set[int] = set()
     plan: list[_Step] = []
     ends = starts[1:] + [len(new_text)]
     last = -1
     for start, end in zip(starts, ends):
-        body = new_text[start:end]
-        near: list[int] = []
+        # Inside the unchanged head or tail of the file, equal bounds mean equal text.
         placed = by_start.get(start) if start < prefix else by_start.get(start - delta) if start >= suffix_from else None
-        if placed is not None:
-            near.append(placed)
-        if 0 <= last + 1 < len(previous) and last + 1 != placed and previous[last + 1].node >= 0:
-            near.append(last + 1)
-        near = [k for k in near if k not in used and _may_move(previous[k].start, start, body)]
-        chosen = next((k for k in near if texts[k] == body), None)
-        if chosen is None:
-            chosen = next((k for k in by_text.get(body, ()) if k not in used and _may_move(previous[k].start, start, body)), None)
-        verify = False
-        if chosen is None:
-            chosen = next((k for k in near if body.startswith(old_text[previous[k].start : previous[k].body_end])), None)
-            verify = chosen is not None
+        if placed is not None and placed not in used:
+            seg = previous[placed]
+            same = end <= prefix and seg.end == end if start < prefix else seg.end == end - delta
+            if same and ((seg.start == 0) == (start == 0) or _MOVABLE_FIRST.match(new_text, start)):
+                used.add(placed)
+                last = placed
+                plan.append(_Step(start, end, seg))
+                continue
+        chosen, verify = _match_changed(old_text, previous, new_text, start, end, placed, last, used, by_length)
         if chosen is not None:
             used.add(chosen)
             last = chosen
         plan.append(_Step(start, end, previous[chosen] if chosen is not None else None, verify))
     return plan
+
+
+def _match_changed(
+    old_text: str,
+    previous: list[_OldSegment],
+    new_text: str,
+    start: int,
+    end: int,
+    placed: int | None,
+    last: int,
+    used: set[int],
+    by_length: dict[int, list[int]],
+) -> tuple[int | None, bool]:
+    """The old segment for a new segment near or inside the edit: (index, must verify)."""
+    body = new_text[start:end]
+    near: list[int] = [placed] if placed is not None else []
+    if 0 <= last + 1 < len(previous) and last + 1 != placed and previous[last + 1].node >= 0:
+        near.append(last + 1)
+    near = [k for k in near if k not in used and _may_move(previous[k].start, start, body)]
+    for k in near:
+        if old_text[previous[k].start : previous[k].end] == body:
+            return k, False
+    for k in by_length.get(len(body), ()):
+        seg = previous[k]
+        if k not in used and _may_move(seg.start, start, body) and old_text[seg.start : seg.end] == body:
+            return k, False
+    for k in near:
+        seg = previous[k]
+        if new_text.startswith(old_text[seg.start : seg.body_end], start):
+            return k, True
+    return None, False
 
 
 def _may_move(old_start: int, new_start: int, body: str) -> bool:
@@ -312,7 +353,10 @@ def _carry(old: SourceFile, step: _Step, row: int) -> _Piece:
     first_row = 0 if seg.start == 0 else node.row
     row_shift = row - first_row
     after = old.nodes[k + 1].leading if k + 1 < len(old.nodes) else old.trailing
-    tail = [Trivia(t.kind, t.row + row_shift, t.start + shift, t.end + shift) for t in after]
+    if shift or row_shift:
+        tail = [Trivia(t.kind, t.row + row_shift, t.start + shift, t.end + shift) for t in after]
+    else:
+        tail = after  # the old tree is given up, so its unmoved lists can be taken as they are
     diagnostics = block.diagnostics or []
     if row_shift:
         diagnostics = [_shift_diagnostic(d, row_shift) for d in diagnostics]
@@ -321,7 +365,7 @@ def _carry(old: SourceFile, step: _Step, row: int) -> _Piece:
         step.end,
         node,
         tail,
-        list(diagnostics),
+        diagnostics,
         tabs_unread=block.tabs_unread,
         shift=shift,
         row_shift=row_shift,
@@ -342,8 +386,14 @@ def _move(node: Node, shift: int, row_shift: int, text: str, own_leading: bool) 
     Only the fields the scanner sets for each kind are moved (an item has no key and no value end
     row), so a moved node is indistinguishable from a freshly read one.
     """
-    entry, item = NodeKind.ENTRY, NodeKind.ITEM
     todo = [node]
+    if not shift and not row_shift:
+        while todo:
+            n = todo.pop()
+            n.source = text
+            todo.extend(n.children)
+        return
+    entry, item = NodeKind.ENTRY, NodeKind.ITEM
     while todo:
         n = todo.pop()
         n.source = text
@@ -364,7 +414,7 @@ def _move(node: Node, shift: int, row_shift: int, text: str, own_leading: bool) 
                 n.value_end_row += row_shift
             if n.pipe_end_row >= 0:
                 n.pipe_end_row += row_shift
-        if (shift or row_shift) and (n is not node or own_leading):
+        if n is not node or own_leading:
             for t in n.leading:
                 t.row += row_shift
                 t.start += shift
