@@ -309,3 +309,22 @@ def test_a_rule_that_fails_is_run_and_reported_again() -> None:
     finally:
         AGENT_RULES.remove(("MISSING_GOAL", broken))
     assert sorted(calls) == sorted(["Triage", "Billing", "Refunds"] * 2)
+
+
+def test_a_caller_passing_a_new_field_rechecks_the_agent_it_calls() -> None:
+    """The callee did not change, but what it may read did: its rules that consult callers run again."""
+    project = Project("/p")
+    project.update("/p/triage.abl", THREE.split("\nAGENT: Billing")[0])
+    project.update(
+        "/p/billing.abl",
+        "AGENT: Billing\nGOAL: bills\nCOMPLETE:\n  - WHEN: customer_tier == \"gold\"\n    RESPOND: \"done\"\n",
+    )
+    cache = CheckCache()
+    first = check_project(project, STRICT, cache)
+    assert any(d.code == "UNDEFINED_CONDITION_VAR" for d in first["/p/billing.abl"])
+    billing = project.agent("Billing")
+    project.edit("/p/triage.abl", project.texts["/p/triage.abl"].replace("PASS: [order_id]", "PASS: [order_id, customer_tier]"))
+    second = check_project(project, STRICT, cache)
+    assert project.agent("Billing") is billing
+    assert not any(d.code == "UNDEFINED_CONDITION_VAR" for d in second["/p/billing.abl"])
+    assert second == _fresh_check(project.texts)
