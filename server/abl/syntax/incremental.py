@@ -10,9 +10,13 @@ is whether it is at the start of the file (a byte-order mark, an indented first 
 file-wide rule that only the first TAB_INDENTATION warning is reported; both are handled below.
 
 A segment whose text is unchanged keeps its nodes (the same objects); their offsets, and their rows
-when lines were added or removed above, are moved in place in one pass over the block's nodes.
-Segments that changed are read on their own. The result equals `parse(new_text)` in every
-observable way (tree, dump, diagnostics, `to_text`).
+when lines were added or removed above, are moved in place in one pass over the block's nodes
+(`TopBlock.row_shift` records the move, so the model can tell that ranges built from the block
+are stale). A segment whose node's own text is unchanged but whose trailing comment and blank
+lines differ is scanned (not parsed) to confirm the new lines leave the node as it was, then
+carried over the same way. Other segments are read on their own. The result equals
+`parse(new_text)` in every observable way (tree, dump, diagnostics, `to_text`); only the
+per-block records of `TopBlock` may know more (a tab warning the file does not show).
 """
 
 from __future__ import annotations
