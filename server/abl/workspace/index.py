@@ -167,6 +167,12 @@ def load_project(paths: Iterable[str]) -> tuple[Project, list[str]]:
     files, problems = discover(paths)
     root = str(Path(paths[0]).resolve()) if paths else os.getcwd()
     project = Project(root)
+    read_files(project, files, problems)
+    return project, problems
+
+
+def read_files(project: Project, files: Iterable[Path], problems: list[str]) -> None:
+    """Add `files` to `project`; a file that cannot be read is added to `problems`."""
     for f in files:
         try:
             data = f.read_bytes()
@@ -175,4 +181,3 @@ def load_project(paths: Iterable[str]) -> tuple[Project, list[str]]:
             continue
         source = decode(data)
         project.update(str(f), source.text, source.diagnostics)
-    return project, problems

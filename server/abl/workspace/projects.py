@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from abl.workspace.index import Project, decode, discover
+from abl.workspace.index import Project, discover, read_files
 
 MARKERS = ("project.json", "abl.lock")
 
@@ -44,13 +44,6 @@ def load_projects(paths: Iterable[str]) -> tuple[list[Project], list[str]]:
     for key in sorted(groups):
         root, files = groups[key]
         project = Project(root)
-        for f in files:
-            try:
-                data = f.read_bytes()
-            except OSError as err:
-                problems.append(f"{f}: {err.strerror or err}")
-                continue
-            source = decode(data)
-            project.update(str(f), source.text, source.diagnostics)
+        read_files(project, files, problems)
         projects.append(project)
     return projects, problems
