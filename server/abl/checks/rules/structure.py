@@ -26,6 +26,8 @@ it: unsafe. Deleting the earlier of two repeated keys is safe: it had no effect.
 
 from __future__ import annotations
 
+from functools import cache
+
 import re
 from dataclasses import dataclass
 
@@ -59,6 +61,7 @@ _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _BOOLS = ("true", "false")
 
 
+@cache
 def kinds(key: Key) -> frozenset[ValueKind]:
     return frozenset((key.kind, *key.also))
 
