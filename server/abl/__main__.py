@@ -1,3 +1,3 @@
-from abl.cli.main import main
+from abl.cli.main import entry
 
-raise SystemExit(main())
+entry()

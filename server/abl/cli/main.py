@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from typing import Sequence
 
@@ -42,3 +44,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+# Commands that hold nothing open when they return: after their output is flushed, the process
+# can end without tearing down a large heap object by object (on a 50,000-line project that
+# teardown takes longer than the check itself).
+_FAST_EXIT = frozenset({"check", "explain"})
+
+
+def entry() -> None:
+    """The console script: `main`, then a fast exit for commands that allow it."""
+    argv = sys.argv[1:]
+    code = main(argv)
+    if argv and argv[0] in _FAST_EXIT:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(BrokenPipeError):  # the reader left; nothing more to tell it
+                stream.flush()
+        os._exit(code)
+    raise SystemExit(code)
