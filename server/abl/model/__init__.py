@@ -1,5 +1,6 @@
 """The semantic model: typed agents, routes, history specs and returns, with source ranges."""
 
+from abl.gcpause import paused_gc
 from abl.model.fields import declared_variables, produced_fields, set_targets
 from abl.model.lower import lower, parse_failure
 from abl.model.types import *  # noqa: F401,F403  (the model's vocabulary is its public API)
@@ -9,7 +10,8 @@ from abl.syntax.parser import parse
 
 def load_document(text: str, path: str = "<memory>") -> Document:
     """Parse and lower one file. Never raises."""
-    return lower(parse(text), path)
+    with paused_gc():
+        return lower(parse(text), path)
 
 
 __all__ = ["Agent", "Document", "declared_variables", "load_document", "lower", "parse_failure", "produced_fields", "set_targets"]
