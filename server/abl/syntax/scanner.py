@@ -24,8 +24,14 @@ _KEY = re.compile(
     r"""(?:(USE[ \t]+BEHAVIOR_PROFILE)|([A-Za-z_$@][\w.\-$@]*)|"([^"\n]*)"|'([^'\n]*)')[ \t]*:(?=[ \t\r]|$)"""
 )
 _SPECIAL = re.compile(r"""[#"'\[\]{}/]""")
+_SPECIAL_WITH_PARENS = re.compile(r"""[#"'\[\]{}/()]""")
 _OPENERS = {"[": "]", "{": "}"}
 _CLOSERS = {"]": "[", "}": "{"}
+_PAREN_OPENERS = {**_OPENERS, "(": ")"}
+_PAREN_CLOSERS = {**_CLOSERS, ")": "("}
+# A tool signature opens its parameter list on its first line: `search(` or `search(a: string,`.
+# Only there do parentheses group lines, so `(` in prose or conditions never swallows the file.
+_SIGNATURE_START = re.compile(r"[A-Za-z_][\w.]*\(")
 # Characters after which a quote opens a string (rather than being an apostrophe in prose).
 _QUOTE_OPENERS = frozenset(" \t([{,:=!<>")
 
@@ -131,9 +137,9 @@ class _Scanner:
                 break
         last_end = line_end
         if content < content_end:
-            node, open_brackets = self._content_node(start, node_start, content, content_end, col)
+            node, open_brackets, parens = self._content_node(start, node_start, content, content_end, col)
             nodes_here.append(node)
-            last_end = self._continuation(node, open_brackets, line_end)
+            last_end = self._continuation(node, open_brackets, line_end, parens)
         else:
             # A bare dash: the item owns the rest of the line.
             nodes_here[-1].end = line_end
@@ -157,7 +163,7 @@ class _Scanner:
 
     def _content_node(
         self, line_start: int, node_start: int, content: int, content_end: int, col: int
-    ) -> tuple[Node, list[tuple[str, int]]]:
+    ) -> tuple[Node, list[tuple[str, int]], bool]:
         text = self.text
         m = _KEY.match(text, content, content_end)
         if m is not None:
@@ -176,11 +182,13 @@ class _Scanner:
             while v < content_end and text[v] in " \t":
                 v += 1
             allow_slashes = node.key.upper() == "WHEN"
+            parens = False
         else:
             node = Node(NodeKind.TEXT, self.row, line_start, node_start, content_end, col, source=text)
             v = content
             allow_slashes = False
-        shape = _value_shape(text, v, content_end, allow_slashes)
+            parens = _SIGNATURE_START.match(text, content, content_end) is not None
+        shape = _value_shape(text, v, content_end, allow_slashes, parens=parens)
         node.value_start = v
         node.value_end = shape.end if shape.end > v else v
         node.comment_start = shape.comment
@@ -189,18 +197,18 @@ class _Scanner:
         if shape.error is not None:
             s, e, msg = shape.error
             self._error(Range.on_line(self.row, s - line_start, e - line_start), msg)
-        return node, shape.open_brackets
+        return node, shape.open_brackets, parens
 
     # --- continuation lines -----------------------------------------------------------
 
-    def _continuation(self, node: Node, open_brackets: list[tuple[str, int]], line_end: int) -> int:
+    def _continuation(self, node: Node, open_brackets: list[tuple[str, int]], line_end: int, parens: bool) -> int:
         """Swallow a pipe block or the rest of an open flow collection; return the new end."""
         if node.kind is NodeKind.ENTRY and node.value.strip() in PIPE_MARKERS:
             end = self._pipe_block(node, line_end)
             node.end = end
             return end
         if open_brackets:
-            end = self._bracket_continuation(node, open_brackets, line_end)
+            end = self._bracket_continuation(node, open_brackets, line_end, parens)
             node.end = end
             return end
         node.end = line_end
@@ -232,7 +240,9 @@ class _Scanner:
         node.pipe_end_row = last_row if last_row >= 0 else node.row
         return end
 
-    def _bracket_continuation(self, node: Node, open_brackets: list[tuple[str, int]], line_end: int) -> int:
+    def _bracket_continuation(
+        self, node: Node, open_brackets: list[tuple[str, int]], line_end: int, parens: bool
+    ) -> int:
         text = self.text
         n = len(text)
         pos = line_end
@@ -249,9 +259,11 @@ class _Scanner:
             stripped = line.lstrip(" \t")
             if stripped:
                 indent = len(line[: len(line) - len(stripped)].expandtabs(8))
-                if indent <= node.col:
+                if indent < node.col or (indent == node.col and not _closes_at_opener(node, stripped, stack, parens)):
                     break
-                shape = _value_shape(text, pos + len(line) - len(stripped), ce, allow_slashes, stack)
+                shape = _value_shape(
+                    text, pos + len(line) - len(stripped), ce, allow_slashes, stack, parens=parens
+                )
                 stack = shape.open_brackets
                 node.value_end = shape.end
                 node.value_end_row = row
@@ -265,7 +277,7 @@ class _Scanner:
             opener, at = stack[-1]
             self._error(
                 Range.on_line(node.row, at - node.line_start, at - node.line_start + 1),
-                f"`{opener}` is never closed; expected `{_OPENERS[opener]}`",
+                f"`{opener}` is never closed; expected `{_PAREN_OPENERS[opener]}`",
             )
         self.row = row
         return line_end
@@ -312,17 +324,30 @@ class _Scanner:
         self.diagnostics.append(Diagnostic("SYNTAX_ERROR", Severity.ERROR, message, rng))
 
 
+def _closes_at_opener(node: Node, stripped: str, stack: list[tuple[str, int]], parens: bool) -> bool:
+    """A line that starts by closing the innermost open bracket may sit at the opening line's own
+    indentation (`  ) -> {` ... `  }` under a tool signature). Column 0 always starts a new
+    top-level block, so this never applies there."""
+    if node.col == 0 or not stack:
+        return False
+    closers = _PAREN_CLOSERS if parens else _CLOSERS
+    return closers.get(stripped[0]) == stack[-1][0]
+
+
 def _value_shape(
     text: str,
     start: int,
     end: int,
     allow_slashes: bool,
     stack: list[tuple[str, int]] | None = None,
+    parens: bool = False,
 ) -> _ValueShape:
     """Find where a value ends (before ` #` or, in `WHEN`, `//` outside quotes) and which
-    brackets it leaves open."""
+    brackets it leaves open. With `parens`, `(` and `)` group like brackets (tool signatures)."""
     opened = list(stack) if stack else []
-    if _SPECIAL.search(text, start, end) is None:
+    openers, closers = (_PAREN_OPENERS, _PAREN_CLOSERS) if parens else (_OPENERS, _CLOSERS)
+    special = _SPECIAL_WITH_PARENS if parens else _SPECIAL
+    if special.search(text, start, end) is None:
         e = end
         while e > start and text[e - 1] in " \t":
             e -= 1
@@ -347,13 +372,13 @@ def _value_shape(
                 break
             i = close + 1
             continue
-        if c in _OPENERS:
+        if c in openers:
             opened.append((c, i))
-        elif c in _CLOSERS:
-            if opened and opened[-1][0] == _CLOSERS[c]:
+        elif c in closers:
+            if opened and opened[-1][0] == closers[c]:
                 opened.pop()
             elif error is None:
-                error = (i, i + 1, f"`{c}` has no matching `{_CLOSERS[c]}`")
+                error = (i, i + 1, f"`{c}` has no matching `{closers[c]}`")
         i += 1
     e = comment if comment >= 0 else min(i, end)
     while e > start and text[e - 1] in " \t":
