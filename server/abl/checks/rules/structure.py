@@ -109,6 +109,8 @@ class _Walk:
             if shapes & (_KEYED_BLOCKS | {V.LIST_OF_BLOCKS}) and not key.open and V.ANY not in shapes:
                 self._free_form(key, node.children)
             return  # a map of free-form names, an open block, or a plain value
+        if self._map_written_as_block(key, node):
+            return  # a block of the author's own names, read as the key's map form
         outer = self.judge_values
         self.judge_values = outer and not shapes & _OWN_CODES
         try:
@@ -122,6 +124,18 @@ class _Walk:
                     self.text(key, child)
         finally:
             self.judge_values = outer
+
+    @staticmethod
+    def _map_written_as_block(key: Key, node: Node) -> bool:
+        """A block that may also be a one-line map (a lookup table's `{key: value}` shorthand)
+        holds that map when none of its keys is one of the block's own: the indented form of
+        the same map."""
+        if not {V.BLOCK, V.MAP} <= kinds(key):
+            return False
+        entries = [c for c in node.children if c.is_entry]
+        if not entries or len(entries) != len(node.children):
+            return False
+        return all(lookup.child(key, c.key) is None for c in entries)
 
     def _free_form(self, key: Key, children: list[Node]) -> None:
         """Inside a map of free-form names only the shape of each line is checked."""

@@ -17,7 +17,8 @@ LOOKUP_TABLES = Key(
     entry=Key(
         "<table>",
         V.BLOCK,
-        "One lookup table. A one-line `{key: value}` map is a shorthand inline table.",
+        "One lookup table. A map of the author's own keys (one-line `{key: value}` or the same "
+        "pairs indented) is a shorthand inline table.",
         also=(V.MAP,),
         children=(
             Key(
@@ -34,6 +35,12 @@ LOOKUP_TABLES = Key(
                 "Inline values, or a map of value to normalised value.",
                 also=(V.MAP,),
                 item_kind=V.STRING,
+            ),
+            Key(
+                "map",
+                V.MAP,
+                "Inline table as pairs of accepted value and normalised value "
+                "(`nyc: \"New York\"`), instead of a `values` list.",
             ),
             Key("table_name", V.STRING, "Collection to read.", aliases=("collection",)),
             Key("endpoint", V.STRING, "API to call."),
