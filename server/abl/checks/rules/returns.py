@@ -308,8 +308,13 @@ def return_value_not_mapped(check: Check, agent: Agent) -> None:
         brought_back = {root(e.parent.text) for e in _map_entries(route)}
         if route.on_return is not None:
             brought_back |= {root(a.target.text) for a in route.on_return.set}
+        owned = _owned_by_parent(route)
         gathered = [f.name.text for f in child.all_gather_fields()]
-        missing = [name for name in dict.fromkeys(gathered) if name in reads and name not in brought_back]
+        missing = [
+            name
+            for name in dict.fromkeys(gathered)
+            if name in reads and name not in brought_back and name not in owned
+        ]
         if not missing:
             continue
         where = route.on_return.key_range if route.on_return is not None else route_anchor(route)
@@ -377,6 +382,16 @@ def _local_child(check: Check, route: HandoffRoute) -> Agent | None:
     if route.target is None or route.remote:
         return None
     return check.project.agent(route.target.text)
+
+
+def _owned_by_parent(route: HandoffRoute) -> set[str]:
+    """Fields the route hands to the child with `PASS`: the parent already holds them, and the
+    child's own GATHER of the same name only asks when nothing was passed. A field the route's
+    own `WHEN` tests is left out: gating on a value while passing it is the seed's trap."""
+    gate: set[str] = set()
+    if route.when is not None:
+        gate = {ref.root for ref in condition_names(route.when.parse.expr)}
+    return {root(n.text) for n in route.passes} - gate
 
 
 def _parent_reads(agent: Agent) -> dict[str, str]:
