@@ -32,6 +32,7 @@ def produced_fields(agent: Agent) -> set[str]:
         names.update(m.parent.text for m in d.returns)
     if agent.flow is not None:
         names.update(n.text for n in agent.flow.call_results)
+    names.update(n.text for n in agent.call_results)
     for rule in agent.remember:
         if rule.target is not None:
             names.add(rule.target.text)
@@ -39,7 +40,7 @@ def produced_fields(agent: Agent) -> set[str]:
 
 
 def set_targets(agent: Agent) -> set[str]:
-    """Variables written by any `SET` of the agent (ON_START, COMPLETE, flow, hooks, returns)."""
+    """Variables written by any `SET` of the agent (ON_START, COMPLETE, flow, hooks, handlers, returns)."""
     out: set[str] = set()
     if agent.on_start is not None:
         out.update(a.target.text for a in agent.on_start.set)
@@ -48,6 +49,7 @@ def set_targets(agent: Agent) -> set[str]:
     if agent.flow is not None:
         out.update(a.target.text for a in agent.flow.sets)
     out.update(a.target.text for a in agent.hooks_sets)
+    out.update(a.target.text for a in agent.handler_sets)
     for route in agent.handoffs:
         if route.on_return is not None:
             out.update(a.target.text for a in route.on_return.set)

@@ -247,6 +247,23 @@ class _Lowering:
                 flow_steps.add(node.key)
                 doc.column_zero_steps.append((agent, node))
                 self.flow_step(agent.flow, node)
+            if key in _HANDLER_SECTIONS:
+                self.handler_writes(agent, node)
+
+    def handler_writes(self, agent: Agent, node: Node) -> None:
+        """Variables written by handlers outside FLOW: `SET` blocks (`set:` maps, `- SET:`
+        actions) and `AS:` names of calls, wherever they sit in the section."""
+        own_sets = node.key.upper() not in ("HOOKS", "ON_ERROR")  # those two keep their SETs in hooks_sets
+        for n in node.walk():
+            if n is node or not n.is_entry:
+                continue
+            key = n.key.upper()
+            if key == "SET" and own_sets:
+                agent.handler_sets.extend(self.assignments(n))
+            elif key == "AS" and n.has_value:
+                v = self.scalar(n)
+                if v is not None and v.text:
+                    agent.call_results.append(Name(v.text, v.range))
 
     # --- sections -----------------------------------------------------------------------
 
@@ -810,6 +827,11 @@ def _set_identity(key: str):
 
     return read
 
+
+# Sections whose handlers may write variables (besides FLOW, HOOKS and ON_ERROR, read on their own).
+_HANDLER_SECTIONS = frozenset(
+    {"TOOLS", "ON_START", "ACTION_HANDLERS", "ACTIONS", "RICH_CONTENT", "FORMATS", "ESCALATE", "HOOKS", "ON_ERROR"}
+)
 
 _SECTION_READERS = {
     "GOAL": _set_identity("goal"),

@@ -377,6 +377,10 @@ class Agent:
     tool_imports: list[ToolImport] = field(default_factory=list)
     flow: FlowInfo | None = None
     hooks_sets: list[Assignment] = field(default_factory=list)
+    # SETs and `AS:` results outside FLOW, HOOKS and ON_ERROR: tool `on_result`/`on_error`,
+    # action handlers, escalation triggers, ON_START branches and calls.
+    handler_sets: list[Assignment] = field(default_factory=list)
+    call_results: list[Name] = field(default_factory=list)
     # `HANDOFF X` written outside `HANDOFF:` (ON_FAIL, ON_ERROR): (where, target)
     other_handoff_refs: list[tuple[str, Name]] = field(default_factory=list)
 

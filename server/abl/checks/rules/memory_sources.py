@@ -52,4 +52,5 @@ def population_sources(agent: Agent) -> set[str]:
             names.add(rule.target.text)
     if agent.flow is not None:
         names.update(n.text for n in agent.flow.call_results)
+    names.update(n.text for n in agent.call_results)
     return names | {root(n) for n in names}
