@@ -27,6 +27,7 @@ from abl.runtime.trace import TraceEvent, TraceLevel
 
 
 def run_turn(engine: Engine, text: str, level: TraceLevel) -> Turn:
+    text = valid_text(text)
     data = engine.data
     data.turn += 1
     thread = data.active_thread
@@ -56,6 +57,19 @@ def run_turn(engine: Engine, text: str, level: TraceLevel) -> Turn:
         active_agent=data.active_thread.agent,
         ended=data.ended,
     )
+
+
+def valid_text(text: str) -> str:
+    """The message as valid Unicode text: lone surrogates (undecodable input bytes read with
+    `surrogateescape`, half of a broken pair) become U+FFFD, so the message can always be
+    saved, exported and printed; valid surrogate pairs are joined into their character."""
+    if not isinstance(text, str):
+        text = str(text)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 def visible(events: list[TraceEvent], level: TraceLevel) -> list[TraceEvent]:
@@ -138,6 +152,13 @@ def run_complete(engine: Engine, thread: Thread, message: Entry, ctx: TurnContex
             engine.say(thread, fill(rule.respond.text, thread.values, engine.env), ctx)
         thread.fired.append(rule.index)
         if not rule.is_terminal:
+            # The agent goes on: a field it still needs is asked now, or the customer would
+            # not know what to say next (and their answer would not count as one).
+            from abl.runtime.gather import prompt
+
+            question = prompt(engine, thread)
+            if question is not None:
+                engine.say(thread, question, ctx)
             return True
         finish(engine, thread, message, ctx)
         return True
