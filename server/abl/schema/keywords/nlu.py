@@ -119,8 +119,10 @@ NLU = Key(
 INTENTS = Key(
     "INTENTS",
     V.MAP,
-    "Routing categories, each with a short description. The classifier picks one per "
-    "message and exposes it as `intent.category` for `HANDOFF` conditions.",
+    "Routing categories, each with a short description (or a bare name on its own line). "
+    "The classifier picks one per message and exposes it as `intent.category` for `HANDOFF` "
+    "conditions.",
+    also=(V.LIST,),
     free_keys=True,
     entry=Key("<intent>", V.TEXT, "What messages of this category are about.", refers_to="intent"),
     children=(
