@@ -86,9 +86,11 @@ def optional_field_with_default(check: Check, agent: Agent) -> None:
         if f.required is None or f.default is None or f.required.lower not in _FALSE_WORDS:
             continue
         where = f.default.key_range or f.default.range
+        # `- quantity: optional` in a flow step says it with one word, not a `required:` key.
+        written = "is marked `optional`" if f.required.lower == "optional" else f"has `required: {f.required.text}`"
         check.report(
             "W822",
-            f"`{f.name.text}` has `required: {f.required.text}` and a `default`; with the default "
+            f"`{f.name.text}` {written} and a `default`; with the default "
             f"in place `{f.name.text} IS SET` no longer tells whether the customer answered, so "
             "keep only the one you mean",
             where,

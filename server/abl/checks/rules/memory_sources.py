@@ -28,10 +28,14 @@ def session_variable_without_source(check: Check, agent: Agent) -> None:
         name = var.name.text
         if name in sources or root(name) in sources:
             continue
+        if var.initial is not None and var.initial.text.strip():
+            outcome = f"so it keeps its `INITIAL` value {var.initial.raw.strip()} for the whole session"
+        else:
+            outcome = "so it stays empty for the whole session"
         check.report(
             "W801",
             f'Session variable "{name}" has no population source; nothing in {agent.name.text} gathers, sets, '
-            "maps or remembers it, so it stays empty for the whole session",
+            f"maps or remembers it, {outcome}",
             var.name.range,
         )
 
