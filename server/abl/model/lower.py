@@ -296,9 +296,19 @@ class _Lowering:
                 agent.remember.extend(self.remember(part))
             elif key == "recall":
                 continue
-            else:
-                # Map-style `MEMORY: customer_id: {type: string}` declares a session variable.
-                agent.memory.append(MemoryVar(Name(part.key, part.key_range), "session"))
+            elif not any(c.is_item for c in part.children):
+                # Map-style `MEMORY: customer_id: {type: string}` declares a session variable
+                # (a misspelt sub-block such as `sesion:` holds a list instead).
+                props = list(part.children)
+                agent.memory.append(
+                    MemoryVar(
+                        Name(part.key, part.key_range),
+                        "session",
+                        type=self.scalar(_find(props, "TYPE")),
+                        description=self.scalar(_find(props, "DESCRIPTION")),
+                        initial=self.scalar(_find(props, "INITIAL") or _find(props, "initial_value")),
+                    )
+                )
 
     def memory_vars(self, node: Node, scope: str) -> Iterator[MemoryVar]:
         for name in self.names(node) if node.has_value else []:

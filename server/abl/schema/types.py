@@ -153,6 +153,9 @@ class Key:
     # when it opens with a bare scalar (`- customer_id` followed by properties).
     item_kind: ValueKind | None = None
     item_head: ValueKind | None = None
+    # For a block that may also be written as a list (`ESCALATE:` with `- WHEN:` items, the
+    # older flat form): the keys each item takes, when they differ from the block's own.
+    items: Key | None = None
     # Spelling rule for the keys written directly inside, and what breaking it does.
     case_rule: CaseRule = CaseRule.ANY
     case_note: str = ""

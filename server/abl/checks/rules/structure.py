@@ -83,6 +83,17 @@ def section_structure(check: Check) -> None:
 _OWN_CODES = frozenset({V.HISTORY})
 
 
+def _misspelt_fixed_key(block: Key, match: lookup.KeyMatch, node: Node) -> bool:
+    """A name the author chose, in a block that also has fixed keys, that holds a list where
+    the author's names hold none: `sesion:` with `- order_id` under it is a misspelt `session`,
+    not a variable."""
+    if match.kind is not lookup.MatchKind.FREE_KEY or not block.children:
+        return False
+    if kinds(match.key) & {V.LIST, V.LIST_OF_BLOCKS}:
+        return False
+    return any(c.is_item for c in node.children)
+
+
 @dataclass
 class _Walk:
     check: Check
@@ -147,6 +158,8 @@ class _Walk:
 
     def entry(self, block: Key, node: Node, seen: dict[object, Node]) -> None:
         match = lookup.child(block, node.key)
+        if match is not None and _misspelt_fixed_key(block, match, node):
+            match = None
         if match is None:
             if block.open or V.ANY in kinds(block):
                 return
@@ -162,6 +175,8 @@ class _Walk:
         self.whole(match.key, node)
 
     def item(self, block: Key, node: Node) -> None:
+        if block.items is not None:
+            block = block.items  # a block written as a list: its items take their own keys
         shapes = kinds(block)
         if V.LIST_OF_BLOCKS not in shapes:
             if shapes <= _KEYED_BLOCKS and not block.open:

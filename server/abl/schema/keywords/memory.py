@@ -145,13 +145,38 @@ _RECALL = Key(
     ),
 )
 
+_MAP_VARIABLE = Key(
+    "<variable>",
+    V.BLOCK,
+    "A session variable written as a map entry (`customer_id: {type: string, source: "
+    "session}`), a form some how-to guides use instead of a `session` list.",
+    also=(V.MAP,),
+    open=True,
+    children=(
+        Key("type", V.ENUM, "Type of the variable.", values=SESSION_TYPES),
+        Key("source", V.STRING, "Where the value comes from."),
+        Key("description", V.TEXT, "What the variable holds."),
+        Key("initial", V.ANY, "Starting value.", aliases=("initial_value",)),
+    ),
+)
+
 MEMORY = Key(
     "MEMORY",
     V.BLOCK,
     "Variables and facts the agent keeps: `session` variables, `persistent` facts, and "
     "`remember` / `recall` triggers. A session variable needs a source (a gather field, a "
-    "`SET`, a tool result or a return `MAP`), or `W801` is reported.",
-    children=(_SESSION, _PERSISTENT, _REMEMBER, _RECALL),
+    "`SET`, a tool result or a return `MAP`), or `W801` is reported. Any other name with a "
+    "map of properties declares one session variable.",
+    free_keys=True,
+    entry=_MAP_VARIABLE,
+    children=(
+        _SESSION,
+        _PERSISTENT,
+        _REMEMBER,
+        _RECALL,
+        Key("READS", V.LIST, "Shorthand: persistent paths the agent only reads.", item_kind=V.NAME),
+        Key("WRITES", V.LIST, "Shorthand: persistent paths the agent only writes.", item_kind=V.NAME),
+    ),
     example="MEMORY:\n  session:\n    - annual_income\n      TYPE: number",
     source="§3.6",
 )

@@ -368,7 +368,10 @@ ESCALATE = Key(
     V.BLOCK,
     "Hands the conversation to a human: the triggers that start it, what the human sees, "
     "where the task is routed and what happens when the human finishes. Triggers are "
-    "checked first on every turn.",
+    "checked first on every turn. The older flat form lists the triggers directly "
+    "(`- WHEN: ...` items).",
+    also=(V.LIST_OF_BLOCKS,),
+    items=Key("<trigger>", V.LIST_OF_BLOCKS, "One trigger of the older flat form.", children=_TRIGGER),
     camel_case_keys=True,
     children=(
         Key(
