@@ -119,7 +119,15 @@ def top_level_problem(node: Node) -> Diagnostic | None:
     """A column-0 line must be a section (`KEY: value`), not a list item or free text."""
     if node.is_entry:
         return None
-    what = "a list item" if node.is_item else f"`{node.value[:40]}`"
+    if node.is_item:
+        return Diagnostic(
+            "SYNTAX_ERROR",
+            Severity.ERROR,
+            "a list item cannot start at column 1: it belongs to the key above it and must be indented "
+            "deeper than that key (`LIMITATIONS:` then `  - ...`)",
+            node.head_range,
+        )
+    what = f"`{node.value[:40]}`"
     return Diagnostic(
         "SYNTAX_ERROR",
         Severity.ERROR,

@@ -98,6 +98,7 @@ def _misspelt_fixed_key(block: Key, match: lookup.KeyMatch, node: Node) -> bool:
 class _Walk:
     check: Check
     judge_values: bool = True
+    beside_run: Node | None = None  # the last list item read as sitting beside its key
 
     # --- blocks ---------------------------------------------------------------------------------
 
@@ -126,15 +127,40 @@ class _Walk:
         self.judge_values = outer and not shapes & _OWN_CODES
         try:
             seen: dict[object, Node] = {}
+            previous: Node | None = None
             for child in node.children:
-                if child.is_entry:
+                if self._list_beside_its_key(previous, child):
+                    pass
+                elif child.is_entry:
                     self.entry(key, child, seen)
                 elif child.is_item:
                     self.item(key, child)
                 else:
                     self.text(key, child)
+                previous = child
         finally:
             self.judge_values = outer
+
+    def _list_beside_its_key(self, previous: Node | None, child: Node) -> bool:
+        """`options:` followed by `- a` at the same indentation: the items are not nested under
+        the key (children must be indented deeper), so they are read as part of the enclosing
+        block. Reported once, on the first item of the run; True for every item of the run."""
+        if not child.is_item or previous is None:
+            return False
+        if previous.is_item:
+            return self.beside_run is previous and self._mark_run(child)
+        if not previous.is_entry or previous.has_value or previous.children or previous.col != child.col:
+            return False
+        self._syntax(
+            child.head_range,
+            f"this list item is at the same indentation as `{previous.key}:` above, so it is not part of "
+            f"`{previous.key}` (which stays empty); indent the items deeper than `{previous.key}:`",
+        )
+        return self._mark_run(child)
+
+    def _mark_run(self, item: Node) -> bool:
+        self.beside_run = item
+        return True
 
     @staticmethod
     def _map_written_as_block(key: Key, node: Node) -> bool:
@@ -194,7 +220,12 @@ class _Walk:
                         content.value_range,
                         f"expected `KEY: value` after `-` in `{block.name}`; is the `:` missing?",
                     )
+        previous: Node | None = content
         for child in rest:
+            beside = self._list_beside_its_key(previous, child)
+            previous = child
+            if beside:
+                continue
             if child.is_entry:
                 self.entry(block, child, seen)
             elif child.is_item:
