@@ -113,3 +113,126 @@ def test_a_non_terminal_complete_with_nothing_left_to_ask_says_only_its_response
     held = session.send("3")
     assert texts(held) == ["3 seats are held."]
     assert not of_type(held.events, "gather") or all(e.get("field") == "seats" for e in of_type(held.events, "gather"))
+
+
+# --- one-way handoffs over many turns --------------------------------------------------------------
+
+
+def _wizard(steps: int) -> str:
+    parts = []
+    for i in range(1, steps + 1):
+        part = (f'AGENT: Step_{i}\nGOAL: "Step {i} of the form"\n\nGATHER:\n  answer_{i}:\n'
+                f'    PROMPT: "Question {i}?"\n    TYPE: string\n')
+        if i < steps:
+            part += f"\nHANDOFF:\n  - TO: Step_{i + 1}\n    WHEN: answer_{i} IS SET\n    RETURN: false\n"
+        parts.append(part)
+    return "\n".join(parts)
+
+
+def test_a_wizard_of_one_way_steps_is_not_stopped_by_the_nesting_limit() -> None:
+    session = session_of(_wizard(13), "Step_1")
+    assert texts(session.send("start")) == ["Question 1?"]
+    for i in range(1, 13):
+        turn = session.send(f"answer {i}")
+        assert texts(turn) == [f"Question {i + 1}?"], i
+        assert not of_type(turn.events, "error")
+    assert session.active_agent == "Step_13"
+
+
+def test_one_way_handoffs_in_a_single_turn_still_stop_at_the_limit() -> None:
+    chain = "\n".join(
+        f'AGENT: Hop_{i}\nGOAL: "Hop {i}"\n' + (f"\nHANDOFF:\n  - TO: Hop_{i + 1}\n    WHEN: true\n    RETURN: false\n"
+                                                if i < 12 else "")
+        for i in range(1, 13)
+    )
+    turn = session_of(chain, "Hop_1").send("go")
+    assert one(turn.events, "error").get("code") == "handoff_depth_limit"
+    assert turn.active_agent == "Hop_10"
+
+
+# --- an answer fills one field -------------------------------------------------------------------
+
+INCOME_THEN_EXPENSES = """
+AGENT: Income_Step
+GOAL: "Ask for the income"
+
+GATHER:
+  income:
+    PROMPT: "What is your yearly income?"
+    TYPE: number
+
+HANDOFF:
+  - TO: Expenses_Step
+    WHEN: income IS SET
+    PASS: [income]
+    RETURN: false
+
+AGENT: Expenses_Step
+GOAL: "Ask for the expenses"
+
+MEMORY:
+  session:
+    - income
+
+GATHER:
+  expenses:
+    PROMPT: "What are your monthly expenses?"
+    TYPE: number
+  order_ref:
+    PROMPT: "Which order?"
+    TYPE: string
+    EXTRACTION_PATTERN: "\\\\b(ORD-\\\\d+)\\\\b"
+    REQUIRED: false
+"""
+
+
+def test_the_number_that_answered_the_caller_is_not_taken_again_by_the_target() -> None:
+    session = session_of(INCOME_THEN_EXPENSES, "Income_Step")
+    session.send("hi")
+    turn = session.send("85000")
+    assert [(e.agent, e.get("field")) for e in of_type(turn.events, "gather")] == [("Income_Step", "income")]
+    assert texts(turn) == ["What are your monthly expenses?"]
+    assert session.state().values == {"_handoff_from": "Income_Step", "income": 85000}
+
+
+def test_the_rest_of_a_forwarded_message_is_still_read_by_the_target() -> None:
+    session = session_of(INCOME_THEN_EXPENSES, "Income_Step")
+    session.send("hi")
+    turn = session.send("85000 a year, and 85000 is not my expenses: they are 1200")
+    values = session.state().values
+    assert (values["income"], values["expenses"]) == (85000, 1200)
+    assert texts(turn) == ["(Expenses_Step) I can help with: Ask for the expenses."]
+
+
+def test_the_same_field_may_read_the_same_words_in_the_next_agent() -> None:
+    from abl.runtime.gather import _claim, _taken_elsewhere
+
+    claims: list[tuple[int, int, str, str]] = []
+    text = "order ORD-1 and 4 and 4"
+    _claim(text, "ORD-1", "order_ref", "thread-1", claims)
+    assert not _taken_elsewhere(text, "ORD-1", "order_ref", "thread-2", claims)
+    assert _taken_elsewhere(text, "ORD-1", "other", "thread-2", claims)
+    assert not _taken_elsewhere(text, "ORD-1", "other", "thread-1", claims)  # the caller itself
+    _claim(text, "4", "adults", "thread-1", claims)
+    assert not _taken_elsewhere(text, "4", "children", "thread-2", claims)  # the second 4 is free
+
+
+# --- mocks ----------------------------------------------------------------------------------------
+
+
+def test_an_empty_list_of_mock_results_is_a_failed_call() -> None:
+    greeter = """
+AGENT: Greeter
+GOAL: "Greet"
+
+TOOLS:
+  lookup() -> {name: string}
+
+ON_START:
+  CALL: lookup
+  RESPOND: "Hello {{last_lookup_result.name}}"
+"""
+    session = session_of(greeter, "Greeter", mocks={"lookup": []})
+    result = one(session.trace, "tool_result")
+    assert result.get("success") is False
+    assert "empty list of results" in result.get("error")

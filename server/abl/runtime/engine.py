@@ -27,7 +27,7 @@ from abl.workspace import Project
 T = TypeVar("T")
 
 CONTEXT_WINDOW = 40  # messages handed to a model with each question (the platform's window)
-MAX_HANDOFF_DEPTH = 10  # agents in one handoff chain
+MAX_HANDOFF_DEPTH = 10  # nested agents: waiting parents, the active agent, and this turn's one-way hops
 MAX_STEPS_PER_TURN = 64  # agent activations in one turn; a guard against loops
 
 _INTENT_LITERAL = re.compile(r"""intent\.category\s*(?:==|IN)\s*\[?\s*((?:["'][^"']*["']\s*,?\s*)+)""", re.I)
@@ -107,8 +107,11 @@ class TurnContext:
     replies: list[Reply] = field(default_factory=list)
     steps: int = 0
     replay_depth: int = 0
+    one_way_hops: int = 0  # permanent handoffs made this turn (a chain of them is bounded too)
     intents: dict[tuple[str, int], IntentDecision | None] = field(default_factory=dict)
     extracted: dict[str, list[str]] = field(default_factory=dict)  # thread id -> fields filled
+    # message seq -> parts of its text already taken as a field's value: (start, end, field, thread)
+    claimed: dict[int, list[tuple[int, int, str, str]]] = field(default_factory=dict)
     error_reported: bool = False
     stopped: bool = False  # a loop guard fired; nothing more runs this turn
 

@@ -84,9 +84,12 @@ def extract(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) ->
     if not ok or found is None:
         return []
     filled: list[str] = []
+    claims = ctx.claimed.setdefault(message.seq, [])
     for f in open_fields:
         name = f.name.text
         extraction = found.get(name)
+        if extraction is not None and _taken_elsewhere(message.text, extraction.span, name, thread.id, claims):
+            extraction = None
         asked = thread.asked == name
         if extraction is None:
             if asked:
@@ -114,6 +117,7 @@ def extract(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) ->
         if problem is None:
             thread.set_value(name, _plain(value), gathered=True)
             filled.append(name)
+            _claim(message.text, extraction.span, name, thread.id, claims)
         else:
             _warn_exhausted(engine, thread, f, attempt)
     if thread.asked is not None and thread.asked in filled:
@@ -121,6 +125,49 @@ def extract(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) ->
     if filled:
         ctx.extracted.setdefault(thread.id, []).extend(filled)
     return filled
+
+
+# --- one answer, one field ---------------------------------------------------------------------
+#
+# A handoff forwards the customer's message to the target, which extracts from it too. The part
+# of the message the caller already took as a value (the "85000" that answered "What is your
+# income?") is not offered to a different field of another agent: an answer fills one field.
+# The same field name may take it again (an order number the hub saw and the desk needs too).
+
+
+def _occurrences(text: str, span: str) -> list[tuple[int, int]]:
+    found: list[tuple[int, int]] = []
+    if not span:
+        return found
+    start = text.find(span)
+    while start >= 0:
+        found.append((start, start + len(span)))
+        start = text.find(span, start + 1)
+    return found
+
+
+def _overlaps(where: tuple[int, int], claims: list[tuple[int, int, str, str]], field: str, thread: str) -> bool:
+    start, end = where
+    return any(start < c_end and c_start < end and c_field != field and c_thread != thread
+               for c_start, c_end, c_field, c_thread in claims)
+
+
+def _taken_elsewhere(text: str, span: str, field: str, thread: str,
+                     claims: list[tuple[int, int, str, str]]) -> bool:
+    """Whether every place `span` occurs in the message was taken by another agent's other field."""
+    if not claims:
+        return False
+    places = _occurrences(text, span)
+    return bool(places) and all(_overlaps(place, claims, field, thread) for place in places)
+
+
+def _claim(text: str, span: str, field: str, thread: str, claims: list[tuple[int, int, str, str]]) -> None:
+    places = _occurrences(text, span)
+    if not places:
+        return
+    free = [p for p in places if not _overlaps(p, claims, field, thread)]
+    start, end = (free or places)[0]
+    claims.append((start, end, field, thread))
 
 
 def prompt(engine: Engine, thread: Thread) -> str | None:

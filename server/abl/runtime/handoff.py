@@ -3,7 +3,8 @@
 A route is refused before the target accepts it when the target does not exist
 (`missing_target`), is already in the active handoff chain (`recursion`), is a thread that gave
 control back this very turn with a question still open (`target_waiting_for_input`), is
-switched off by `ENABLED_WHEN` (`disabled`), or when the chain is already at its depth limit.
+switched off by `ENABLED_WHEN` (`disabled`), or when the nesting is already at its depth limit
+(waiting parents, the active agent and this turn's one-way handoffs: `depth_limit`).
 Only these failures run `ON_FAILURE`. A route to the waiting parent is a hand-back: the child
 returns (see `returns`).
 
@@ -53,8 +54,9 @@ def perform(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry,
         fields = ", ".join(resumable.waiting_for_input)
         return _fail(engine, caller, route, message, ctx, started, "rejected", "target_waiting_for_input",
                      f"`{target}` is waiting for the customer's answer ({fields})")
-    if len(data.chain) >= MAX_HANDOFF_DEPTH:
-        engine.emit("error", {"code": "handoff_depth_limit", "limit": MAX_HANDOFF_DEPTH,
+    depth = nesting_depth(engine, ctx)
+    if depth >= MAX_HANDOFF_DEPTH:
+        engine.emit("error", {"code": "handoff_depth_limit", "limit": MAX_HANDOFF_DEPTH, "depth": depth,
                               "chain": list(data.chain), "message": f"the handoff to `{target}` would nest more "
                               f"than {MAX_HANDOFF_DEPTH} agents; it is stopped"}, caller)
         return _fail(engine, caller, route, message, ctx, started, "error", "depth_limit",
@@ -99,6 +101,7 @@ def perform(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry,
         data.stack.append(Frame(caller.id, child.id, route.index, message, len(data.chain), child.history_mode))
     else:
         caller.status = COMPLETED
+        ctx.one_way_hops += 1
     data.chain.append(target)
     data.active = child.id
 
@@ -122,6 +125,13 @@ def perform(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry,
     process(engine, child, message, ctx)
     _completed(engine, caller, target, started, "success")
     return True
+
+
+def nesting_depth(engine: Engine, ctx: TurnContext) -> int:
+    """How deep the active agent sits: its waiting parents, itself, and the one-way handoffs this
+    turn has already made. A permanent handoff in an earlier turn ended its caller's thread, so
+    it does not count; a wizard of many one-way steps never reaches the limit, a loop does."""
+    return len(engine.data.stack) + 1 + ctx.one_way_hops
 
 
 # --- context -------------------------------------------------------------------------------------

@@ -99,6 +99,9 @@ def call_tool(
     mocks = engine.options.mocks
     if name not in mocks:
         problems.append(f"no mock result for tool `{name}`; give one with --mocks or RuntimeOptions.mocks")
+    elif mocks[name] == []:
+        problems.append(f"the mock for tool `{name}` is an empty list of results; give at least one "
+                        "(a tool that returns a list is mocked as a list of lists)")
     if problems:
         message = "; ".join(problems)
         engine.emit("tool_result", {"tool": name, "callId": call_id, "success": False, "mocked": True,
@@ -118,8 +121,6 @@ def _next_mock(engine: Engine, name: str, mock: Any) -> Any:
         return mock
     used = engine.data.tool_calls.get(name, 0)
     engine.data.tool_calls[name] = used + 1
-    if not mock:
-        return None
     return mock[min(used, len(mock) - 1)]
 
 
