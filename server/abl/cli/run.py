@@ -70,6 +70,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    script: list[str] | None = None
+    if args.script is not None:
+        # Read before anything is written, so an unreadable script leaves no session, trace or
+        # recording file behind.
+        try:
+            script = Path(args.script).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as err:
+            print(f"abl run: error: cannot read the script {args.script}: {_reason(err)}", file=sys.stderr)
+            return 2
     try:
         driver = prepare(args)
     except UsageProblem as problem:
@@ -80,14 +89,7 @@ def run(args: argparse.Namespace) -> int:
         from abl.cli.chat import ChatLoop
 
         return ChatLoop(driver, trace_level=args.trace or "standard", color=args.color).run()
-    if args.script is not None:
-        try:
-            lines = Path(args.script).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as err:
-            print(f"abl run: error: cannot read the script {args.script}: {_reason(err)}", file=sys.stderr)
-            return 2
-    else:
-        lines = sys.stdin.read().splitlines()
+    lines = script if script is not None else _read_stdin().splitlines()
     return run_script(driver, lines, sys.stdout, sys.stderr, args.trace)
 
 
@@ -369,6 +371,15 @@ def print_trace(err: IO[str], events: Iterable[Mapping[str, Any]], level: TraceL
             if level < TraceLevel.DEBUG and isinstance(shown.get("messages"), Mapping):
                 shown["messages"] = {k: v for k, v in shown["messages"].items() if k != "items"}
             err.write(f"  {describe_event(shown)}\n")
+
+
+def _read_stdin() -> str:
+    """Piped messages as UTF-8 whatever the locale says; bytes that are not UTF-8 become U+FFFD
+    instead of stopping the run with a decoding error."""
+    raw = getattr(sys.stdin, "buffer", None)
+    if raw is None:
+        return sys.stdin.read()
+    return raw.read().decode("utf-8", "replace")
 
 
 def _reason(err: BaseException) -> str:
