@@ -32,6 +32,10 @@ RESUME_WITH = (
     "forwarded_return_message",
 )
 MAX_REPLAY_DEPTH = 1
+# How clearly the parent's match must beat the child's own scope before a reasoning child gives
+# control back: a near tie ("my order number is 5521" to a returns agent that asked for the
+# order) is an answer to the child, not a new topic.
+RETURN_MARGIN = 0.15
 
 
 def hand_back(engine: Engine, child: Thread, route: HandoffRoute, message: Entry, ctx: TurnContext) -> None:
@@ -174,7 +178,7 @@ def wants_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnContext
 
     The parent's candidates are its `INTENTS` that route elsewhere and its natural-language
     `WHEN`s of routes to other agents. The best parent match must reach `minConfidence`, beat
-    the child's own scope, and (with `ignoreAmbiguous`) not be ambiguous.
+    the child's own scope by `RETURN_MARGIN`, and (with `ignoreAmbiguous`) not be ambiguous.
     """
     data = engine.data
     parent = data.waiting_parent()
@@ -214,7 +218,7 @@ def wants_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnContext
         return False
     if ignore_ambiguous and ambiguous:
         return False
-    return best > _own_scope_score(engine, child, message, ctx)
+    return best >= _own_scope_score(engine, child, message, ctx) + RETURN_MARGIN
 
 
 def _own_scope_score(engine: Engine, child: Thread, message: Entry, ctx: TurnContext) -> float:
