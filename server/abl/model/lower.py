@@ -321,6 +321,9 @@ class _Lowering:
             if content.is_text:
                 text, _ = unquote(content.value)
                 name = Name(text, content.value_range)
+            elif content.is_entry and not child.is_item and content.key.lower() in ("reads", "writes"):
+                yield from self.memory_vars(content, scope)  # `persistent: READS: [...]` shorthand
+                continue
             elif content.is_entry:
                 name = Name(content.key, content.key_range)
                 props = list(content.children) + props

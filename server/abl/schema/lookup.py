@@ -178,9 +178,22 @@ def suggest(name: str, candidates: Iterable[str]) -> str | None:
         best = process.extractOne(
             target, lowered, scorer=fuzz.ratio, score_cutoff=SUGGESTION_CUTOFF
         )
-        return options[best[2]] if best is not None else None
-    close = difflib.get_close_matches(target, lowered, n=1, cutoff=SUGGESTION_CUTOFF / 100)
-    return options[lowered.index(close[0])] if close else None
+        if best is not None:
+            return options[best[2]]
+    else:
+        close = difflib.get_close_matches(target, lowered, n=1, cutoff=SUGGESTION_CUTOFF / 100)
+        if close:
+            return options[lowered.index(close[0])]
+    return None
+
+
+def _abbreviation_of(target: str, options: list[str], lowered: list[str]) -> str | None:
+    """The one candidate that `target` spells out or shortens (`maximum` for `max`), when the
+    spellings are too far apart for the similarity score."""
+    if len(target) < 3:
+        return None
+    found = [o for o, low in zip(options, lowered) if len(low) >= 3 and (target.startswith(low) or low.startswith(target))]
+    return found[0] if len(found) == 1 else None
 
 
 def suggest_section(name: str, document: DocumentKind | None = None) -> str | None:
@@ -196,7 +209,8 @@ def suggest_child(parent: Key | Section, name: str) -> str | None:
 
 def suggest_value(key: Key, value: str) -> str | None:
     """ "Did you mean" for a value outside a key's allowed set (`strng` -> `string`)."""
-    return suggest(value, (*key.values, *key.value_examples))
+    candidates = list(dict.fromkeys((*key.values, *key.value_examples)))
+    return suggest(value, candidates) or _abbreviation_of(value.lower(), candidates, [c.lower() for c in candidates])
 
 
 def value_allowed(key: Key, value: str) -> bool:

@@ -312,7 +312,7 @@ class _Scanner:
         while level < stack[-1]:
             if level > stack[-2]:
                 self._error(
-                    Range.on_line(node.row, 0, node.start - node.line_start),
+                    Range.on_line(node.row, 0, max(1, _indent_width(self.text, node.line_start))),
                     f"indentation of {level} does not match any enclosing block (expected {stack[-2]} or {stack[-1]}); read as {stack[-1]}",
                 )
                 break
@@ -398,3 +398,11 @@ def _closing_quote(text: str, at: int, end: int) -> int:
             return i
         i += 1
     return -1
+
+
+def _indent_width(text: str, line_start: int) -> int:
+    """How many blank characters open the line at `line_start`."""
+    i = line_start
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i - line_start

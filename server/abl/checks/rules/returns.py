@@ -92,9 +92,10 @@ def on_return_without_return(check: Check, agent: Agent) -> None:
         if node is not None:
             # `ON_RETURN` never runs on a permanent route, so deleting it keeps what runs.
             offered.append(Fix("Remove `ON_RETURN`", (_delete_block(check, node),), True))
+        key = route.returns.key.text if route.returns is not None else "RETURN"
         check.report(
             "HANDOFF_ON_RETURN_WITHOUT_RETURN",
-            f"`ON_RETURN` never runs: {why}; write `RETURN: true` or remove `ON_RETURN`",
+            f"`ON_RETURN` never runs: {why}; write `{key}: true` or remove `ON_RETURN`",
             route.on_return.key_range,
             fixes=offered,
         )

@@ -131,6 +131,8 @@ class _Walk:
             for child in node.children:
                 if self._list_beside_its_key(previous, child):
                     pass
+                elif child.is_entry and self._outside_items(key, node, child):
+                    pass
                 elif child.is_entry:
                     self.entry(key, child, seen)
                 elif child.is_item:
@@ -157,6 +159,25 @@ class _Walk:
             f"`{previous.key}` (which stays empty); indent the items deeper than `{previous.key}:`",
         )
         return self._mark_run(child)
+
+    def _outside_items(self, key: Key, node: Node, child: Node) -> bool:
+        """A list of blocks (`HANDOFF`, `COMPLETE`, ...) holds `- ` items; one of the items' own
+        keys written directly under it (`SUMMARY:` at the dash's indentation, or a route without
+        its dash) belongs to no item and is ignored. True when reported."""
+        shapes = kinds(key)
+        if V.LIST_OF_BLOCKS not in shapes or shapes & _KEYED_BLOCKS or key.open:
+            return False
+        match = lookup.child(key, child.key)
+        if match is None or match.kind is lookup.MatchKind.FREE_KEY:
+            return False
+        if any(c.is_item for c in node.children):
+            where = f"beside the `- ` items of `{key.name}` instead of inside one, so no item gets it"
+            fix = "indent it to line up with the keys of the item it belongs to"
+        else:
+            where = f"directly under `{key.name}`, which takes `- ` items, so it is ignored"
+            fix = f"start the item with a dash: `- {child.key}: ...`"
+        self._syntax(child.key_range, f"`{child.key}` sits {where}; {fix}")
+        return True
 
     def _mark_run(self, item: Node) -> bool:
         self.beside_run = item

@@ -33,11 +33,13 @@ _SESSION = Key(
     example='session:\n  - order_id\n    TYPE: string\n    DESCRIPTION: "Order number"',
 )
 
-_PERSISTENT = Key(
-    "persistent",
+_READS = Key("READS", V.LIST, "Shorthand: persistent paths the agent only reads.", item_kind=V.NAME)
+_WRITES = Key("WRITES", V.LIST, "Shorthand: persistent paths the agent only writes.", item_kind=V.NAME)
+
+_PERSISTENT_FACT = Key(
+    "<fact>",
     V.LIST_OF_BLOCKS,
-    "Facts kept beyond the session, named by dotted paths (`user.preferred_chain`). The "
-    "first path segment usually implies the scope.",
+    "One persistent fact: a dotted path, optionally followed by indented properties.",
     item_head=V.NAME,
     children=(
         Key(
@@ -66,9 +68,19 @@ _PERSISTENT = Key(
             values=("redact", "mask", "replace"),
         ),
         Key("MASK_CONFIG", V.BLOCK, "Masking settings.", open=True),
-        Key("READS", V.LIST, "Shorthand: paths the agent only reads.", item_kind=V.NAME),
-        Key("WRITES", V.LIST, "Shorthand: paths the agent only writes.", item_kind=V.NAME),
     ),
+)
+
+_PERSISTENT = Key(
+    "persistent",
+    V.LIST_OF_BLOCKS,
+    "Facts kept beyond the session, named by dotted paths (`user.preferred_chain`). The "
+    "first path segment usually implies the scope. The `READS:` and `WRITES:` sub-blocks are "
+    "a shorthand for read-only and write-only paths.",
+    also=(V.BLOCK,),
+    item_head=V.NAME,
+    items=_PERSISTENT_FACT,
+    children=(_READS, _WRITES),
     example="persistent:\n  - user.last_code",
 )
 
@@ -174,8 +186,8 @@ MEMORY = Key(
         _PERSISTENT,
         _REMEMBER,
         _RECALL,
-        Key("READS", V.LIST, "Shorthand: persistent paths the agent only reads.", item_kind=V.NAME),
-        Key("WRITES", V.LIST, "Shorthand: persistent paths the agent only writes.", item_kind=V.NAME),
+        _READS,
+        _WRITES,
     ),
     example="MEMORY:\n  session:\n    - annual_income\n      TYPE: number",
     source="§3.6",
