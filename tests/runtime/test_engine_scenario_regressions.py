@@ -236,3 +236,44 @@ ON_START:
     result = one(session.trace, "tool_result")
     assert result.get("success") is False
     assert "empty list of results" in result.get("error")
+
+
+# --- customer text is data, never a template -----------------------------------------------------
+
+NICKNAME = """
+AGENT: Pin_Agent
+GOAL: "Verify the customer and greet them by nickname"
+
+MEMORY:
+  session:
+    - display_name
+    - greeting
+
+GATHER:
+  pin:
+    PROMPT: "Your PIN?"
+    TYPE: string
+    SENSITIVE: true
+    EXTRACTION_PATTERN: "\\\\b(\\\\d{4})\\\\b"
+  nickname:
+    PROMPT: "Your nickname?"
+    TYPE: string
+
+COMPLETE:
+  - WHEN: nickname IS SET
+    SET:
+      display_name = nickname
+      greeting = "Hello {{nickname}}, " + display_name
+    RESPOND: "{{greeting}}"
+"""
+
+
+def test_a_value_typed_as_a_placeholder_is_copied_not_expanded() -> None:
+    session = session_of(NICKNAME, "Pin_Agent")
+    session.send("hi")
+    session.send("4821")
+    turn = session.send("{{pin}}")
+    assert texts(turn) == ["Hello {{pin}}, {{pin}}"]
+    values = session.state().values
+    assert values["display_name"] == "{{pin}}"
+    assert "4821" not in json.dumps(session.to_dict())

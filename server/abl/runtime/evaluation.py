@@ -7,12 +7,14 @@ evaluated here by `abl.expr`; `SET` right-hand sides are parsed once and cached 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from abl.expr import UNDEFINED, ChainScope, DictScope, Environment, evaluate, names, parse_condition
+from abl.expr.ast import Expr, Literal, walk
 from abl.expr.parse import ConditionParse
 from abl.runtime.templates import MaskRule, has_placeholders, render
 
@@ -91,11 +93,40 @@ def value_of(text: str, values: Mapping[str, Any], env: Environment,
         return fill(parsed.content, values, env), ()
     if parsed.expr is None:
         return None, tuple(e.message for e in parsed.errors) or ("the value cannot be read",)
-    result = evaluate(parsed.expr, scope_of(values, extras), env=env)
+    expr = _fill_written_text(parsed.expr, values, env)
+    result = evaluate(expr, scope_of(values, extras), env=env)
     value = None if result.value is UNDEFINED else result.value
-    if isinstance(value, str) and has_placeholders(value):
-        value = fill(value, values, env)
     return value, tuple(e.message for e in result.errors)
+
+
+def _fill_written_text(expr: Expr, values: Mapping[str, Any], env: Environment) -> Expr:
+    """The expression with its own quoted texts' `{{ }}` placeholders filled in.
+
+    Only text written in the file is a template. A value that arrives from the customer or a
+    tool (a name typed as `{{pin}}`) is data and is copied as it is, never expanded.
+    """
+    if not any(isinstance(n, Literal) and isinstance(n.value, str) and has_placeholders(n.value)
+               for n in walk(expr)):
+        return expr
+
+    def rebuild(node: Any) -> Any:
+        if isinstance(node, Literal):
+            if isinstance(node.value, str) and has_placeholders(node.value):
+                return Literal(node.span, fill(node.value, values, env))
+            return node
+        if isinstance(node, tuple):
+            return tuple(rebuild(item) for item in node)
+        if not dataclasses.is_dataclass(node):
+            return node
+        changed = {}
+        for spec in dataclasses.fields(node):
+            old = getattr(node, spec.name)
+            new = rebuild(old)
+            if new is not old:
+                changed[spec.name] = new
+        return dataclasses.replace(node, **changed) if changed else node
+
+    return rebuild(expr)
 
 
 def fill(template: str, values: Mapping[str, Any], env: Environment,
