@@ -95,15 +95,23 @@ def section(name: str, document: DocumentKind | None = None) -> SectionMatch | N
 
 
 def child(
-    parent: Key | Section | str, name: str, document: DocumentKind | None = None
+    parent: Key | Section | str, name: str, document: DocumentKind | None = None, items: bool = True
 ) -> KeyMatch | None:
     """Finds the key `name` written directly inside `parent` (a key, a section, or a dotted
     path such as `"HANDOFF.CONTEXT"`). Free-key blocks (`GATHER`, `RETURN_HANDLERS`, ...)
-    answer any name with their entry schema. Returns None for unknown keys; whether that is
-    worth reporting depends on `parent.open`."""
+    answer any name with their entry schema. A block that may also be written as a list
+    (`ESCALATE`, `persistent`) answers its items' keys too, unless `items` is false. Returns
+    None for unknown keys; whether that is worth reporting depends on `parent.open`."""
     block = _as_key(parent, document)
     if block is None:
         return None
+    found = _own_child(block, name)
+    if found is None and items and block.items is not None:
+        found = _own_child(block.items, name)
+    return found
+
+
+def _own_child(block: Key, name: str) -> KeyMatch | None:
     written = name.strip()
     lowered = written.lower()
     index = _child_index(block)

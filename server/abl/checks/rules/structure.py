@@ -204,7 +204,8 @@ class _Walk:
                 self.text(key, child)
 
     def entry(self, block: Key, node: Node, seen: dict[object, Node]) -> None:
-        match = lookup.child(block, node.key)
+        # Directly under a block that may also be a list, only the block's own keys belong.
+        match = lookup.child(block, node.key, items=False)
         if match is not None and _misspelt_fixed_key(block, match, node):
             match = None
         if match is None:
