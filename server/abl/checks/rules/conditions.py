@@ -79,6 +79,9 @@ def undefined_condition_var(check: Check, agent: Agent) -> None:
             continue
         reported: set[str] = set()
         for ref in names(parsed.expr):
+            if ref.root == "intent" and ref.path not in reported:
+                _misspelt_intent_member(check, ref, index, condition, label)
+                reported.add(ref.path)
             if ref.root in reported or scope.knows(ref.root):
                 continue
             reported.add(ref.root)
@@ -147,6 +150,32 @@ def _prose_words(check: Check, agent: Agent, scope: AgentScope, condition: Condi
             f"unquoted text in a `WHEN` is read as an expression, and `{base}` is not a variable of "
             f"`{agent.name.text}`; put a natural-language condition in quotes",
         )
+
+
+# What the classifier exposes on `intent` (ABL-REFERENCE §4.6).
+_INTENT_MEMBERS = ("category", "confidence", "unclear")
+
+
+def _misspelt_intent_member(check: Check, ref, index, condition: Condition, label: str) -> None:
+    """`intent.catgory`: a near miss of a member the classifier sets. Other members are left
+    alone (the runtime may expose more than the reference names)."""
+    if len(ref.segments) < 2 or not isinstance(ref.segments[1], str):
+        return
+    member = ref.segments[1]
+    if member in _INTENT_MEMBERS:
+        return
+    better = suggest(member, _INTENT_MEMBERS)
+    if better is None:
+        return
+    start = ref.root_span[0]
+    where = offset_range(index, condition.range.start, start, start + len("intent.") + len(member))
+    check.report(
+        "UNDEFINED_CONDITION_VAR",
+        f"`intent.{member}` in {label} is not set by the intent classifier, so the condition always reads "
+        f"it as unset; did you mean `intent.{better}`?",
+        where,
+        (fixes.replace(f"Replace with `intent.{better}`", where, f"intent.{better}", safe=False),),
+    )
 
 
 def _report_unknown(check: Check, agent: Agent, scope: AgentScope, name: str, where: Range, message: str) -> None:

@@ -96,7 +96,7 @@ def reserved_variable_name(check: Check, agent: Agent) -> None:
         if base in _RESERVED_ROOTS:
             why = "holds the captures of the last `matches` test"
         elif base.startswith("_"):
-            why = "starts with `_`, which the runtime keeps for its own state"
+            why = "starts with `_`, a prefix the runtime keeps for its own state"
         else:
             continue
         check.report(
@@ -116,6 +116,7 @@ def _assignments(agent: Agent) -> list[Assignment]:
     if agent.flow is not None:
         found.extend(agent.flow.sets)
     found.extend(agent.hooks_sets)
+    found.extend(agent.handler_sets)
     for route in agent.handoffs:
         found.extend(route.set)
         if route.on_return is not None:

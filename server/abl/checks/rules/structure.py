@@ -253,14 +253,19 @@ class _Walk:
             elif child.is_item:
                 self.item(block, child)
             else:
-                self.text(block, child)
+                self.text(block, child, in_item=True)
 
-    def text(self, block: Key, node: Node) -> None:
+    def text(self, block: Key, node: Node, in_item: bool = False) -> None:
         shapes = kinds(block)
         if shapes & _TEXT_LINES or block.open:
             return
         word = node.value.strip()
-        if V.LIST_OF_BLOCKS in shapes and not shapes & _KEYED_BLOCKS:
+        if in_item and re.fullmatch(r"[\w.$-]+", word):
+            # A half-typed property of one item (`WHE` under a route).
+            guess = lookup.suggest_child(block, word)
+            hint = f"; did you mean `{guess}:`?" if guess else "; is the `:` missing?"
+            message = f"expected `KEY: value` in this `{block.name}` item, found `{_short(word)}`{hint}"
+        elif V.LIST_OF_BLOCKS in shapes and not shapes & _KEYED_BLOCKS:
             message = f"`{block.name}` takes `- KEY: value` list items, found `{_short(word)}`"
         elif re.fullmatch(r"[\w.$-]+", word):
             message = f"expected `{word}:` (a `{block.name}` entry is `name:` followed by its value); is the `:` missing?"
