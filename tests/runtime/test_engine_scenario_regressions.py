@@ -277,3 +277,19 @@ def test_a_value_typed_as_a_placeholder_is_copied_not_expanded() -> None:
     values = session.state().values
     assert values["display_name"] == "{{pin}}"
     assert "4821" not in json.dumps(session.to_dict())
+
+
+# --- long messages --------------------------------------------------------------------------------
+
+
+def test_a_very_long_message_full_of_numbers_is_read_in_linear_time() -> None:
+    import time
+
+    session = session_of(INCOME_THEN_EXPENSES, "Income_Step")
+    session.send("hi")
+    filler = " ".join(f"item {i} costs {i * 3} on 12 March 2025" for i in range(3000))  # ~100 kB
+    started = time.perf_counter()
+    turn = session.send(filler + " and my income is 85000")
+    elapsed = time.perf_counter() - started
+    assert elapsed < 3.0, f"{elapsed:.1f} s for one long message"
+    assert one(turn.events, "gather").get("value") == 85000

@@ -45,6 +45,7 @@ NO_WORDS = frozenset("no nope nah negative false n never incorrect wrong".split(
 UNSURE_PHRASES = ("not sure", "unsure", "maybe", "dunno", "don't know", "do not know", "no idea", "perhaps")
 SHORT_ANSWER_WORDS = 4
 CONTEXT_WINDOW_WORDS = 4
+_LONGEST_WORD = 64  # characters; longer runs are not words a field is named by
 
 _EMAIL_RE = re.compile(r"(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])")
 _PHONE_RE = re.compile(r"(?<![\w+])(\+?\(?\d[\d\s().-]{5,}\d)(?![\w])")
@@ -472,8 +473,10 @@ def _mention_distance(message: str, start: int, end: int, field_words: frozenset
     """How many words away the nearest of the field's own words is (within a small window)."""
     if not field_words:
         return None
-    before = words(message[:start])[-CONTEXT_WINDOW_WORDS:]
-    after = words(message[end:])[:CONTEXT_WINDOW_WORDS]
+    # Only a few words either side matter; reading a bounded stretch keeps long messages linear.
+    reach = CONTEXT_WINDOW_WORDS * _LONGEST_WORD
+    before = words(message[max(0, start - reach):start])[-CONTEXT_WINDOW_WORDS:]
+    after = words(message[end:end + reach])[:CONTEXT_WINDOW_WORDS]
     distances = [len(before) - i for i, word in enumerate(before) if field_words.intersection(concepts(word))]
     distances += [i + 1 for i, word in enumerate(after) if field_words.intersection(concepts(word))]
     return min(distances) if distances else None
