@@ -144,6 +144,9 @@ class Key:
     children: tuple[Key, ...] = ()
     # Unknown keys inside are not reported (deep, loosely documented areas).
     open: bool = False
+    # In an open block, an unknown key that is a near miss of a known one (`descripton`) is
+    # still reported: the block's keys are documented, only extensions are free.
+    report_near_misses: bool = False
     # Keys inside are names the author chooses; `entry` describes each one's value.
     free_keys: bool = False
     entry: Key | None = None

@@ -101,12 +101,11 @@ def unreachable_route(check: Check, agent: Agent) -> None:
     for position, route in enumerate(ordered):
         if route.target is None:
             continue
-        for earlier in ordered[:position]:
-            reason = _shadowed_by(route, earlier)
-            if reason is None:
-                continue
-            check.report("UNREACHABLE_ROUTE", reason, route.target.range)
-            break
+        reasons = [r for r in (_shadowed_by(route, earlier) for earlier in ordered[:position]) if r is not None]
+        if reasons:
+            # An identical earlier `WHEN` really wins; a literal `WHEN: true` is only tried last.
+            reasons.sort(key=lambda r: r[0])
+            check.report("UNREACHABLE_ROUTE", reasons[0][1], route.target.range)
 
 
 @agent_rule("PASS_FIELD_UNKNOWN")
@@ -161,12 +160,13 @@ def _is_unconditional(route: HandoffRoute) -> bool:
     return isinstance(expr, Literal) and expr.value is True and not when.parse.errors
 
 
-def _shadowed_by(route: HandoffRoute, earlier: HandoffRoute) -> str | None:
-    """Why `earlier` (tried first) keeps `route` from ever being chosen, if it does."""
+def _shadowed_by(route: HandoffRoute, earlier: HandoffRoute) -> tuple[int, str] | None:
+    """Why `earlier` (tried first) keeps `route` from ever being chosen, if it does, with a
+    rank: 0 for a route that really wins first, 1 for a `WHEN: true` written before it."""
     name = route.target.text if route.target else "the target"
     other = earlier.target.text if earlier.target else "another agent"
     if _is_unconditional(earlier):
-        return (
+        return 1, (
             f"the route to {name} comes after `WHEN: true` (the route to {other}), so it reads as unreachable; "
             "the platform keeps a literal `WHEN: true` as the fallback and tries it last, so move that route "
             "to the end"
@@ -179,7 +179,7 @@ def _shadowed_by(route: HandoffRoute, earlier: HandoffRoute) -> str | None:
         return None
     if route.is_returnable and earlier.is_returnable:
         return None  # several returnable routes on one condition are the fan-out pattern
-    return (
+    return 0, (
         f"the route to {name} is never taken: the route to {other} before it has the same `WHEN` and "
         "the first match wins; change one of the conditions or remove this route"
     )

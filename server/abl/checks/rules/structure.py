@@ -210,6 +210,8 @@ class _Walk:
             match = None
         if match is None:
             if block.open or V.ANY in kinds(block):
+                if block.report_near_misses and lookup.suggest_child(block, node.key) is not None:
+                    self._unknown_key(block, node)
                 return
             self._unknown_key(block, node)
             return
@@ -354,7 +356,13 @@ class _Walk:
 
     def _unknown_key(self, block: Key, node: Node) -> None:
         suggestion = lookup.suggest_child(block, node.key)
-        message = f"`{node.key}` is not a key of `{block.name}`, so it is ignored with everything under it"
+        # `<field>`, `<tool>`: say what the block is rather than print the placeholder.
+        if block.name.startswith("<"):
+            what = block.name[1:-1].replace("_", " ")
+            owner = ("an " if what[:1] in "aeiou" else "a ") + what
+        else:
+            owner = f"`{block.name}`"
+        message = f"`{node.key}` is not a key of {owner}, so it is ignored with everything under it"
         found: tuple[Fix, ...] = ()
         if suggestion is not None:
             message += f"; did you mean `{suggestion}`?"

@@ -78,6 +78,7 @@ TOOL_PROPERTIES = Key(
     V.BLOCK,
     "Properties of one tool, indented under its signature `name(params) -> ReturnType`.",
     open=True,
+    report_near_misses=True,
     children=(
         Key("description", V.TEXT, "What the tool does; the model reads it to choose tools."),
         Key("type", V.ENUM, "How the tool is executed.", values=TOOL_BINDINGS),
@@ -173,6 +174,21 @@ TOOL_PROPERTIES = Key(
             "Treat a SOAP fault as an error or as data.",
             values=("error", "data"),
         ),
+        *(
+            Key(name, V.STRING, f"SOAP service description: {what}.")
+            for name, what in (
+                ("wsdl_asset", "the uploaded WSDL asset"),
+                ("wsdl_version", "the WSDL version"),
+                ("wsdl_operation", "the operation to call"),
+                ("wsdl_asset_id", "the id of the WSDL asset"),
+                ("wsdl_version_id", "the id of the WSDL version"),
+                ("wsdl_service", "the service"),
+                ("wsdl_port", "the port"),
+                ("wsdl_binding", "the binding"),
+                ("wsdl_target_namespace", "the target namespace"),
+                ("wsdl_element", "the request element"),
+            )
+        ),
         # mcp
         Key("server", V.NAME, "Logical MCP server name."),
         Key("server_tool", V.NAME, "Tool name on the MCP server."),
@@ -191,6 +207,8 @@ TOOL_PROPERTIES = Key(
         Key("timeout_seconds", V.INT, "How long to wait for the callback.", default="3600"),
         # workflow
         Key("workflow_id", V.STRING, "Workflow to run."),
+        Key("workflow_version", V.ANY, "Older workflow pin.", ignored="silently ignored; use `workflow_id`"),
+        Key("trigger_id", V.ANY, "Older workflow trigger.", ignored="silently ignored; use `workflow_id`"),
         Key(
             "mode",
             V.ENUM,
