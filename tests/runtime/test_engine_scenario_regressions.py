@@ -293,3 +293,14 @@ def test_a_very_long_message_full_of_numbers_is_read_in_linear_time() -> None:
     elapsed = time.perf_counter() - started
     assert elapsed < 3.0, f"{elapsed:.1f} s for one long message"
     assert one(turn.events, "gather").get("value") == 85000
+
+
+def test_a_free_text_answer_does_not_hide_typed_values_from_the_next_agent() -> None:
+    text = INCOME_THEN_EXPENSES.replace(
+        'AGENT: Income_Step\nGOAL: "Ask for the income"\n\nGATHER:\n  income:\n    PROMPT: "What is your yearly income?"\n    TYPE: number\n\nHANDOFF:\n  - TO: Expenses_Step\n    WHEN: income IS SET\n    PASS: [income]',
+        'AGENT: Income_Step\nGOAL: "Ask for the employer"\n\nGATHER:\n  employer:\n    PROMPT: "Who is your employer?"\n    TYPE: string\n\nHANDOFF:\n  - TO: Expenses_Step\n    WHEN: employer IS SET\n    PASS: []')
+    assert "employer:" in text
+    session = session_of(text, "Income_Step")
+    assert texts(session.send("hi")) == ["Who is your employer?"]
+    session.send("Acme Tools, and my expenses are 1200 a month")
+    assert session.state().values.get("expenses") == 1200

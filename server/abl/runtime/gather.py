@@ -22,6 +22,7 @@ from abl.runtime.trace import REDACTED, to_json_data
 
 _RULE = re.compile(r"([A-Za-z_]+)\s*\(([^()]*)\)")
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
+_FREE_TEXT_TYPES = frozenset({"string", "text", "free_text"})
 _NUMERIC_TYPES = frozenset({"number", "integer", "int", "float", "decimal", "currency", "amount", "money"})
 
 
@@ -117,7 +118,8 @@ def extract(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) ->
         if problem is None:
             thread.set_value(name, _plain(value), gathered=True)
             filled.append(name)
-            _claim(message.text, extraction.span, name, thread.id, claims)
+            if not _whole_reply(f, message.text, extraction.span):
+                _claim(message.text, extraction.span, name, thread.id, claims)
         else:
             _warn_exhausted(engine, thread, f, attempt)
     if thread.asked is not None and thread.asked in filled:
@@ -159,6 +161,12 @@ def _taken_elsewhere(text: str, span: str, field: str, thread: str,
         return False
     places = _occurrences(text, span)
     return bool(places) and all(_overlaps(place, claims, field, thread) for place in places)
+
+
+def _whole_reply(f: GatherField, text: str, span: str) -> bool:
+    """A free-text field that took the whole reply read nothing typed out of it; the next agent
+    may still find its own values there ("Acme, and I earn 85000")."""
+    return f.extraction_pattern is None and f.type_name in _FREE_TEXT_TYPES and span.strip() == text.strip()
 
 
 def _claim(text: str, span: str, field: str, thread: str, claims: list[tuple[int, int, str, str]]) -> None:
