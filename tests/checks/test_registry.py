@@ -69,6 +69,10 @@ SYNTAX_CODES = {
     "SECTION_OUTSIDE_AGENT": E,
     "FLOW_STEP_AT_COLUMN_ZERO": W,
     "MISSING_HANDOFF_TARGET": E,
+    # Un-coded validator rules of the reference (§5.2): a step must declare reasoning; an
+    # undefined step reference.
+    "MISSING_REASONING": E,
+    "UNKNOWN_FLOW_STEP": E,
 }
 
 # Part C (silent traps), plus the two template and map codes the model adds.

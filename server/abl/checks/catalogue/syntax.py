@@ -603,6 +603,68 @@ MISSING_HANDOFF_TARGET = Code(
     see_also=("INVALID_HANDOFF_TARGET",),
 )
 
+_RETURN_FLOW = """
+    AGENT: Returns_Flow
+    GOAL: "Take a product return"
+
+    FLOW:
+      entry_point: ask_order
+      ask_order:
+        REASONING: false
+        GATHER:
+          - order_id: required
+            prompt: "What is your order number?"
+        THEN: {then}
+      confirm:
+{reasoning}        RESPOND: "Your return for order {{{{order_id}}}} is booked."
+        THEN: COMPLETE
+    """
+
+
+def _return_flow(then: str = "confirm", reasoning: bool = True) -> str:
+    return project(_RETURN_FLOW.format(then=then, reasoning="        REASONING: false\n" if reasoning else ""))
+
+
+MISSING_REASONING = Code(
+    code="MISSING_REASONING",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="FLOW step without REASONING",
+    summary="A `FLOW` step does not say `REASONING: true` or `REASONING: false`.",
+    explanation=(
+        "Every step must declare whether the model drives it (`REASONING: true`, working toward "
+        "the step or agent goal) or its actions run in order (`REASONING: false`). There is no "
+        "default: the validator rejects a step without it (\"a step must declare reasoning\")."
+    ),
+    bad_example=_return_flow(reasoning=False),
+    good_example=_return_flow(),
+    fix="Adds `REASONING: false` to the step. Unsafe: whether the model drives the step is the author's choice.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime=_REJECTED,
+    see_also=("FLOW_STEP_AT_COLUMN_ZERO", "UNKNOWN_FLOW_STEP"),
+)
+
+UNKNOWN_FLOW_STEP = Code(
+    code="UNKNOWN_FLOW_STEP",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Transition to a step that does not exist",
+    summary="A `THEN`, `GOTO`, `ON_FAIL`, `ON_EXHAUSTED`, `entry_point` or `steps` entry names no step of the flow.",
+    explanation=(
+        "Steps move with `THEN: <step>` (also `GOTO`, a one-line `ON_FAIL` or `ON_SUCCESS`, "
+        "`ON_EXHAUSTED`), and the flow starts at `entry_point`. A name that matches no step "
+        "block of the same `FLOW` is an undefined step reference, which the validator rejects. "
+        "The keywords `COMPLETE`, `ESCALATE`, `HANDOFF <agent>`, `CONTINUE`, `RETRY`, "
+        "`RETRY_STEP` and `BACKTRACK` are not step names and are always allowed."
+    ),
+    bad_example=_return_flow(then="confrim"),
+    good_example=_return_flow(),
+    fix="Replaces the name with the closest step name, when one is close. Unsafe: it changes where the flow goes.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime=_REJECTED,
+    see_also=("MISSING_REASONING", "FLOW_STEP_AT_COLUMN_ZERO"),
+)
+
 CODES: tuple[Code, ...] = (
     SYNTAX_ERROR,
     UNKNOWN_SECTION,
@@ -621,4 +683,6 @@ CODES: tuple[Code, ...] = (
     SECTION_OUTSIDE_AGENT,
     FLOW_STEP_AT_COLUMN_ZERO,
     MISSING_HANDOFF_TARGET,
+    MISSING_REASONING,
+    UNKNOWN_FLOW_STEP,
 )
