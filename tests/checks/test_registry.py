@@ -73,6 +73,9 @@ SYNTAX_CODES = {
     # undefined step reference.
     "MISSING_REASONING": E,
     "UNKNOWN_FLOW_STEP": E,
+    # Behavior-profile import errors (§3.22, §5.2).
+    "INCOMPLETE_BEHAVIOR_PROFILE": E,
+    "UNKNOWN_BEHAVIOR_PROFILE": E,
 }
 
 # Part C (silent traps), plus the two template and map codes the model adds.

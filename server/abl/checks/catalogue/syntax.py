@@ -665,6 +665,66 @@ UNKNOWN_FLOW_STEP = Code(
     see_also=("MISSING_REASONING", "FLOW_STEP_AT_COLUMN_ZERO"),
 )
 
+_VIP_PROFILE = """
+    BEHAVIOR_PROFILE: vip_guest
+{priority}{when}    INSTRUCTIONS: "Greet the guest by name and offer the lounge."
+    """
+
+_CONCIERGE = """
+    AGENT: Concierge
+    GOAL: "Help hotel guests with their stay"
+    USE BEHAVIOR_PROFILE: {profile}
+    """
+
+
+def _vip_profile(priority: bool = True, when: bool = True) -> str:
+    return project(
+        _VIP_PROFILE.format(
+            priority="    PRIORITY: 50\n" if priority else "",
+            when='    WHEN: user.tier == "vip"\n' if when else "",
+        )
+    )
+
+
+INCOMPLETE_BEHAVIOR_PROFILE = Code(
+    code="INCOMPLETE_BEHAVIOR_PROFILE",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Behavior profile without PRIORITY or WHEN",
+    summary="A `BEHAVIOR_PROFILE` document has no `PRIORITY` or no `WHEN`.",
+    explanation=(
+        "A profile file must say how it ranks against other profiles (`PRIORITY`, a "
+        "non-negative number, higher wins) and when it applies (`WHEN`, a condition; `true` "
+        "makes it the default). The import rejects a profile without them: \"BEHAVIOR_PROFILE "
+        "requires a PRIORITY declaration\", \"BEHAVIOR_PROFILE requires a WHEN declaration\"."
+    ),
+    bad_example=project(_CONCIERGE.format(profile="vip_guest"), _vip_profile(when=False)),
+    good_example=project(_CONCIERGE.format(profile="vip_guest"), _vip_profile()),
+    fix="No quick fix: the rank and the condition are the author's choice.",
+    fix_safety=FixSafety.NONE,
+    runtime=_REJECTED,
+    see_also=("UNKNOWN_BEHAVIOR_PROFILE",),
+)
+
+UNKNOWN_BEHAVIOR_PROFILE = Code(
+    code="UNKNOWN_BEHAVIOR_PROFILE",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Attached behavior profile does not exist",
+    summary="`USE BEHAVIOR_PROFILE` names a profile that no file of the project declares.",
+    explanation=(
+        "`USE BEHAVIOR_PROFILE: <name>` attaches a profile by the exact name in its "
+        "`BEHAVIOR_PROFILE:` header (names are case-sensitive). The import resolves every "
+        "reference and reports the ones that name no profile of the project."
+    ),
+    bad_example=project(_CONCIERGE.format(profile="vip_guests"), _vip_profile()),
+    good_example=project(_CONCIERGE.format(profile="vip_guest"), _vip_profile()),
+    fix="Replaces the name with the closest profile name, when one is close. Unsafe: it attaches another profile.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime=_REJECTED,
+    see_also=("INCOMPLETE_BEHAVIOR_PROFILE",),
+)
+
 CODES: tuple[Code, ...] = (
     SYNTAX_ERROR,
     UNKNOWN_SECTION,
@@ -685,4 +745,6 @@ CODES: tuple[Code, ...] = (
     MISSING_HANDOFF_TARGET,
     MISSING_REASONING,
     UNKNOWN_FLOW_STEP,
+    INCOMPLETE_BEHAVIOR_PROFILE,
+    UNKNOWN_BEHAVIOR_PROFILE,
 )
