@@ -127,7 +127,8 @@ def top_level_problem(node: Node) -> Diagnostic | None:
             "deeper than that key (`LIMITATIONS:` then `  - ...`)",
             node.head_range,
         )
-    what = f"`{node.value[:40]}`"
+    first_line = node.value.splitlines()[0] if node.value else ""
+    what = f"`{first_line[:40]}`"
     return Diagnostic(
         "SYNTAX_ERROR",
         Severity.ERROR,

@@ -275,8 +275,11 @@ class _Scanner:
             line_end = le
         if stack:
             opener, at = stack[-1]
+            # The bracket may sit on a continuation line, not on the node's first row.
+            at_row = node.row + self.text.count("\n", node.line_start, at)
+            at_col = at - (self.text.rfind("\n", 0, at) + 1)
             self._error(
-                Range.on_line(node.row, at - node.line_start, at - node.line_start + 1),
+                Range.on_line(at_row, at_col, at_col + 1),
                 f"`{opener}` is never closed; expected `{_PAREN_OPENERS[opener]}`",
             )
         self.row = row
