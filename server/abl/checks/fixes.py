@@ -18,7 +18,9 @@ def apply_edits(text: str, edits: list[TextEdit]) -> tuple[str, int]:
     """Apply non-overlapping edits (later ones first). Returns the new text and how many applied;
     an edit overlapping one already taken is skipped."""
     index = LineIndex(text)
-    spans = sorted(((index.offset(e.range.start), index.offset(e.range.end), e.new_text) for e in edits), reverse=True)
+    # The same edit offered by two fixes (both indent one line) is made once.
+    unique = {(index.offset(e.range.start), index.offset(e.range.end), e.new_text) for e in edits}
+    spans = sorted(unique, reverse=True)
     applied = 0
     last_start = len(text) + 1
     for start, end, new in spans:

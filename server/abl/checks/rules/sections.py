@@ -159,10 +159,13 @@ def section_outside_agent(check: Check) -> None:
 def flow_step_at_column_zero(check: Check) -> None:
     doc = check.document
     previous: Block | None = None
+    run: list[Block] = []  # column-0 steps since the FLOW, which the fix indents together
     for block in blocks(doc):
         if block.placement is Placement.FLOW_STEP and block.agent is not None:
             node = block.node
-            fix = _indent_fix(check, block) if _follows_flow(block, previous) else None
+            follows = _follows_flow(block, previous)
+            run = run + [block] if follows and previous is not None and previous.placement is Placement.FLOW_STEP else [block]
+            fix = _indent_fix(check, run) if follows else None
             check.report(
                 "FLOW_STEP_AT_COLUMN_ZERO",
                 f"step `{node.key}` is written at column 0; it is read as a step of the FLOW above "
@@ -273,11 +276,14 @@ def _follows_flow(block: Block, previous: Block | None) -> bool:
     return flow is not None and flow.node is previous.node
 
 
-def _indent_fix(check: Check, block: Block) -> Fix:
+def _indent_fix(check: Check, run: list[Block]) -> Fix:
+    """Indent the step and the column-0 steps between it and the FLOW: indented alone, a later
+    step would nest under the column-0 step above it instead of under the FLOW."""
     index = check.document.source.index
-    node = block.node
     edits = []
-    for row in range(node.row, last_row(index, node) + 1):
-        if index.line_text(row).strip():
-            edits.append(TextEdit(Range(Position(row, 0), Position(row, 0)), "  "))
-    return Fix(f"Indent `{node.key}` under the FLOW", tuple(edits), True)
+    for block in run:
+        node = block.node
+        for row in range(node.row, last_row(index, node) + 1):
+            if index.line_text(row).strip():
+                edits.append(TextEdit(Range(Position(row, 0), Position(row, 0)), "  "))
+    return Fix(f"Indent `{run[-1].node.key}` under the FLOW", tuple(edits), True)
