@@ -76,6 +76,8 @@ SYNTAX_CODES = {
     # Behavior-profile import errors (§3.22, §5.2).
     "INCOMPLETE_BEHAVIOR_PROFILE": E,
     "UNKNOWN_BEHAVIOR_PROFILE": E,
+    # "Unknown tool reference" (§5.2, CLI sample messages).
+    "UNKNOWN_TOOL": E,
 }
 
 # Part C (silent traps), plus the two template and map codes the model adds.

@@ -725,6 +725,54 @@ UNKNOWN_BEHAVIOR_PROFILE = Code(
     see_also=("INCOMPLETE_BEHAVIOR_PROFILE",),
 )
 
+_TRACKER_WITH_TOOL = """
+    AGENT: Parcel_Tracker
+    GOAL: "Tell the customer where their parcel is"
+
+    TOOLS:
+      track_parcel(code: string) -> {{status: string}}
+        description: "Look up a parcel by tracking code"
+        type: http
+        endpoint: "/parcels/{{code}}"
+        method: GET
+
+    GATHER:
+      tracking_code:
+        PROMPT: "What is your tracking code?"
+        TYPE: string
+        REQUIRED: true
+
+    FLOW:
+      look:
+        REASONING: false
+        CALL: {call}
+          WITH:
+            code: tracking_code
+          AS: parcel
+        RESPOND: "Your parcel is {{{{parcel.status}}}}."
+        THEN: COMPLETE
+    """
+
+UNKNOWN_TOOL = Code(
+    code="UNKNOWN_TOOL",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Reference to a tool that does not exist",
+    summary="A `CALL`, an `AVAILABLE_TOOLS` entry or an import names a tool the agent does not have.",
+    explanation=(
+        "An agent can use the tools it declares under `TOOLS`, the tools its `file:` imports "
+        "bring from a tool library, and the platform's built-in tools. Any other name is an "
+        "unknown tool reference, which the validator rejects; usually it is a typo. When an "
+        "import points at a library the project does not hold, the agent is not checked."
+    ),
+    bad_example=project(_TRACKER_WITH_TOOL.format(call="track_parcle")),
+    good_example=project(_TRACKER_WITH_TOOL.format(call="track_parcel")),
+    fix="Replaces the name with the closest tool name, when one is close. Unsafe: it calls another tool.",
+    fix_safety=FixSafety.UNSAFE,
+    runtime=_REJECTED,
+    see_also=("UNKNOWN_FLOW_STEP",),
+)
+
 CODES: tuple[Code, ...] = (
     SYNTAX_ERROR,
     UNKNOWN_SECTION,
@@ -747,4 +795,5 @@ CODES: tuple[Code, ...] = (
     UNKNOWN_FLOW_STEP,
     INCOMPLETE_BEHAVIOR_PROFILE,
     UNKNOWN_BEHAVIOR_PROFILE,
+    UNKNOWN_TOOL,
 )
