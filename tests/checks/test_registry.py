@@ -78,6 +78,8 @@ SYNTAX_CODES = {
     "UNKNOWN_BEHAVIOR_PROFILE": E,
     # "Unknown tool reference" (§5.2, CLI sample messages).
     "UNKNOWN_TOOL": E,
+    # Execution roles the compiler refuses (§3.23).
+    "INVALID_EXECUTION_ROLE": E,
 }
 
 # Part C (silent traps), plus the two template and map codes the model adds.

@@ -773,6 +773,36 @@ UNKNOWN_TOOL = Code(
     see_also=("UNKNOWN_FLOW_STEP",),
 )
 
+_ROLE_HUB = """
+    SUPERVISOR: Support_Hub
+    GOAL: "Send each customer to the right support team"
+
+    BEHAVIOR:
+      role: {role}
+
+    INTENTS:
+      return_item: "Returns, exchanges, or refunds."
+    """
+
+INVALID_EXECUTION_ROLE = Code(
+    code="INVALID_EXECUTION_ROLE",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Execution role the document cannot have",
+    summary="A `SUPERVISOR` with `role: assistant`, or a `router` without any `HANDOFF` target.",
+    explanation=(
+        "`BEHAVIOR.role` decides what an agent may do. An `assistant` is a leaf agent, so a "
+        "supervisor cannot be one; a `router` never answers itself, so it must hand off to at "
+        "least one agent. The compiler rejects both."
+    ),
+    bad_example=project(project(_ROLE_HUB.format(role="assistant")) + "\nHANDOFF:\n" + _RETURNS_ROUTE, RETURNS_AGENT),
+    good_example=project(project(_ROLE_HUB.format(role="router")) + "\nHANDOFF:\n" + _RETURNS_ROUTE, RETURNS_AGENT),
+    fix="No quick fix: pick the role that matches what the agent does (`router` or `orchestrator`).",
+    fix_safety=FixSafety.NONE,
+    runtime=_REJECTED,
+    see_also=("AGENT_RETURNED_WORK_REQUIRES_ORCHESTRATOR",),
+)
+
 CODES: tuple[Code, ...] = (
     SYNTAX_ERROR,
     UNKNOWN_SECTION,
@@ -796,4 +826,5 @@ CODES: tuple[Code, ...] = (
     INCOMPLETE_BEHAVIOR_PROFILE,
     UNKNOWN_BEHAVIOR_PROFILE,
     UNKNOWN_TOOL,
+    INVALID_EXECUTION_ROLE,
 )

@@ -8,6 +8,8 @@
   field the target neither declares nor obviously produces (`abl.model.produced_fields`).
 - `AGENT_RETURNED_WORK_REQUIRES_ORCHESTRATOR`: an agent whose `BEHAVIOR.role` is `router` or
   `assistant` declares `DELEGATE`.
+- `INVALID_EXECUTION_ROLE`: a `SUPERVISOR` with `role: assistant`, or a `router` with no
+  `HANDOFF` target.
 
 ## Why is this bad?
 The compiler rejects unknown and self targets and delegation outside an orchestrator. A
@@ -98,3 +100,24 @@ def delegate_needs_orchestrator(check: Check, agent: Agent) -> None:
         role.range,
         (fixes.replace(f"Make the role `{_ORCHESTRATOR}`", role.range, _ORCHESTRATOR, safe=False),),
     )
+
+
+@agent_rule("INVALID_EXECUTION_ROLE")
+def invalid_execution_role(check: Check, agent: Agent) -> None:
+    role = agent.role
+    if role is None:
+        return
+    if role.lower == "assistant" and agent.is_supervisor:
+        check.report(
+            "INVALID_EXECUTION_ROLE",
+            f"`{agent.name.text}` is a supervisor with `role: assistant`; an assistant is a leaf agent, so "
+            "the compiler rejects it: use `router` (only hands off) or `orchestrator` (may also answer and delegate)",
+            role.range,
+        )
+    elif role.lower == "router" and not any(r.target is not None and r.target.text for r in agent.handoffs):
+        check.report(
+            "INVALID_EXECUTION_ROLE",
+            f"`{agent.name.text}` has `role: router` but no `HANDOFF` target; a router never answers itself, so "
+            "the compiler rejects it: add a `HANDOFF` route, or use `orchestrator`",
+            role.range,
+        )
