@@ -48,6 +48,8 @@ PLATFORM_CODES = {
     "CIRCULAR_DEPENDS_ON": E,
     "RESERVED_VARIABLE_NAME": W,
     "W822": W,
+    # ABL-REFERENCE §5.1.
+    "DELEGATE_CHILD_GATHER_INPUT_UNMAPPED": E,
 }
 
 # Part B (syntax and structure), plus the structural codes the parser and the model add.

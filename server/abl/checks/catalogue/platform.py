@@ -1270,6 +1270,94 @@ W822 = Code(
     ),
 )
 
+_QUOTE_DESK = """
+    SUPERVISOR: Quote_Desk
+    GOAL: "Give insurance quotes"
+
+    BEHAVIOR:
+      role: orchestrator
+
+    GATHER:
+      postcode:
+        PROMPT: "What is your postcode?"
+        TYPE: string
+        REQUIRED: true
+      car_value:
+        PROMPT: "What is the car worth?"
+        TYPE: number
+        REQUIRED: true
+
+    MEMORY:
+      session:
+        - premium
+          TYPE: number
+
+    DELEGATE:
+      - AGENT: Pricing_Engine
+        WHEN: postcode IS SET AND car_value IS SET
+        PURPOSE: "Price the policy"
+        INPUT:
+{inputs}        RETURNS:
+          price: premium
+        USE_RESULT: "Quote the premium"
+        TIMEOUT: "10s"
+        ON_FAIL: continue
+    """
+
+_PRICING_ENGINE = """
+    AGENT: Pricing_Engine
+    GOAL: "Work out a premium"
+
+    GATHER:
+      postcode:
+        PROMPT: "Postcode?"
+        TYPE: string
+        REQUIRED: true
+      car_value:
+        PROMPT: "Car value?"
+        TYPE: number
+        REQUIRED: true
+
+    MEMORY:
+      session:
+        - price
+          TYPE: number
+
+    ON_START:
+      SET:
+        price = 420
+
+    COMPLETE:
+      - WHEN: price IS SET
+        RESPOND: "{{price}}"
+    """
+
+DELEGATE_CHILD_GATHER_INPUT_UNMAPPED = Code(
+    code="DELEGATE_CHILD_GATHER_INPUT_UNMAPPED",
+    severity=Severity.ERROR,
+    group=Group.PLATFORM,
+    title="Delegate leaves a required child field unfilled",
+    summary="A `DELEGATE` target has a required GATHER field that the delegate's `INPUT` does not supply.",
+    explanation=(
+        "A delegate runs in one shot and cannot wait for the customer, so every field its "
+        "target must gather has to arrive through `INPUT`. When a required field (no default, "
+        "always active) is missing from `INPUT`, the compiler rejects the delegate; use a "
+        "returnable `HANDOFF` when the child must talk to the customer."
+    ),
+    bad_example=project(
+        _QUOTE_DESK.format(inputs="          postcode: postcode\n"),
+        _PRICING_ENGINE,
+    ),
+    good_example=project(
+        _QUOTE_DESK.format(inputs="          postcode: postcode\n          car_value: car_value\n"),
+        _PRICING_ENGINE,
+    ),
+    fix="No quick fix: the value to pass is the author's choice.",
+    fix_safety=FixSafety.NONE,
+    runtime=_REJECTED,
+    see_also=("INVALID_DELEGATE_TARGET", "UNKNOWN_DELEGATE_RETURN_FIELD"),
+)
+
 CODES: tuple[Code, ...] = (
     E330,
     E331,
@@ -1299,4 +1387,5 @@ CODES: tuple[Code, ...] = (
     CIRCULAR_DEPENDS_ON,
     RESERVED_VARIABLE_NAME,
     W822,
+    DELEGATE_CHILD_GATHER_INPUT_UNMAPPED,
 )

@@ -10,6 +10,8 @@
   `assistant` declares `DELEGATE`.
 - `INVALID_EXECUTION_ROLE`: a `SUPERVISOR` with `role: assistant`, or a `router` with no
   `HANDOFF` target.
+- `DELEGATE_CHILD_GATHER_INPUT_UNMAPPED`: the delegate's target has a required top-level
+  GATHER field (no default, no activation condition) that the delegate's `INPUT` does not supply.
 
 ## Why is this bad?
 The compiler rejects unknown and self targets and delegation outside an orchestrator. A
@@ -121,3 +123,41 @@ def invalid_execution_role(check: Check, agent: Agent) -> None:
             "the compiler rejects it: add a `HANDOFF` route, or use `orchestrator`",
             role.range,
         )
+
+
+@agent_rule("DELEGATE_CHILD_GATHER_INPUT_UNMAPPED")
+def delegate_child_input_unmapped(check: Check, agent: Agent) -> None:
+    for delegate in agent.delegates:
+        target = delegate.target
+        if target is None or delegate.remote or target.text == agent.name.text:
+            continue
+        child = check.project.agent(target.text)
+        if child is None:
+            continue
+        supplied = {param.text for param, _ in delegate.inputs}
+        missing = [f.name.text for f in child.gather if _needs_input(child, f) and f.name.text not in supplied]
+        if not missing:
+            continue
+        names = ", ".join(f"`{m}`" for m in missing)
+        adds = ", ".join(f"`{m}: <value>`" for m in missing)
+        check.report(
+            "DELEGATE_CHILD_GATHER_INPUT_UNMAPPED",
+            f"`{child.name.text}` requires GATHER field{'s' if len(missing) > 1 else ''} {names}, which this "
+            f"DELEGATE's `INPUT` does not supply; a delegate cannot ask the customer, so the compiler rejects it: "
+            f"add {adds} to `INPUT`",
+            target.range,
+        )
+
+
+def _needs_input(child: Agent, field) -> bool:
+    """A required field with no default that is always asked (no activation condition)."""
+    if not field.is_required or field.default is not None:
+        return False
+    section = child.section("GATHER")
+    node = section.find(field.name.text) if section is not None else None
+    if node is None:
+        return True
+    activation = node.find("activation") or node.find("WHEN")
+    if activation is not None and (activation.children or activation.value.strip().strip("\"'").lower() != "required"):
+        return False
+    return True
