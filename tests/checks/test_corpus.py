@@ -83,7 +83,7 @@ def test_valid_corpus_uses_every_section() -> None:
         for node in parse(path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")).nodes:
             if not node.is_entry:
                 continue
-            opened = _opens(node.key)
+            opened = _opens(node.key) if node.value.strip() else None  # an unnamed block is an inline section
             if opened is not None:
                 kind = opened
             elif path.name.endswith(".tools.abl") and node.key.upper() == "TOOLS":

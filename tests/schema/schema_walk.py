@@ -74,7 +74,8 @@ def walk(text: str) -> list[Problem]:
             pipe_indent = indent
         if indent == 0 and not match["dash"]:
             stack.clear()
-            document = _HEADERS.get(name, document)
+            if value:  # an unnamed `BEHAVIOR_PROFILE:` block is a section of the agent above
+                document = _HEADERS.get(name, document)
             found = section(name, document)
             if found is None:
                 problems.append(Problem(number, raw, f"unknown section {name}"))

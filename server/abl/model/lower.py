@@ -214,6 +214,8 @@ class _Lowering:
             if not node.is_entry:
                 continue
             kind = HEADERS.get(node.key.upper())
+            if kind is AgentKind.BEHAVIOR_PROFILE and _inline_profile(node, current):
+                kind = None  # `BEHAVIOR_PROFILE:` with no name, inside an agent: one of its sections
             if kind is not None:
                 name = self.scalar(node)
                 agent_name = Name(name.text if name else "", name.range if name else node.key_range)
@@ -780,6 +782,17 @@ def parse_failure(value: Scalar) -> FailureAction:
     if w == "retry":
         return FailureAction(FailureKind.RETRY, value)
     return FailureAction(FailureKind.INVALID, value)
+
+
+def _inline_profile(node: Node, current: Agent | None) -> bool:
+    """An unnamed `BEHAVIOR_PROFILE:` block under an agent or supervisor is a profile written
+    inside it, not the header of a profile document."""
+    return (
+        current is not None
+        and current.kind is not AgentKind.BEHAVIOR_PROFILE
+        and not node.value.strip()
+        and bool(node.children)
+    )
 
 
 def _find(nodes: Iterable[Node], key: str) -> Node | None:

@@ -97,6 +97,7 @@ SECTIONS: tuple[Section, ...] = (
     Section(profiles.CONVERSATION, _AGENT_OR_PROFILE),
     *_in(
         AGENT_DOCUMENTS,
+        profiles.INLINE_BEHAVIOR_PROFILE,
         profiles.USE_BEHAVIOR_PROFILE,
         profiles.BEHAVIOR_PROFILES,
         supervisor.RICH_CONTENT_SECTION,

@@ -162,3 +162,18 @@ CONVERSATION = Key(
     example="CONVERSATION:\n  speaking:\n    tone: warm\n    max_sentences: 2",
     source="§3.22",
 )
+
+INLINE_BEHAVIOR_PROFILE = Key(
+    "BEHAVIOR_PROFILE",
+    V.BLOCK,
+    "A behavior profile written inside the agent (no name after the colon). It takes only "
+    "`PRIORITY`, `WHEN`, `INSTRUCTIONS` and `CONVERSATION`; anything else needs a profile file.",
+    children=(
+        PROFILE_PRIORITY,
+        PROFILE_WHEN,
+        Key("INSTRUCTIONS", V.TEXT, "Instructions added while the profile applies."),
+        CONVERSATION,
+    ),
+    example='BEHAVIOR_PROFILE:\n  PRIORITY: 10\n  WHEN: channel == "voice"\n  INSTRUCTIONS: "Keep it short."',
+    source="§3.22",
+)
