@@ -14,15 +14,23 @@ AGENTS = Key(
     "AGENTS",
     V.LIST_OF_BLOCKS,
     "The supervisor's roster of agents and what they can do. It does not route: only "
-    "`HANDOFF` moves the conversation.",
+    "`HANDOFF` moves the conversation. The older form maps aliases to agent names "
+    "(`billing: Billing_Agent`).",
     also=(V.MAP,),
-    children=(
-        Key("REF", V.STRING, "Path of the agent file."),
-        Key("ALIAS", V.NAME, "Short name used in this supervisor."),
-        Key("CAPABILITIES", V.LIST, "What the agent can do.", item_kind=V.STRING, required=True),
-        Key("CHANNELS", V.LIST, "Channels the agent serves.", item_kind=V.STRING),
-        Key(
-            "REQUIRES_VALIDATION", V.BOOL, "Check the agent before routing to it.", default="false"
+    free_keys=True,
+    entry=Key("<alias>", V.AGENT_REF, "The agent this alias stands for.", refers_to="agent"),
+    items=Key(
+        "<roster entry>",
+        V.LIST_OF_BLOCKS,
+        "One agent of the roster.",
+        children=(
+            Key("REF", V.STRING, "Path of the agent file."),
+            Key("ALIAS", V.NAME, "Short name used in this supervisor."),
+            Key("CAPABILITIES", V.LIST, "What the agent can do.", item_kind=V.STRING, required=True),
+            Key("CHANNELS", V.LIST, "Channels the agent serves.", item_kind=V.STRING),
+            Key(
+                "REQUIRES_VALIDATION", V.BOOL, "Check the agent before routing to it.", default="false"
+            ),
         ),
     ),
     example="AGENTS:\n  - REF: ./agents/billing.agent.abl\n    CAPABILITIES: [invoices, refunds]",
