@@ -46,3 +46,20 @@ def test_invalid_utf8_is_decoded_with_a_diagnostic() -> None:
     assert "\ufffd" in source.text
     (d,) = source.diagnostics
     assert d.code == "INVALID_ENCODING" and (d.range.start.line, d.range.start.character) == (1, 10)
+
+
+def test_a_single_file_is_checked_against_the_rest_of_its_project(tmp_path: Path) -> None:
+    _project(tmp_path / "one")
+    hub = tmp_path / "one" / "agents" / "hub.agent.abl"
+    (project,), problems = load_projects([str(hub)])
+    assert problems == [] and len(project.documents) == 2
+    assert project.focus == frozenset({str(hub)})
+    codes = {d.code for diags in check_project(project).values() for d in diags}
+    assert "INVALID_HANDOFF_TARGET" not in codes
+
+
+def test_a_single_file_without_a_manifest_stands_alone(tmp_path: Path) -> None:
+    (tmp_path / "hub.agent.abl").write_text(HUB)
+    (tmp_path / "helper.agent.abl").write_text(HELPER)
+    (project,), _ = load_projects([str(tmp_path / "hub.agent.abl")])
+    assert list(project.documents) == [str(tmp_path / "hub.agent.abl")] and project.focus is None

@@ -53,6 +53,8 @@ def _run(args: argparse.Namespace) -> int:
     texts: dict[str, str] = {}
     for project in projects:
         project_results = check_project(project, options)
+        if project.focus is not None:
+            project_results = {p: d for p, d in project_results.items() if p in project.focus}
         if args.fix:
             project_fixed = _apply_safe_fixes(project, project_results)
             if project_fixed:

@@ -70,6 +70,8 @@ class Project:
     read_diagnostics: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
     _agents: dict[str, list[AgentRef]] | None = None
     last_edit: AgentChanges | None = None
+    # The files the user asked about, when the others were read only to resolve names.
+    focus: frozenset[str] | None = None
 
     def update(self, path: str, text: str, read_diagnostics: tuple[Diagnostic, ...] = ()) -> Document:
         """Set a file's text; re-lowers it only when the text changed."""

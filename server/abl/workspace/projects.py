@@ -4,6 +4,10 @@ A folder holding a `project.json` (the platform's project manifest) or an `abl.l
 root of a project: the files under it are resolved against each other and against nothing
 else. Files that no manifest claims form one project per path given, as before. This lets
 `abl check examples/` check several independent projects that reuse agent names.
+
+A single file inside a project (`abl check agents/hub.agent.abl`) is read together with the
+rest of its project, so that the agents it routes to in other files are found; the project's
+`focus` then names the files that were asked about.
 """
 
 from __future__ import annotations
@@ -31,19 +35,30 @@ def project_root(file: Path, stop: Path) -> Path | None:
 def load_projects(paths: Iterable[str]) -> tuple[list[Project], list[str]]:
     """Read every file under `paths`, grouped into projects. Returns them and unreadable paths."""
     groups: dict[str, tuple[str, list[Path]]] = {}
+    context: dict[str, set[str]] = {}  # project key -> files read only to resolve names
     problems: list[str] = []
     for raw in paths:
         files, missing = discover([raw])
         problems.extend(missing)
-        base = Path(raw) if Path(raw).is_dir() else Path(raw).parent
+        single = Path(raw).is_file()
+        base = Path(raw).parent if single else Path(raw)
         for f in files:
-            root = project_root(f, base)
+            root = project_root(f, Path(f.anchor) if single else base)
             key = str(root) if root is not None else f"arg:{raw}"
-            groups.setdefault(key, (str(root) if root is not None else str(base.resolve()), []))[1].append(f)
+            group = groups.setdefault(key, (str(root) if root is not None else str(base.resolve()), []))[1]
+            if f not in group:
+                group.append(f)
+            if single and root is not None:
+                siblings, _ = discover([str(root)])
+                context.setdefault(key, set()).update(str(s) for s in siblings if s.resolve() != f.resolve())
     projects = []
     for key in sorted(groups):
         root, files = groups[key]
+        asked = {str(f) for f in files}
+        extra = sorted(context.get(key, set()) - {str(Path(a).resolve()) for a in asked} - asked)
         project = Project(root)
-        read_files(project, files, problems)
+        read_files(project, files + [Path(e) for e in extra], problems)
+        if extra:
+            project.focus = frozenset(asked)
         projects.append(project)
     return projects, problems
