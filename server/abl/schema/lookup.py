@@ -105,13 +105,16 @@ def child(
     block = _as_key(parent, document)
     if block is None:
         return None
-    found = _own_child(block, name)
+    found = _own_child(block, name, free=False)
     if found is None and items and block.items is not None:
         found = _own_child(block.items, name)
+    if found is None:
+        found = _own_child(block, name)
     return found
 
 
-def _own_child(block: Key, name: str) -> KeyMatch | None:
+def _own_child(block: Key, name: str, free: bool = True) -> KeyMatch | None:
+    """`name` among the block's fixed keys, then (with `free`) as one of its free-form names."""
     written = name.strip()
     lowered = written.lower()
     index = _child_index(block)
@@ -134,7 +137,7 @@ def _own_child(block: Key, name: str) -> KeyMatch | None:
             exact=written == spelling,
             case_ok=block.case_rule.allows(written),
         )
-    if block.free_keys and block.entry is not None:
+    if free and block.free_keys and block.entry is not None:
         return KeyMatch(
             key=block.entry,
             written=written,

@@ -11,24 +11,38 @@ from ..types import ValueKind as V
 
 SESSION_TYPES = ("string", "number", "boolean", "date", "array", "object")
 
+_SESSION_VARIABLE = (
+    Key("TYPE", V.ENUM, "Type of the variable.", values=SESSION_TYPES),
+    Key("DESCRIPTION", V.TEXT, "What the variable holds."),
+    Key("INITIAL", V.ANY, "Starting value.", aliases=("initial_value",), default="null"),
+    Key(
+        "RESET",
+        V.ENUM,
+        "When the variable goes back to its starting value.",
+        values=("per_session", "per_activation", "per_step", "never"),
+        default="per_session",
+    ),
+    Key("DERIVED", V.CONDITION, "Expression the value is computed from."),
+)
+
 _SESSION = Key(
     "session",
     V.LIST_OF_BLOCKS,
     "Variables that live for the session. Each item is a name, optionally followed by "
-    "indented `TYPE`, `DESCRIPTION`, `INITIAL` and `RESET`.",
+    "indented `TYPE`, `DESCRIPTION`, `INITIAL` and `RESET` (a `name:` entry with the same "
+    "properties declares one too).",
+    also=(V.MAP,),
     item_head=V.NAME,
-    children=(
-        Key("TYPE", V.ENUM, "Type of the variable.", values=SESSION_TYPES),
-        Key("DESCRIPTION", V.TEXT, "What the variable holds."),
-        Key("INITIAL", V.ANY, "Starting value.", aliases=("initial_value",), default="null"),
-        Key(
-            "RESET",
-            V.ENUM,
-            "When the variable goes back to its starting value.",
-            values=("per_session", "per_activation", "per_step", "never"),
-            default="per_session",
-        ),
-        Key("DERIVED", V.CONDITION, "Expression the value is computed from."),
+    free_keys=True,
+    entry=Key(
+        "<variable>",
+        V.BLOCK,
+        "One session variable, written as a map entry.",
+        also=(V.MAP,),
+        children=_SESSION_VARIABLE,
+    ),
+    items=Key(
+        "<variable>", V.LIST_OF_BLOCKS, "One session variable.", item_head=V.NAME, children=_SESSION_VARIABLE
     ),
     example='session:\n  - order_id\n    TYPE: string\n    DESCRIPTION: "Order number"',
 )
@@ -36,39 +50,41 @@ _SESSION = Key(
 _READS = Key("READS", V.LIST, "Shorthand: persistent paths the agent only reads.", item_kind=V.NAME)
 _WRITES = Key("WRITES", V.LIST, "Shorthand: persistent paths the agent only writes.", item_kind=V.NAME)
 
+_FACT_PROPERTIES = (
+    Key(
+        "SCOPE",
+        V.ENUM,
+        "Who the fact belongs to; `execution_tree` is shared within one handoff tree.",
+        values=("user", "project", "execution_tree"),
+        default="user",
+    ),
+    Key(
+        "ACCESS",
+        V.ENUM,
+        "Whether the agent may read, write or both.",
+        values=("read", "write", "readwrite"),
+        default="readwrite",
+    ),
+    Key("TYPE", V.ENUM, "Type of the value.", values=SESSION_TYPES),
+    Key("UNIT", V.STRING, "Unit of a numeric value."),
+    Key("DEFAULT_VALUE", V.ANY, "Value used when nothing is stored.", aliases=("DEFAULT",)),
+    Key("DESCRIPTION", V.TEXT, "What the fact holds."),
+    Key("SENSITIVE", V.BOOL, "Mask the value in output and traces."),
+    Key(
+        "SENSITIVE_DISPLAY",
+        V.ENUM,
+        "How a sensitive value is shown.",
+        values=("redact", "mask", "replace"),
+    ),
+    Key("MASK_CONFIG", V.BLOCK, "Masking settings.", open=True),
+)
+
 _PERSISTENT_FACT = Key(
     "<fact>",
     V.LIST_OF_BLOCKS,
     "One persistent fact: a dotted path, optionally followed by indented properties.",
     item_head=V.NAME,
-    children=(
-        Key(
-            "SCOPE",
-            V.ENUM,
-            "Who the fact belongs to; `execution_tree` is shared within one handoff tree.",
-            values=("user", "project", "execution_tree"),
-            default="user",
-        ),
-        Key(
-            "ACCESS",
-            V.ENUM,
-            "Whether the agent may read, write or both.",
-            values=("read", "write", "readwrite"),
-            default="readwrite",
-        ),
-        Key("TYPE", V.ENUM, "Type of the value.", values=SESSION_TYPES),
-        Key("UNIT", V.STRING, "Unit of a numeric value."),
-        Key("DEFAULT_VALUE", V.ANY, "Value used when nothing is stored.", aliases=("DEFAULT",)),
-        Key("DESCRIPTION", V.TEXT, "What the fact holds."),
-        Key("SENSITIVE", V.BOOL, "Mask the value in output and traces."),
-        Key(
-            "SENSITIVE_DISPLAY",
-            V.ENUM,
-            "How a sensitive value is shown.",
-            values=("redact", "mask", "replace"),
-        ),
-        Key("MASK_CONFIG", V.BLOCK, "Masking settings.", open=True),
-    ),
+    children=_FACT_PROPERTIES,
 )
 
 _PERSISTENT = Key(
@@ -81,6 +97,14 @@ _PERSISTENT = Key(
     item_head=V.NAME,
     items=_PERSISTENT_FACT,
     children=(_READS, _WRITES),
+    free_keys=True,
+    entry=Key(
+        "<fact>",
+        V.BLOCK,
+        "One persistent fact, written as a map entry.",
+        also=(V.MAP,),
+        children=_FACT_PROPERTIES,
+    ),
     example="persistent:\n  - user.last_code",
 )
 
