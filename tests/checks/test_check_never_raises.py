@@ -181,3 +181,32 @@ def test_checking_a_mutated_project_never_raises(files: dict[str, str]) -> None:
 @given(st.lists(TOKENS, max_size=80).map("".join))
 def test_checking_keyword_soup_never_raises(text: str) -> None:
     _check({"/soup.agent.abl": "AGENT: Soup\nGOAL: \"x\"\n" + text})
+
+
+# Single characters that open and close things, for text pasted into the middle of a file.
+_CHARACTERS = st.sampled_from(list("ab_: -\n\t\"'[]{}()#/|>=!<.,$@?*\\\r") + ["  ", "    ", "{{", "}}", "->", "\ufeff"])
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.sampled_from(PROJECTS), st.lists(st.one_of(TOKENS, _CHARACTERS), max_size=40).map("".join), st.integers(0, 10**6))
+def test_text_pasted_anywhere_never_breaks_checking(files: dict[str, str], pasted: str, where: int) -> None:
+    files = dict(files)
+    path = sorted(files)[where % len(files)]
+    text = files[path]
+    at = where % (len(text) + 1)
+    files[path] = text[:at] + pasted + text[at:]
+    _check(files)
+
+
+# Inputs that once broke a rule or put a range outside the text, kept as plain regressions.
+REGRESSIONS = [
+    # An unclosed `[` on a continuation line was reported on the first line of the value.
+    "[\n  1.1:[AGENT: X\nGOAL: \"x\"\n",
+    "{{AGENT: A\nGOAL: \"x\"\nLANGUAGE: \"en\"\n\nEXECUTION:\n  model: m\n",
+    "AGENT: A\nGOAL: \"x\"\nTOOLS:\n  f(\n    a: string,\n  ) -> {\n    b: [c,\n  }\n",
+]
+
+
+def test_inputs_that_once_broke_checking() -> None:
+    for text in REGRESSIONS:
+        _check({"/regression.agent.abl": text})
