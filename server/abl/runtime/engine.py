@@ -56,12 +56,9 @@ class AgentPlan:
 def build_plan(agent: Agent) -> AgentPlan:
     def order(route: HandoffRoute) -> tuple[int, int, int]:
         fallback = route.when is not None and route.when.parse.content.strip().lower() == "true"
-        priority = route.index + 1
-        if route.priority is not None:
-            try:
-                priority = int(route.priority.text.strip())
-            except ValueError:
-                pass
+        # An unreadable PRIORITY (reported by the checker) keeps the authored position.
+        written = route.priority.text.strip() if route.priority is not None else ""
+        priority = int(written) if re.fullmatch(r"[+-]?\d+", written) else route.index + 1
         return (1 if fallback else 0, priority, route.index)
 
     routes = tuple(sorted((r for r in agent.handoffs if r.target is not None), key=order))
