@@ -51,12 +51,13 @@ def incomplete_behavior_profile(check: Check, agent: Agent) -> None:
 def unknown_behavior_profile(check: Check, agent: Agent) -> None:
     if agent.kind is AgentKind.BEHAVIOR_PROFILE:
         return
+    uses = [n for n in agent.sections[1:] if n.is_entry and n.key.upper() in _USE_KEYS and n.has_value]
+    if not uses:
+        return  # most agents attach no profile: don't walk the project for them
     profiles = sorted(
         {ref.agent.name.text for ref in check.project.all_agents() if ref.agent.kind is AgentKind.BEHAVIOR_PROFILE}
     )
-    for node in agent.sections[1:]:
-        if not node.is_entry or node.key.upper() not in _USE_KEYS or not node.has_value:
-            continue
+    for node in uses:
         name, _ = unquote(node.value.strip())
         if not name or name in profiles:
             continue
