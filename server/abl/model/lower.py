@@ -41,7 +41,7 @@ from abl.model.types import (
     ToolImport,
     ToolParam,
 )
-from abl.syntax.cst import Node, NodeKind, SourceFile
+from abl.syntax.cst import Node, SourceFile
 from abl.syntax.values import Value, ValueKind, read_value, unquote
 from abl.text import Position, Range
 

@@ -20,16 +20,6 @@ _PARCEL_TRACKER = project(
     """
 )
 
-_TRACKING_CODE = project(
-    """
-    GATHER:
-      tracking_code:
-        PROMPT: "What is your tracking code?"
-        TYPE: string
-        REQUIRED: true
-    """
-)
-
 _RETAIL_HUB = project(
     """
     SUPERVISOR: Retail_Hub
