@@ -238,18 +238,3 @@ class SourceFile:
     def walk(self) -> Iterator[Node]:
         for node in self.nodes:
             yield from node.walk()
-
-    def node_at(self, pos: Position) -> list[Node]:
-        """The chain of nodes (outermost first) whose lines contain `pos`."""
-        chain: list[Node] = []
-        candidates = self.nodes
-        while True:
-            hit = None
-            for node in candidates:
-                r = node.range()
-                if r.start.line <= pos.line <= max(r.end.line, node.pipe_end_row):
-                    hit = node
-            if hit is None:
-                return chain
-            chain.append(hit)
-            candidates = hit.children

@@ -81,11 +81,6 @@ def block_end(node: Node) -> int:
     return max(n.end for n in node.walk())
 
 
-def block_range(index: LineIndex, node: Node) -> Range:
-    """The whole lines of a block, from its first column to the start of the following line."""
-    return Range(index.position(node.start), index.position(block_end(node)))
-
-
 def last_row(index: LineIndex, node: Node) -> int:
     end = block_end(node)
     return index.position(max(end - 1, node.start)).line

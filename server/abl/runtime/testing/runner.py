@@ -79,10 +79,6 @@ class ConversationResult:
         return self.conversation.name
 
     @property
-    def node_id(self) -> str:
-        return f"{self.file.path}::{self.conversation.name}"
-
-    @property
     def failed_turns(self) -> list[TurnOutcome]:
         return [t for t in self.turns if t.failures]
 
