@@ -252,6 +252,11 @@ class _WatchedProject:
         self._reads.roster = True
         return self._project.agents_by_name()
 
+    def handed_over(self, name: str) -> frozenset[str]:
+        # Built from every agent's routes and delegates, so it changes only with the roster.
+        self._reads.roster = True
+        return self._project.handed_over(name)
+
     def __getattr__(self, name: str) -> object:
         self._reads.documents = True  # anything else may reach any document
         return getattr(self._project, name)

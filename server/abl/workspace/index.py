@@ -13,6 +13,7 @@ from typing import Iterable, Iterator
 
 from abl.diagnostics import Diagnostic, Severity
 from abl.model import Agent, Document, load_document
+from abl.model.fields import root as name_root
 from abl.model.incremental import changed_agents, relower
 from abl.syntax.incremental import reparse
 from abl.text import Range
@@ -69,6 +70,7 @@ class Project:
     texts: dict[str, str] = field(default_factory=dict)
     read_diagnostics: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
     _agents: dict[str, list[AgentRef]] | None = None
+    _handed_over: dict[str, frozenset[str]] | None = None
     last_edit: AgentChanges | None = None
     # The files the user asked about, when the others were read only to resolve names.
     focus: frozenset[str] | None = None
@@ -81,7 +83,7 @@ class Project:
         self.documents[path] = doc
         self.texts[path] = text
         self.read_diagnostics[path] = read_diagnostics
-        self._agents = None
+        self._agents_changed()
         return doc
 
     def edit(self, path: str, text: str) -> AgentChanges:
@@ -102,7 +104,7 @@ class Project:
             self.documents[path] = doc
             self.texts[path] = text
             self.read_diagnostics[path] = ()
-            self._agents = None
+            self._agents_changed()
             changes = AgentChanges(path, tuple(changed), tuple(removed))
         self.last_edit = changes
         return changes
@@ -111,7 +113,11 @@ class Project:
         self.documents.pop(path, None)
         self.texts.pop(path, None)
         self.read_diagnostics.pop(path, None)
+        self._agents_changed()
+
+    def _agents_changed(self) -> None:
         self._agents = None
+        self._handed_over = None
 
     # --- queries ------------------------------------------------------------------------
 
@@ -144,6 +150,28 @@ class Project:
             if any(r.target is not None and r.target.text == child for r in ref.agent.handoffs):
                 out.append(ref.agent)
         return out
+
+    def handed_over(self, name: str) -> frozenset[str]:
+        """Root names the callers of agent `name` give it: `PASS`ed variables and `CONTEXT.set`
+        targets of routes into it, and the parameter names of `DELEGATE` entries that call it."""
+        if self._handed_over is None:
+            self._handed_over = _names_handed_over(ref.agent for ref in self.all_agents())
+        return self._handed_over.get(name, frozenset())
+
+
+def _names_handed_over(callers: Iterable[Agent]) -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for caller in callers:
+        for route in caller.handoffs:
+            if route.target is not None and route.target.text:
+                names = found.setdefault(route.target.text, set())
+                names.update(name_root(p.text) for p in route.passes)
+                names.update(name_root(a.target.text) for a in route.set)
+        for delegate in caller.delegates:
+            if delegate.target is not None and delegate.target.text:
+                names = found.setdefault(delegate.target.text, set())
+                names.update(name_root(param.text) for param, _ in delegate.inputs)
+    return {target: frozenset(names) for target, names in found.items()}
 
 
 def discover(paths: Iterable[str]) -> tuple[list[Path], list[str]]:

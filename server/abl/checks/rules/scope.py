@@ -84,33 +84,5 @@ def agent_scope(project: Project, agent: Agent) -> AgentScope:
 
 
 def inherited_names(project: Project, agent: Agent) -> set[str]:
-    """Names the agent's callers give it: `PASS`ed variables and `CONTEXT.set` targets of routes
-    into it, and the parameter names of `DELEGATE` entries that call it."""
-    return set(_handed_over(project).get(agent.name.text, ()))
-
-
-# The last project's table of handed-over names, kept with the agent table it was built from:
-# the project replaces that table whenever a file changes, so identity says when to rebuild.
-_last: tuple[object, dict[str, set[str]]] | None = None
-
-
-def _handed_over(project: Project) -> dict[str, set[str]]:
-    global _last
-    table = project.agents_by_name()
-    cached = _last
-    if cached is not None and cached[0] is table:
-        return cached[1]
-    found: dict[str, set[str]] = {}
-    for ref in project.all_agents():
-        caller = ref.agent
-        for route in caller.handoffs:
-            if route.target is not None and route.target.text:
-                names = found.setdefault(route.target.text, set())
-                names.update(root(p.text) for p in route.passes)
-                names.update(root(a.target.text) for a in route.set)
-        for delegate in caller.delegates:
-            if delegate.target is not None and delegate.target.text:
-                names = found.setdefault(delegate.target.text, set())
-                names.update(root(param.text) for param, _ in delegate.inputs)
-    _last = (table, found)
-    return found
+    """The names the agent's callers give it (see `Project.handed_over`)."""
+    return set(project.handed_over(agent.name.text))
