@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterable, Sequence
 
+from abl.checks.rules.layout import block_end
 from abl.diagnostics import Fix, TextEdit
 from abl.model import HandoffRoute
 from abl.syntax.cst import Node, SourceFile
@@ -44,11 +45,6 @@ def newline_of(source: SourceFile) -> str:
     """The file's line ending, judged by its first line (enough, and O(1) for big files)."""
     nl = source.text.find("\n")
     return "\r\n" if nl > 0 and source.text[nl - 1] == "\r" else "\n"
-
-
-def block_end(node: Node) -> int:
-    """Offset just past the last line of `node` and everything nested under it."""
-    return max(n.end for n in node.walk())
 
 
 def key_column(node: Node) -> int:

@@ -31,13 +31,13 @@ from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
 from abl.checks.rules.handoff_text import (
     add_lines_fix,
-    block_end,
     closest,
     key_column,
     newline_of,
     route_anchor,
     route_entry,
 )
+from abl.checks.rules.layout import block_end
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.query import names as condition_names
 from abl.model import Agent, Condition, HandoffRoute, MapEntry, declared_variables, produced_fields
