@@ -16,6 +16,7 @@ from .ast import (
     Binary, Call, Compare, Expr, Group, In, Index, IsNumber, IsSet, ListLiteral, Literal, Member,
     ObjectEntry, ObjectLiteral, Path, PathKey, RegexLiteral, Span, Ternary, TextOp, Unary,
 )
+from .values import is_number
 
 GRAMMAR_FILE = "condition.lark"
 
@@ -170,7 +171,7 @@ class _Builder(Transformer):
         op_tok, operand = c
         op = _PREFIX[op_tok.type]
         span = _span(op_tok, operand)
-        if op == "-" and isinstance(operand, Literal) and _is_number(operand.value):
+        if op == "-" and isinstance(operand, Literal) and is_number(operand.value):
             return Literal(span, -operand.value)  # type: ignore[operator]
         return Unary(span, op, operand, _tok_span(op_tok))
 
@@ -211,10 +212,6 @@ class _Builder(Transformer):
 
 def _static_key(value: object) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _extend(path: Path, key: PathKey, key_span: Span) -> Path:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from abl.expr.values import is_number
 from abl.model.types import Agent, GatherField
 from abl.runtime.engine import Engine, TurnContext
 from abl.runtime.evaluation import fill
@@ -242,17 +243,13 @@ def validate(f: GatherField, value: Any) -> tuple[Any, str | None]:
                 break
         else:
             return value, f"`{value}` is not one of the options: {', '.join(f.options)}"
-    if f.type_name in _NUMERIC_TYPES and not _is_number(value):
+    if f.type_name in _NUMERIC_TYPES and not is_number(value):
         return value, f"`{value}` is not a number"
     if f.validate is not None:
         problem = _check_rules(f.validate.text, value)
         if problem is not None:
             return value, problem
     return value, None
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _check_rules(rules: str, value: Any) -> str | None:
@@ -264,7 +261,7 @@ def _check_rules(rules: str, value: Any) -> str | None:
                 bound = float(arg)
             except ValueError:
                 continue
-            number = value if _is_number(value) else (len(value) if isinstance(value, str) else None)
+            number = value if is_number(value) else (len(value) if isinstance(value, str) else None)
             if number is None:
                 continue
             if name == "min" and number < bound:

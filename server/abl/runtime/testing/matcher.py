@@ -28,6 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from abl.expr.values import is_number
+
 MISSING: Any = object()
 """Stands for a field that the actual data does not have."""
 
@@ -85,17 +87,13 @@ def values_equal(expected: Any, actual: Any) -> bool:
     """Equality as a test author means it: numbers by value, no bool/number mixing, deep."""
     if isinstance(expected, bool) or isinstance(actual, bool):
         return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
-    if _is_number(expected) and _is_number(actual):
+    if is_number(expected) and is_number(actual):
         return math.isclose(float(expected), float(actual), rel_tol=1e-9, abs_tol=1e-12)
     if isinstance(expected, Mapping) and isinstance(actual, Mapping):
         return set(expected) == set(actual) and all(values_equal(expected[k], actual[k]) for k in expected)
     if _is_list(expected) and _is_list(actual):
         return len(expected) == len(actual) and all(values_equal(e, a) for e, a in zip(expected, actual))
     return type(expected) is type(actual) and expected == actual
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _is_list(value: Any) -> bool:
@@ -195,7 +193,7 @@ class Compare(Matcher):
         symbol, holds = _COMPARISONS[self.op]
         if actual is MISSING:
             return f"missing, expected a number {symbol} {_number(self.bound)}"
-        if not _is_number(actual):
+        if not is_number(actual):
             return f"expected a number {symbol} {_number(self.bound)}, got {show(actual)}"
         if holds(actual, self.bound):
             return None
@@ -326,7 +324,7 @@ class AllOf(Matcher):
 def _scalar_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if _is_number(value):
+    if is_number(value):
         return _number(value)
     if value is None:
         return "null"
@@ -371,7 +369,7 @@ def _operator(op: str, arg: Any) -> Matcher:
         except re.error as err:
             raise MatcherError(f"`regex` pattern {show(arg)} is not valid: {err}") from err
     if op in _COMPARISONS:
-        if not _is_number(arg):
+        if not is_number(arg):
             raise MatcherError(f"`{op}` takes a number, got {show(arg)}")
         return Compare(op, arg)
     if op == "includes":
@@ -410,7 +408,7 @@ def compile_text_matcher(spec: Any) -> Matcher:
                 "(or any_of, not)"
             )
         return compile_matcher(spec)
-    if isinstance(spec, (int, float)) and not isinstance(spec, bool):
+    if is_number(spec):
         return Contains(_number(spec))
     raise MatcherError(f"expected text or a mapping with contains/regex/equals, got {show(spec)}")
 
