@@ -27,7 +27,7 @@ from abl.model.types import AgentKind
 from abl.runtime.testing.describe import describe_event
 from abl.runtime.testing.recorder import RecordedTurn, Recording
 from abl.runtime.testing.recorder import write as write_recording
-from abl.runtime.testing.yamlread import FormatError, LineDict, read_yaml
+from abl.runtime.testing.yamlread import FormatError, LineDict, plain, read_yaml
 from abl.runtime.trace import TraceLevel, to_json
 from abl.workspace import Project, load_project
 
@@ -226,7 +226,7 @@ def read_mocks(path: str) -> dict[str, Any]:
     for key in data:
         if not isinstance(key, str):
             raise UsageProblem(f"abl run: error: bad --mocks file: {path}:{data.line_of(key)}: keys are tool names, not {key!r}")
-    return {k: _plain(v) for k, v in data.items()}
+    return {k: plain(v) for k, v in data.items()}
 
 
 def runtime_options(args: argparse.Namespace, mocks: Mapping[str, Any]) -> Any:
@@ -386,11 +386,3 @@ def _reason(err: BaseException) -> str:
     if isinstance(err, OSError):
         return err.strerror or str(err)
     return str(err)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value

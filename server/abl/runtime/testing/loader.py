@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from abl.runtime.testing.matcher import (
     compile_text_matcher,
     show,
 )
-from abl.runtime.testing.yamlread import FormatError, LineDict, LineList, read_yaml
+from abl.runtime.testing.yamlread import FormatError, LineDict, LineList, plain, read_yaml
 
 FILE_KEYS = ("project", "agent", "model", "model_options", "mocks", "scripted", "tests", "description")
 TEST_KEYS = ("name", "description", "setup", "greeting", "start_events", "mocks", "scripted", "skip", "turns")
@@ -167,7 +167,7 @@ class _FileReader:
             name=name,
             line=item.line,
             turns=turns,
-            setup={str(k): _plain(v) for k, v in setup.items()},
+            setup={str(k): plain(v) for k, v in setup.items()},
             greeting=greeting,
             start_events=start_events,
             mocks=self.mocks(item),
@@ -282,7 +282,7 @@ class _FileReader:
 
     def matcher(self, spec: Any, line: int, what: str) -> Matcher:
         try:
-            return compile_matcher(_plain(spec))
+            return compile_matcher(plain(spec))
         except MatcherError as err:
             raise self.fail(line, f"{what}: {err}") from err
 
@@ -295,7 +295,7 @@ class _FileReader:
         if not isinstance(value, (str, LineDict, LineList)) and key in item.raw:
             value = item.raw[key]  # `reply: yes` means the text "yes"
         try:
-            return compile_text_matcher(_plain(value))
+            return compile_text_matcher(plain(value))
         except MatcherError as err:
             raise self.fail(item.line_of(key), f"`{key}`: {err}") from err
 
@@ -309,7 +309,7 @@ class _FileReader:
             return value.strip()
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return item.raw.get(key, str(value))
-        raise self.fail(item.line_of(key), f"`{key}` must be text, not {show(_plain(value))}")
+        raise self.fail(item.line_of(key), f"`{key}` must be text, not {show(plain(value))}")
 
     def mapping(self, item: LineDict, key: str) -> LineDict:
         if key not in item or item[key] is None:
@@ -326,7 +326,7 @@ class _FileReader:
         for key in mocks:
             if not isinstance(key, str):
                 raise self.fail(mocks.line_of(key), f"`mocks` keys are tool names, not {show(key)}")
-        return {str(k): _plain(v) for k, v in mocks.items()}
+        return {str(k): plain(v) for k, v in mocks.items()}
 
     def script(self, item: LineDict) -> dict[str, Any] | None:
         """A file's or test's `scripted` block: per purpose a list (in order) or a mapping."""
@@ -343,7 +343,7 @@ class _FileReader:
                     raise self.fail(block.line_of(key), "`fallback` can only be `embedded` (the offline model)")
                 out[key] = value
             elif isinstance(value, (LineDict, LineList)):
-                out[key] = _plain(value)
+                out[key] = plain(value)
             else:
                 raise self.fail(block.line_of(key), f"`scripted.{key}` must be a list (used in order) or a mapping (looked up)")
         return out
@@ -356,7 +356,7 @@ class _FileReader:
         if not isinstance(block, LineDict):
             raise self.fail(item.line_of("scripted"), f"a turn's `scripted` must be a mapping with {', '.join(SCRIPT_PURPOSES)}")
         self.known_keys(block, SCRIPT_PURPOSES, "in a turn's `scripted`")
-        return {str(k): _plain(v) if isinstance(v, LineList) else [_plain(v)] for k, v in block.items()}
+        return {str(k): plain(v) if isinstance(v, LineList) else [plain(v)] for k, v in block.items()}
 
     def known_keys(self, item: LineDict, allowed: tuple[str, ...], where: str) -> None:
         for key in item:
@@ -387,12 +387,3 @@ def _is_thread_form(value: LineDict) -> bool:
 
 def _line(value: Any, default: int) -> int:
     return getattr(value, "line", default)
-
-
-def _plain(value: Any) -> Any:
-    """LineDict/LineList turned back into ordinary dicts and lists (for passing on)."""
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value

@@ -9,6 +9,7 @@ PyYAML would silently merge, are reported.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,15 @@ class LineList(list):
         if 0 <= index < len(self.item_lines):
             return self.item_lines[index]
         return self.line
+
+
+def plain(value: Any) -> Any:
+    """LineDict/LineList turned back into ordinary dicts and lists (for passing on)."""
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
 
 
 def read_yaml(path: str | Path, text: str | None = None) -> Any:
