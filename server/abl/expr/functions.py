@@ -463,7 +463,7 @@ def _unique_id(env: Environment, length: Any = 6) -> str:
     return env.make_id(max(1, min(64, _int_arg(length, 6))))
 
 
-# ---- guardrail text helpers (`abl.word_count(...)` etc.) ------------------------------------
+# ---- guardrail text functions (`abl.word_count(...)` etc.) ----------------------------------
 
 _URL = re.compile(r"\bhttps?://\S+|\bwww\.[^\s.]+\.\S+", re.IGNORECASE)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")

@@ -340,7 +340,7 @@ def _end_span(source: str) -> Span:
     return (max(end - 1, 0), end)
 
 
-# ---- text helpers ---------------------------------------------------------------------------
+# ---- text scanning --------------------------------------------------------------------------
 
 def _comment_start(text: str) -> int | None:
     """Offset of a trailing `//` (or ` #`) comment outside quotes and `/regex/` literals."""

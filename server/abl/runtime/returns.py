@@ -274,7 +274,7 @@ def _intents_routing_elsewhere(plan: Any, elsewhere: list[HandoffRoute], child: 
     return frozenset(named - back_to_child)
 
 
-# --- helpers -------------------------------------------------------------------------------------
+# --- internals -----------------------------------------------------------------------------------
 
 
 def _join_conversation(engine: Engine, parent: Thread, child_id: str, mode: str, forwarded: Entry | None) -> None:

@@ -249,7 +249,7 @@ class Session:
             raise SessionError(f"the session file {path} is not valid JSON: {problem}") from None
         return cls.from_dict(project, data, options)
 
-    # --- helpers -------------------------------------------------------------------------------
+    # --- internals -----------------------------------------------------------------------------
 
     def _shown_values(self, thread: Thread) -> dict[str, Any]:
         sensitive = self._engine.plan(thread.agent).sensitive

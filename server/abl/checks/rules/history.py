@@ -305,7 +305,7 @@ def _flow_map_history(raw: str) -> tuple[str | None, str | None]:
     return mode, count
 
 
-# --- small helpers ----------------------------------------------------------------------------
+# --- internals --------------------------------------------------------------------------------
 
 
 def _entry(route: HandoffRoute, key_range: Range) -> Node | None:

@@ -369,7 +369,7 @@ def target_cannot_return(check: Check, agent: Agent) -> None:
         )
 
 
-# --- helpers ------------------------------------------------------------------------------------
+# --- internals ----------------------------------------------------------------------------------
 
 
 def _map_entries(route: HandoffRoute) -> list[MapEntry]:

@@ -132,7 +132,7 @@ def pass_field_unknown(check: Check, agent: Agent) -> None:
             )
 
 
-# --- helpers ------------------------------------------------------------------------------------
+# --- internals ----------------------------------------------------------------------------------
 
 
 def _has_key(route: HandoffRoute, *keys: str) -> bool:

@@ -215,7 +215,7 @@ class CallLog:
             raise
 
 
-# --- Helpers shared by providers ----------------------------------------------------------------
+# --- Shared by providers ------------------------------------------------------------------------
 
 
 def intent_result(decision: IntentDecision) -> dict[str, Any]:

@@ -458,7 +458,7 @@ def _pattern_from_example(example: str) -> LearnedPattern:
     )
 
 
-# --- Shared helpers ---------------------------------------------------------------------------
+# --- Shared by the readers above --------------------------------------------------------------
 
 
 def _field_concepts(spec: FieldSpec) -> frozenset[str]:
