@@ -43,27 +43,27 @@ def perform(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry,
 
     target_agent = engine.agent(target)
     if target_agent is None:
-        return _fail(engine, caller, route, message, ctx, started, "error", "missing_target",
+        return _fail(engine, caller, route, ctx, started, "error", "missing_target",
                      f"no agent named `{target}` in the project")
     if target == caller.agent or target in data.chain:
         cycle = " → ".join([*data.chain, target])
-        return _fail(engine, caller, route, message, ctx, started, "rejected", "recursion",
+        return _fail(engine, caller, route, ctx, started, "rejected", "recursion",
                      f"`{target}` is already active in the handoff chain ({cycle})")
     resumable = _waiting_thread(engine, target)
     if resumable is not None and resumable.waiting_for_input and resumable.suspended_turn == ctx.index:
         fields = ", ".join(resumable.waiting_for_input)
-        return _fail(engine, caller, route, message, ctx, started, "rejected", "target_waiting_for_input",
+        return _fail(engine, caller, route, ctx, started, "rejected", "target_waiting_for_input",
                      f"`{target}` is waiting for the customer's answer ({fields})")
     depth = nesting_depth(engine, ctx)
     if depth >= MAX_HANDOFF_DEPTH:
         engine.emit("error", {"code": "handoff_depth_limit", "limit": MAX_HANDOFF_DEPTH, "depth": depth,
                               "chain": list(data.chain), "message": f"the handoff to `{target}` would nest more "
                               f"than {MAX_HANDOFF_DEPTH} agents; it is stopped"}, caller)
-        return _fail(engine, caller, route, message, ctx, started, "error", "depth_limit",
+        return _fail(engine, caller, route, ctx, started, "error", "depth_limit",
                      f"the handoff chain already holds {MAX_HANDOFF_DEPTH} agents")
     if route.enabled_when is not None and not route.enabled_when.is_natural_language:
         if not check(route.enabled_when.parse, caller.values, None, engine.env).result:
-            return _fail(engine, caller, route, message, ctx, started, "blocked", "disabled",
+            return _fail(engine, caller, route, ctx, started, "blocked", "disabled",
                          f"ENABLED_WHEN of the route to `{target}` is false")
 
     context, passed = build_context(engine, caller, route)
@@ -212,7 +212,7 @@ def _completed(engine: Engine, caller: Thread, target: str, started: datetime, o
     engine.emit("handoff_completed", fields, caller)
 
 
-def _fail(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry, ctx: TurnContext,
+def _fail(engine: Engine, caller: Thread, route: HandoffRoute, ctx: TurnContext,
           started: datetime, outcome: str, code: str, cause: str) -> bool:
     target = route.target.text if route.target is not None else ""
     _completed(engine, caller, target, started, outcome, cause, code)

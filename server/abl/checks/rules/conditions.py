@@ -88,7 +88,6 @@ def undefined_condition_var(check: Check, agent: Agent) -> None:
             where = offset_range(index, condition.range.start, *ref.root_span)
             _report_unknown(
                 check,
-                agent,
                 scope,
                 ref.root,
                 where,
@@ -143,7 +142,6 @@ def _prose_words(check: Check, agent: Agent, scope: AgentScope, condition: Condi
         where = offset_range(index, condition.range.start, m.start(), m.start() + len(base))
         _report_unknown(
             check,
-            agent,
             scope,
             base,
             where,
@@ -178,7 +176,7 @@ def _misspelt_intent_member(check: Check, ref, index, condition: Condition, labe
     )
 
 
-def _report_unknown(check: Check, agent: Agent, scope: AgentScope, name: str, where: Range, message: str) -> None:
+def _report_unknown(check: Check, scope: AgentScope, name: str, where: Range, message: str) -> None:
     found: tuple[Fix, ...] = ()
     better = suggest(name, scope.variables())
     if better is not None and better != name:

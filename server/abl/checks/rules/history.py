@@ -56,7 +56,7 @@ def history_values(check: Check, agent: Agent) -> None:
         if spec is None:
             continue
         if spec.error == "E330":
-            _unknown_block_mode(check, route, spec)
+            _unknown_block_mode(check, spec)
         elif spec.error == "E331":
             _last_n_without_count(check, route, spec)
         elif spec.fallback is not None:
@@ -152,7 +152,7 @@ def context_key_ignored(check: Check, agent: Agent) -> None:
 # --- E330 / E331 ----------------------------------------------------------------------------
 
 
-def _unknown_block_mode(check: Check, route: HandoffRoute, spec: HistorySpec) -> None:
+def _unknown_block_mode(check: Check, spec: HistorySpec) -> None:
     mode = spec.mode
     if mode is None:
         return
@@ -211,7 +211,7 @@ def _falls_back(check: Check, route: HandoffRoute, spec: HistorySpec) -> None:
     elif spec.form is HistoryForm.LINE and spec.written is not None:
         shown = spec.written.raw.strip()
         subject = f"`{key}: {shown}`"
-        advice, offered = _line_advice(check, route, spec, shown)
+        advice, offered = _line_advice(check, route, spec)
         where = spec.written.range
     else:
         subject, advice, offered, where = _block_advice(check, route, spec, key)
@@ -223,7 +223,7 @@ def _falls_back(check: Check, route: HandoffRoute, spec: HistorySpec) -> None:
     )
 
 
-def _line_advice(check: Check, route: HandoffRoute, spec: HistorySpec, shown: str) -> tuple[str, list[Fix]]:
+def _line_advice(check: Check, route: HandoffRoute, spec: HistorySpec) -> tuple[str, list[Fix]]:
     written = spec.written
     assert written is not None
     word = written.text.strip().lower()

@@ -263,7 +263,7 @@ def map_sources(check: Check, agent: Agent) -> None:
             # Reversed: the left side is the parent's variable and the right side the child's field.
             reversed_entry = parent != source and root(parent) in produced and root(source) in parent_names
             if route.is_returnable:
-                _unknown_return_field(check, route, child.name.text, entry, produced)
+                _unknown_return_field(check, child.name.text, entry, produced)
             if reversed_entry:
                 # Which side is the child's is the author's call: the swap changes the copy.
                 swap = Fix(
@@ -280,7 +280,7 @@ def map_sources(check: Check, agent: Agent) -> None:
                 )
 
 
-def _unknown_return_field(check: Check, route: HandoffRoute, child: str, entry: MapEntry, produced: set[str]) -> None:
+def _unknown_return_field(check: Check, child: str, entry: MapEntry, produced: set[str]) -> None:
     source = entry.child.text
     guess = closest(source, sorted(n for n in produced if not n.startswith("last_")))
     offered = []
