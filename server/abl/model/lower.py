@@ -693,20 +693,14 @@ class _Lowering:
         for e in node.children:
             if not e.is_entry:
                 continue
-            key = e.key
-            if key.lower() == "steps":
-                if e.has_value and "->" in e.value:
-                    for part in e.value.split("->"):
-                        if part.strip():
-                            info.listed_steps.append(Name(part.strip(), e.value_range))
-                else:
-                    info.listed_steps.extend(self.names(e))
-                continue
-            if key.lower() in _FLOW_RESERVED:
-                self.flow_step(info, e, record=False)
-                continue
-            info.steps.append(Name(key, e.key_range))
-            self.flow_step(info, e, record=False)
+            key = e.key.lower()
+            if key != "steps":
+                self.flow_step(info, e, record=key not in _FLOW_RESERVED)
+            elif e.has_value and "->" in e.value:
+                parts = (part.strip() for part in e.value.split("->"))
+                info.listed_steps.extend(Name(part, e.value_range) for part in parts if part)
+            else:
+                info.listed_steps.extend(self.names(e))
 
     def flow_step(self, info: FlowInfo, node: Node, record: bool = True) -> None:
         if record:
