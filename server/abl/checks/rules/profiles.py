@@ -22,9 +22,10 @@ from abl.checks.context import Check, agent_rule
 from abl.checks.rules.handoff_text import closest
 from abl.model import Agent
 from abl.model.types import AgentKind
+from abl.schema.keywords.profiles import USE_BEHAVIOR_PROFILE
 from abl.syntax.values import unquote
 
-_USE_KEYS = frozenset({"USE BEHAVIOR_PROFILE", "USE_BEHAVIOR_PROFILE"})
+_USE_KEYS = frozenset(spelling.upper() for spelling in USE_BEHAVIOR_PROFILE.spellings)
 
 
 @agent_rule("INCOMPLETE_BEHAVIOR_PROFILE")
