@@ -28,6 +28,7 @@ from typing import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
+from abl.checks.rules.handoff_text import clipped
 from abl.checks.rules.layout import offset_range
 from abl.checks.rules.scope import AgentScope, agent_scope
 from abl.diagnostics import Fix
@@ -122,7 +123,7 @@ def plain_english_complete_when(check: Check, agent: Agent) -> None:
             continue
         check.report(
             "PLAIN_ENGLISH_COMPLETE_WHEN",
-            f"`COMPLETE` conditions are decided without the model, so the text `{_clip(parsed.content)}` "
+            f"`COMPLETE` conditions are decided without the model, so the text `{clipped(parsed.content, 60)}` "
             "cannot be evaluated and the platform rejects it; write an expression such as "
             "`field IS SET`",
             _content_range(index, condition),
@@ -190,7 +191,3 @@ def _content_range(index, condition: Condition) -> Range:
     if end <= start:
         return condition.range
     return offset_range(index, condition.range.start, start, end)
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= 60 else text[:57] + "..."

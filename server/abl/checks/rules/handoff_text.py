@@ -41,6 +41,11 @@ def quoted_list(names: Sequence[str], limit: int = 12) -> str:
     return text or "none"
 
 
+def clipped(text: str, width: int = 40) -> str:
+    """`text` cut to `width` characters (ending in `...`), so a long slip does not swamp a message."""
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def newline_of(source: SourceFile) -> str:
     """The file's line ending, judged by its first line (enough, and O(1) for big files)."""
     nl = source.text.find("\n")

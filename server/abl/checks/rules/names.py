@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from abl.checks.context import Check, agent_rule, document_rule
+from abl.checks.rules.handoff_text import clipped
 from abl.diagnostics import Fix, TextEdit
 from abl.model import Agent, AgentKind, Assignment
 from abl.model.fields import root
@@ -74,7 +75,7 @@ def invalid_agent_name(check: Check, agent: Agent) -> None:
         return
     if len(name) > MAX_NAME_LENGTH and _IDENTIFIER.fullmatch(name):
         problem = f"is {len(name)} characters long; the limit is {MAX_NAME_LENGTH}"
-        check.report("INVALID_AGENT_NAME", f"agent name `{_clip(name)}` {problem}", agent.name.range)
+        check.report("INVALID_AGENT_NAME", f"agent name `{clipped(name)}` {problem}", agent.name.range)
         return
     better = _identifier(name)
     check.report(
@@ -152,8 +153,3 @@ def _rename_fix(check: Check, agent: Agent, new: str) -> Fix:
 
 def _short_path(path: str) -> str:
     return path.rsplit("/", 1)[-1] or path
-
-
-def _clip(name: str) -> str:
-    return name if len(name) <= 40 else name[:37] + "..."
-

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from abl.checks import fixes
 from abl.checks.context import Check, document_rule
+from abl.checks.rules.handoff_text import clipped
 from abl.checks.rules.layout import Placement, block_end, blocks, offset_range
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.parse import parse_condition
@@ -266,13 +267,13 @@ class _Walk:
             # A half-typed property of one item (`WHE` under a route).
             guess = lookup.suggest_child(block, word)
             hint = f"; did you mean `{guess}:`?" if guess else "; is the `:` missing?"
-            message = f"expected `KEY: value` in this `{block.name}` item, found `{_short(word)}`{hint}"
+            message = f"expected `KEY: value` in this `{block.name}` item, found `{clipped(word)}`{hint}"
         elif V.LIST_OF_BLOCKS in shapes and not shapes & _KEYED_BLOCKS:
-            message = f"`{block.name}` takes `- KEY: value` list items, found `{_short(word)}`"
+            message = f"`{block.name}` takes `- KEY: value` list items, found `{clipped(word)}`"
         elif re.fullmatch(r"[\w.$-]+", word):
             message = f"expected `{word}:` (a `{block.name}` entry is `name:` followed by its value); is the `:` missing?"
         else:
-            message = f"`{block.name}` takes `name: value` lines, found `{_short(word)}`"
+            message = f"`{block.name}` takes `name: value` lines, found `{clipped(word)}`"
         self._syntax(node.value_range, message)
 
     def signatures(self, key: Key, node: Node) -> None:
@@ -446,10 +447,6 @@ def _in_bounds(key: Key, value: float) -> bool:
     if key.min_value is not None and value < key.min_value:
         return False
     return key.max_value is None or value <= key.max_value
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _line_indent(line: str) -> int:
