@@ -64,6 +64,7 @@ def test_every_scenario_project_takes_garbage_without_raising(tmp_path, capsys, 
         "get_account": {"name": "Lin", "plan": "Unlimited", "open_tickets": 1},
         "get_patient": {"name": "Sam", "refills": 2},
     }), encoding="utf-8")
+    runs = 0
     for project in sorted(p for p in SCENARIOS.iterdir() if (p / "project.json").exists()):
         from abl.workspace import load_project
 
@@ -74,6 +75,8 @@ def test_every_scenario_project_takes_garbage_without_raising(tmp_path, capsys, 
             out, err = capsys.readouterr()
             assert code == 0, (project.name, agent, err)
             assert "Traceback" not in err
+            runs += 1
+    assert runs, f"no scenario project with agents under {SCENARIOS}"
 
 
 def test_an_unreadable_script_leaves_no_files_behind(tmp_path, capsys):
