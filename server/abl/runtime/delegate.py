@@ -25,17 +25,7 @@ def run_delegates(engine: Engine, thread: Thread, message: Entry, ctx: TurnConte
     ran = False
     for delegate in agent.delegates:
         when = delegate.when
-        if when is None:
-            continue
-        if when.is_natural_language:
-            context, earlier = engine.model_context(thread, message)
-            text = when.parse.content
-            ok, verdict = engine.consult("condition", thread, ctx, earlier,
-                                         lambda: engine.model.judge_condition(text, message.text, context))
-            holds = bool(ok and verdict is not None and verdict.result)
-        else:
-            holds = check(when.parse, thread.values, None, engine.env).result
-        if holds:
+        if when is not None and engine.holds(when, thread, message, ctx):
             run_delegate(engine, thread, delegate)
             ran = True
     return ran

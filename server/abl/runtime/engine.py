@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from abl.expr import Environment
-from abl.model.types import Agent, HandoffRoute, ReturnHandler
+from abl.model.types import Agent, Condition, HandoffRoute, ReturnHandler
 from abl.runtime.api import Reply, RuntimeOptions
-from abl.runtime.evaluation import referenced_paths
+from abl.runtime.evaluation import check, referenced_paths
 from abl.runtime.history import Entry
 from abl.runtime.models import ChatMessage, IntentDecision, IntentOption, Model, ModelContext, ModelError
 from abl.runtime.state import SessionData, Thread
@@ -255,6 +255,17 @@ class Engine:
             return False, None
         self._record_calls(thread, earlier)
         return True, answer
+
+    def holds(self, condition: Condition, thread: Thread, message: Entry, ctx: TurnContext) -> bool:
+        """Whether a `WHEN` holds for `thread`: an expression is evaluated, plain English is put to
+        the model (and does not hold when the model cannot answer)."""
+        if not condition.is_natural_language:
+            return check(condition.parse, thread.values, None, self.env).result
+        context, earlier = self.model_context(thread, message)
+        text = condition.parse.content
+        ok, verdict = self.consult("condition", thread, ctx, earlier,
+                                   lambda: self.model.judge_condition(text, message.text, context))
+        return bool(ok and verdict is not None and verdict.result)
 
     def _record_calls(self, thread: Thread, earlier: int) -> None:
         for record in self.model.take_calls():

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from abl.runtime.engine import Engine, TurnContext
-from abl.runtime.evaluation import check, fill
+from abl.runtime.evaluation import fill
 from abl.runtime.history import Entry
 from abl.runtime.state import Thread
 
@@ -24,17 +24,7 @@ def check_triggers(engine: Engine, thread: Thread, message: Entry, ctx: TurnCont
         return False
     for index, trigger in enumerate(agent.escalations):
         when = trigger.when
-        if when is None:
-            continue
-        if when.is_natural_language:
-            context, earlier = engine.model_context(thread, message)
-            text = when.parse.content
-            ok, verdict = engine.consult("condition", thread, ctx, earlier,
-                                         lambda: engine.model.judge_condition(text, message.text, context))
-            holds = bool(ok and verdict is not None and verdict.result)
-        else:
-            holds = check(when.parse, thread.values, None, engine.env).result
-        if holds:
+        if when is not None and engine.holds(when, thread, message, ctx):
             reason = fill(trigger.reason.text, thread.values, engine.env) if trigger.reason is not None else when.text
             priority = trigger.priority.text if trigger.priority is not None else "medium"
             escalate(engine, thread, reason, priority, ctx, source="trigger", trigger=index)
