@@ -24,11 +24,14 @@ unsafe.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
 from abl.diagnostics import Fix
 from abl.model import Agent, produced_fields
 from abl.model.fields import root
+from abl.model.types import Delegate, Name
 from abl.schema.lookup import suggest
 
 # Roles that may not bring work back from a sub-agent (ABL-REFERENCE §3.23).
@@ -66,13 +69,7 @@ def delegate_target(check: Check, agent: Agent) -> None:
 
 @agent_rule("UNKNOWN_DELEGATE_RETURN_FIELD")
 def unknown_delegate_return_field(check: Check, agent: Agent) -> None:
-    for delegate in agent.delegates:
-        target = delegate.target
-        if target is None or delegate.remote or target.text == agent.name.text:
-            continue
-        child = check.project.agent(target.text)
-        if child is None:
-            continue
+    for delegate, _, child in _local_children(check, agent):
         produced = produced_fields(child)
         for entry in delegate.returns:
             field = entry.child.text
@@ -127,13 +124,7 @@ def invalid_execution_role(check: Check, agent: Agent) -> None:
 
 @agent_rule("DELEGATE_CHILD_GATHER_INPUT_UNMAPPED")
 def delegate_child_input_unmapped(check: Check, agent: Agent) -> None:
-    for delegate in agent.delegates:
-        target = delegate.target
-        if target is None or delegate.remote or target.text == agent.name.text:
-            continue
-        child = check.project.agent(target.text)
-        if child is None:
-            continue
+    for delegate, target, child in _local_children(check, agent):
         supplied = {param.text for param, _ in delegate.inputs}
         missing = [f.name.text for f in child.gather if _needs_input(child, f) and f.name.text not in supplied]
         if not missing:
@@ -147,6 +138,17 @@ def delegate_child_input_unmapped(check: Check, agent: Agent) -> None:
             f"add {adds} to `INPUT`",
             target.range,
         )
+
+
+def _local_children(check: Check, agent: Agent) -> Iterator[tuple[Delegate, Name, Agent]]:
+    """Each delegate of `agent` to another agent of this project, with its target and that agent."""
+    for delegate in agent.delegates:
+        target = delegate.target
+        if target is None or delegate.remote or target.text == agent.name.text:
+            continue
+        child = check.project.agent(target.text)
+        if child is not None:
+            yield delegate, target, child
 
 
 def _needs_input(child: Agent, field) -> bool:
