@@ -248,7 +248,7 @@ class _WatchedProject:
         return self._project.parents_of(child)
 
     def agents_by_name(self) -> dict[str, list[AgentRef]]:
-        # The project's own table (rules may key their caches on it); see the module docstring.
+        # The project's own entries, unwatched: their documents are read only for paths (module docstring).
         self._reads.roster = True
         return self._project.agents_by_name()
 
