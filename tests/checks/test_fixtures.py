@@ -1,4 +1,4 @@
-"""Data-driven diagnostics tests: every `cases/*.abl` fixture, checked by one helper.
+"""Data-driven diagnostics tests: every `cases/*.abl` fixture, checked by one function.
 
 Naming: `<CODE>.fires*.abl` must contain at least one annotation of CODE; `<CODE>.ok*.abl`
 is the corrected text, on which CODE must not fire. Other files are free-form scenarios.

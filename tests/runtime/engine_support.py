@@ -1,4 +1,4 @@
-"""Helpers for the engine's conversation tests: projects from files or text, event lookups."""
+"""Shared setup for the engine's conversation tests: projects from files or text, event lookups."""
 
 from __future__ import annotations
 
