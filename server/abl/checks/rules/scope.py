@@ -80,9 +80,4 @@ def agent_scope(project: Project, agent: Agent) -> AgentScope:
         for name in imported.names:
             own.add(name.text)
             own.add(f"last_{name.text}_result")
-    return AgentScope(frozenset(own), frozenset(inherited_names(project, agent)), any_tool_result)
-
-
-def inherited_names(project: Project, agent: Agent) -> set[str]:
-    """The names the agent's callers give it (see `Project.handed_over`)."""
-    return set(project.handed_over(agent.name.text))
+    return AgentScope(frozenset(own), project.handed_over(agent.name.text), any_tool_result)
