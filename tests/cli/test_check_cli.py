@@ -167,3 +167,20 @@ def test_console_script_runs(tmp_path: Path) -> None:
 def test_bundled_examples_have_no_errors(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "check", str(ROOT / "examples"))
     assert code == 0, out
+
+
+def test_colour_when_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path, E330_PROJECT)
+    _, out, _ = run(capsys, "check", "--color", "always", str(tmp_path))
+    assert "\x1b[1;31merror[E330]\x1b[0m" in out
+
+
+def test_readme_opens_with_the_two_setup_commands_that_ci_runs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```sh\n", 1)[1].split("```", 1)[0].strip().splitlines()
+    assert len(block) == 2
+    install_and_check, install_and_test = block
+    assert "pip install -e ." in install_and_check and install_and_check.endswith("abl check examples/")
+    assert "'.[test]'" in install_and_test
+    test_command = install_and_test.rsplit("&& ", 1)[1]
+    assert test_command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
