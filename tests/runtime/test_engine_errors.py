@@ -190,3 +190,19 @@ def test_every_model_question_is_a_model_call_event() -> None:
         if event.type == "model_call":
             assert event.get("provider") == "embedded"
             assert "count" in event.get("messages")
+
+
+def test_a_flow_agent_says_once_that_its_steps_do_not_run() -> None:
+    text = """AGENT: Wizard
+GOAL: "Walk the customer through a form"
+FLOW:
+  ask:
+    REASONING: false
+    RESPOND: "Step one"
+    THEN: COMPLETE
+"""
+    session = start_session(project_text(text), "Wizard")
+    first = session.send("hello")
+    warnings = [e for e in of_type(first.events, "warning") if e.get("code") == "flow_not_executed"]
+    assert len(warnings) == 1 and "FLOW" in warnings[0].get("message")
+    assert not [e for e in of_type(session.send("again").events, "warning") if e.get("code") == "flow_not_executed"]

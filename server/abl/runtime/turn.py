@@ -98,6 +98,12 @@ def process(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext, *,
         return
     if not replay and not (thread.history and thread.history[-1].seq == message.seq):
         thread.history.append(message)
+    if agent.flow is not None and "flow_not_executed" not in thread.warned:
+        # Say it once per thread rather than let a FLOW agent look like a broken reasoning agent.
+        thread.warned.append("flow_not_executed")
+        engine.emit("warning", {"code": "flow_not_executed",
+                                "message": f"{agent.name.text} has a FLOW; the embedded runtime does not run flow "
+                                           "steps yet, so it answers from its GOAL, GATHER and COMPLETE"}, thread)
 
     from abl.runtime import delegate, escalate, gather, handoff, returns, routing
 
