@@ -38,6 +38,7 @@ class Thread:
     waiting_for_input: list[str] = field(default_factory=list)
     suspended_turn: int | None = None  # the turn in which it gave control back with a question open
     warned: list[str] = field(default_factory=list)  # one-time warnings already given
+    flow: dict[str, Any] = field(default_factory=dict)  # FLOW position: step, waiting, turns, done
 
     def set_value(self, name: str, value: Any, gathered: bool = False) -> None:
         self.values[name] = value
@@ -68,6 +69,7 @@ class Thread:
             "waiting_for_input": self.waiting_for_input,
             "suspended_turn": self.suspended_turn,
             "warned": self.warned,
+            "flow": self.flow,
         }
 
     @classmethod
@@ -90,6 +92,7 @@ class Thread:
             waiting_for_input=list(data["waiting_for_input"]),
             suspended_turn=data["suspended_turn"],
             warned=list(data.get("warned", [])),
+            flow=dict(data.get("flow", {})),
         )
 
 

@@ -72,6 +72,7 @@ EVENT_LEVELS: Mapping[str, TraceLevel] = {
     "delegate_complete": TraceLevel.STANDARD,
     "tool_call": TraceLevel.STANDARD,
     "tool_result": TraceLevel.STANDARD,
+    "flow_step": TraceLevel.STANDARD,
     "model_call": TraceLevel.VERBOSE,
 }
 
