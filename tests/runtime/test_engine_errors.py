@@ -192,17 +192,23 @@ def test_every_model_question_is_a_model_call_event() -> None:
             assert "count" in event.get("messages")
 
 
-def test_a_flow_agent_says_once_that_its_steps_do_not_run() -> None:
+def test_a_flow_with_a_construct_the_runtime_does_not_run_says_so_once_naming_it() -> None:
     text = """AGENT: Wizard
 GOAL: "Walk the customer through a form"
 FLOW:
   ask:
     REASONING: false
     RESPOND: "Step one"
+    ACTIONS:
+      - id: "yes"
+        type: button
+        label: "Yes"
     THEN: COMPLETE
 """
     session = start_session(project_text(text), "Wizard")
     first = session.send("hello")
     warnings = [e for e in of_type(first.events, "warning") if e.get("code") == "flow_not_executed"]
-    assert len(warnings) == 1 and "FLOW" in warnings[0].get("message")
+    assert len(warnings) == 1 and "ACTIONS" in warnings[0].get("message")
+    assert warnings[0].get("constructs") == ["ACTIONS"]
+    assert "Step one" not in [r.text for r in first.replies]
     assert not [e for e in of_type(session.send("again").events, "warning") if e.get("code") == "flow_not_executed"]

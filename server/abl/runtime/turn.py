@@ -17,6 +17,7 @@ bounded, and replays are one level deep.
 
 from __future__ import annotations
 
+from abl.model.types import Agent
 from abl.runtime.api import Turn
 from abl.runtime.engine import MAX_STEPS_PER_TURN, Engine, TurnContext
 from abl.runtime.evaluation import check, fill, value_of
@@ -98,16 +99,14 @@ def process(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext, *,
         return
     if not replay and not (thread.history and thread.history[-1].seq == message.seq):
         thread.history.append(message)
-    if agent.flow is not None and "flow_not_executed" not in thread.warned:
-        # Say it once per thread rather than let a FLOW agent look like a broken reasoning agent.
-        thread.warned.append("flow_not_executed")
-        engine.emit("warning", {"code": "flow_not_executed",
-                                "message": f"{agent.name.text} has a FLOW; the embedded runtime does not run flow "
-                                           "steps yet, so it answers from its GOAL, GATHER and COMPLETE"}, thread)
+    runs_flow = agent.flow is not None and flow_runs(engine, thread, agent)
 
-    from abl.runtime import delegate, escalate, gather, handoff, returns, routing
+    from abl.runtime import delegate, escalate, flow, gather, handoff, returns, routing
 
     if escalate.check_triggers(engine, thread, message, ctx):
+        return
+    if runs_flow:
+        flow.run(engine, thread, agent, message, ctx)
         return
     if agent.gather:
         gather.extract(engine, thread, message, ctx)
@@ -126,6 +125,30 @@ def process(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext, *,
         returns.return_to_parent(engine, thread, message, ctx, forwarded=message, cause="parent_return")
         return
     answer(engine, thread, message, ctx)
+
+
+def flow_runs(engine: Engine, thread: Thread, agent: Agent) -> bool:
+    """Whether the agent's FLOW drives this message. A flow using constructs the embedded
+    runtime does not run is not run at all (said once per thread, naming them); a finished
+    flow leaves the agent answering from its GOAL, GATHER and COMPLETE."""
+    from abl.runtime.flow import is_finished, unsupported
+
+    assert agent.flow is not None
+    blocking, ignored = unsupported(agent.flow)
+    if blocking:
+        if "flow_not_executed" not in thread.warned:
+            thread.warned.append("flow_not_executed")
+            engine.emit("warning", {"code": "flow_not_executed", "constructs": blocking,
+                                    "message": f"{agent.name.text} has a FLOW using {', '.join(blocking)}, which "
+                                               "the embedded runtime does not run; it answers from its GOAL, "
+                                               "GATHER and COMPLETE instead"}, thread)
+        return False
+    if ignored and "flow_constructs_ignored" not in thread.warned:
+        thread.warned.append("flow_constructs_ignored")
+        engine.emit("warning", {"code": "flow_constructs_ignored", "constructs": ignored,
+                                "message": f"the embedded runtime runs {agent.name.text}'s FLOW without "
+                                           f"{', '.join(ignored)}"}, thread)
+    return not is_finished(thread)
 
 
 def run_complete(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -> bool:
