@@ -41,7 +41,7 @@ from abl.model.types import (
     ToolImport,
     ToolParam,
 )
-from abl.syntax.cst import Node, SourceFile
+from abl.syntax.cst import Node, SourceFile, find_entry
 from abl.syntax.values import Value, ValueKind, read_value, unquote
 from abl.text import Position, Range
 
@@ -306,9 +306,9 @@ class _Lowering:
                     MemoryVar(
                         Name(part.key, part.key_range),
                         "session",
-                        type=self.scalar(_find(props, "TYPE")),
-                        description=self.scalar(_find(props, "DESCRIPTION")),
-                        initial=self.scalar(_find(props, "INITIAL") or _find(props, "initial_value")),
+                        type=self.scalar(find_entry(props, "TYPE")),
+                        description=self.scalar(find_entry(props, "DESCRIPTION")),
+                        initial=self.scalar(find_entry(props, "INITIAL") or find_entry(props, "initial_value")),
                     )
                 )
 
@@ -334,10 +334,10 @@ class _Lowering:
             yield MemoryVar(
                 name,
                 scope,
-                type=self.scalar(_find(props, "TYPE")),
-                description=self.scalar(_find(props, "DESCRIPTION")),
-                initial=self.scalar(_find(props, "INITIAL") or _find(props, "initial_value")),
-                sensitive=_is_true(self.scalar(_find(props, "SENSITIVE"))),
+                type=self.scalar(find_entry(props, "TYPE")),
+                description=self.scalar(find_entry(props, "DESCRIPTION")),
+                initial=self.scalar(find_entry(props, "INITIAL") or find_entry(props, "initial_value")),
+                sensitive=_is_true(self.scalar(find_entry(props, "SENSITIVE"))),
             )
 
     def remember(self, node: Node) -> Iterator[RememberRule]:
@@ -353,7 +353,7 @@ class _Lowering:
                 text = content.value[5:]
                 start = content.value_start + 5
                 when = self.condition_text(text, self.span(start, start + len(text)))
-            store = _find(siblings, "STORE")
+            store = find_entry(siblings, "STORE")
             value, target = "", None
             if store is not None and store.has_value:
                 raw = store.value
@@ -393,30 +393,30 @@ class _Lowering:
     def gather_field(
         self, name: Name, props: list[Node], node: Node, inline: Node | None, in_flow: bool
     ) -> GatherField:
-        required = self.scalar(_find(props, "REQUIRED"))
+        required = self.scalar(find_entry(props, "REQUIRED"))
         if required is None and inline is not None and inline.has_value:
             required = self.scalar(inline)  # `- field: required|optional`
             if required is not None and required.lower == "required":
                 required = Scalar("true", required.raw, False, required.range, required.key_range)
-        options_node = _find(props, "OPTIONS")
+        options_node = find_entry(props, "OPTIONS")
         options = tuple(n.text for n in self.names(options_node)) if options_node is not None else ()
-        sensitive = _is_true(self.scalar(_find(props, "SENSITIVE")))
+        sensitive = _is_true(self.scalar(find_entry(props, "SENSITIVE")))
         return GatherField(
             name=name,
             range=node.range(),
-            prompt=self.scalar(_find(props, "PROMPT")),
-            type=self.scalar(_find(props, "TYPE")),
+            prompt=self.scalar(find_entry(props, "PROMPT")),
+            type=self.scalar(find_entry(props, "TYPE")),
             required=required,
-            default=self.scalar(_find(props, "DEFAULT")),
+            default=self.scalar(find_entry(props, "DEFAULT")),
             options=options,
-            description=self.scalar(_find(props, "DESCRIPTION")),
+            description=self.scalar(find_entry(props, "DESCRIPTION")),
             sensitive=sensitive,
-            validate=self.scalar(_find(props, "VALIDATE") or _find(props, "VALIDATION")),
-            retry_prompt=self.scalar(_find(props, "RETRY_PROMPT")),
-            max_retries=self.scalar(_find(props, "MAX_RETRIES")),
-            depends_on=tuple(self.names(_find(props, "DEPENDS_ON"))),
-            extraction_pattern=self.scalar(_find(props, "EXTRACTION_PATTERN")),
-            extraction_group=self.scalar(_find(props, "EXTRACTION_GROUP")),
+            validate=self.scalar(find_entry(props, "VALIDATE") or find_entry(props, "VALIDATION")),
+            retry_prompt=self.scalar(find_entry(props, "RETRY_PROMPT")),
+            max_retries=self.scalar(find_entry(props, "MAX_RETRIES")),
+            depends_on=tuple(self.names(find_entry(props, "DEPENDS_ON"))),
+            extraction_pattern=self.scalar(find_entry(props, "EXTRACTION_PATTERN")),
+            extraction_group=self.scalar(find_entry(props, "EXTRACTION_GROUP")),
             in_flow=in_flow,
         )
 
@@ -582,10 +582,10 @@ class _Lowering:
                 CompleteRule(
                     i,
                     item.range(),
-                    when=self.condition(_find(props, "WHEN")),
-                    respond=self.scalar(_find(props, "RESPOND")),
-                    set=tuple(self.assignments(_find(props, "SET"))),
-                    terminal=self.scalar(_find(props, "TERMINAL")),
+                    when=self.condition(find_entry(props, "WHEN")),
+                    respond=self.scalar(find_entry(props, "RESPOND")),
+                    set=tuple(self.assignments(find_entry(props, "SET"))),
+                    terminal=self.scalar(find_entry(props, "TERMINAL")),
                 )
             )
 
@@ -613,21 +613,21 @@ class _Lowering:
     def delegate(self, agent: Agent, node: Node) -> None:
         for i, item in enumerate(c for c in node.children if c.is_item):
             props = item.children
-            target = self.scalar(_find(props, "AGENT") or _find(props, "TO"))
+            target = self.scalar(find_entry(props, "AGENT") or find_entry(props, "TO"))
             inputs: list[tuple[Name, str]] = []
-            for k, val, _ in self.pairs(_find(props, "INPUT") or _find(props, "PASS")):
+            for k, val, _ in self.pairs(find_entry(props, "INPUT") or find_entry(props, "PASS")):
                 inputs.append((k, val.raw if val else k.text))
             agent.delegates.append(
                 Delegate(
                     i,
                     item.range(),
                     Name(target.text, target.range) if target else None,
-                    self.condition(_find(props, "WHEN")),
-                    self.scalar(_find(props, "PURPOSE") or _find(props, "SUMMARY")),
+                    self.condition(find_entry(props, "WHEN")),
+                    self.scalar(find_entry(props, "PURPOSE") or find_entry(props, "SUMMARY")),
                     tuple(inputs),
-                    tuple(self.map_entries(_find(props, "RETURNS"))),
-                    self.scalar(_find(props, "TIMEOUT")),
-                    self.scalar(_find(props, "ON_FAIL") or _find(props, "ON_FAILURE")),
+                    tuple(self.map_entries(find_entry(props, "RETURNS"))),
+                    self.scalar(find_entry(props, "TIMEOUT")),
+                    self.scalar(find_entry(props, "ON_FAIL") or find_entry(props, "ON_FAILURE")),
                     remote=_is_remote(self, props),
                 )
             )
@@ -640,9 +640,9 @@ class _Lowering:
                 continue
             agent.escalations.append(
                 EscalateTrigger(
-                    self.condition(_find(item.children, "WHEN")),
-                    self.scalar(_find(item.children, "REASON")),
-                    self.scalar(_find(item.children, "PRIORITY")),
+                    self.condition(find_entry(item.children, "WHEN")),
+                    self.scalar(find_entry(item.children, "REASON")),
+                    self.scalar(find_entry(item.children, "PRIORITY")),
                     item.range(),
                 )
             )
@@ -789,21 +789,11 @@ def _inline_profile(node: Node, current: Agent | None) -> bool:
     )
 
 
-def _find(nodes: Iterable[Node], key: str) -> Node | None:
-    """The entry named `key` (any case); a repeated key's later value wins."""
-    want = key.lower()
-    found = None
-    for n in nodes:
-        if n.is_entry and n.key.lower() == want:
-            found = n
-    return found
-
-
 def _is_remote(lowering: _Lowering, props: list[Node]) -> bool:
     """A `REMOTE:` block, or `LOCATION: remote`, sends the call to another deployment."""
-    if _find(props, "REMOTE") is not None:
+    if find_entry(props, "REMOTE") is not None:
         return True
-    location = lowering.scalar(_find(props, "LOCATION"))
+    location = lowering.scalar(find_entry(props, "LOCATION"))
     return location is not None and location.lower == "remote"
 
 

@@ -21,7 +21,7 @@ from abl.runtime.history import Entry
 from abl.runtime.models import ReplyRequest
 from abl.runtime.state import Thread
 from abl.runtime.trace import REDACTED
-from abl.syntax.cst import Node
+from abl.syntax.cst import Node, find_entry
 from abl.syntax.values import unquote
 from abl.text import Range
 
@@ -298,7 +298,7 @@ class FlowRun:
                     self.assign(prop)
                 elif key == "CLEAR":
                     self.clear(prop)
-            target = _find(props, "THEN") or _find(props, "GOTO")
+            target = find_entry(props, "THEN") or find_entry(props, "GOTO")
             return self.target(target) if target is not None else None
         return None
 
@@ -444,10 +444,3 @@ def _within(inner: Range, outer: Range) -> bool:
     return outer.start <= inner.start and inner.end <= outer.end
 
 
-def _find(nodes: list[Node], key: str) -> Node | None:
-    want = key.upper()
-    found = None
-    for n in nodes:
-        if n.is_entry and n.key.upper() == want:
-            found = n
-    return found

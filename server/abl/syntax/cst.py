@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from abl.diagnostics import Diagnostic
 from abl.text import LineIndex, Position, Range
@@ -168,18 +168,24 @@ class Node:
                 yield child
 
     def find(self, key: str) -> "Node | None":
-        """The child entry whose key matches `key`, ignoring case. When a key is repeated the
-        later one wins, as on the platform (`DUPLICATE_KEY` says so)."""
-        want = key.lower()
-        for child in reversed(self.children):
-            if child.kind is NodeKind.ENTRY and child.key.lower() == want:
-                return child
-        return None
+        """The child entry whose key matches `key`, ignoring case (see `find_entry`)."""
+        return find_entry(self.children, key)
 
     def walk(self) -> Iterator["Node"]:
         yield self
         for child in self.children:
             yield from child.walk()
+
+
+def find_entry(nodes: "Iterable[Node]", key: str) -> "Node | None":
+    """The entry among `nodes` whose key matches `key`, ignoring case. When a key is repeated
+    the later one wins, as on the platform (`DUPLICATE_KEY` says so)."""
+    want = key.lower()
+    found = None
+    for node in nodes:
+        if node.kind is NodeKind.ENTRY and node.key.lower() == want:
+            found = node
+    return found
 
 
 def _fold(text: str) -> str:
