@@ -84,3 +84,10 @@ def test_simple_lists_read_by_hand_match_the_grammar(items: list[str], sep: str,
     fast, slow = read_value(raw, 5), _read_flow(raw, 5)
     assert fast.error is None and slow.error is None
     assert [(i.kind, i.text, i.start, i.end) for i in fast.items] == [(i.kind, i.text, i.start, i.end) for i in slow.items]
+
+
+def test_split_top_level_keeps_brackets_and_quotes_whole() -> None:
+    from abl.syntax.values import split_top_level
+
+    assert split_top_level('a, f(b, c), "d, e", [x, y]') == ["a", " f(b, c)", ' "d, e"', " [x, y]"]
+    assert split_top_level("") == [""]

@@ -42,7 +42,7 @@ from abl.model.types import (
     ToolParam,
 )
 from abl.syntax.cst import Node, SourceFile, find_entry
-from abl.syntax.values import Value, ValueKind, read_value, unquote
+from abl.syntax.values import Value, ValueKind, read_value, split_top_level, unquote
 from abl.text import Position, Range
 
 HEADERS = {"AGENT": AgentKind.AGENT, "SUPERVISOR": AgentKind.SUPERVISOR, "BEHAVIOR_PROFILE": AgentKind.BEHAVIOR_PROFILE}
@@ -108,7 +108,7 @@ class _Lowering:
             elif v.kind is ValueKind.MAP:
                 out.extend(self.name_of(k) for k, _ in v.pairs)
             elif v.is_scalar:
-                for part in _split_commas(v.text) if "," in v.text else [v.text]:
+                for part in split_top_level(v.text) if "," in v.text else [v.text]:
                     if part.strip():
                         out.append(Name(part.strip(), node.value_range))
         for child in node.children:
@@ -801,24 +801,8 @@ def _is_true(value: Scalar | None) -> bool:
     return value is not None and value.lower == "true"
 
 
-def _split_commas(text: str) -> list[str]:
-    out, depth, cur = [], 0, []
-    for c in text:
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        if c == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-            continue
-        cur.append(c)
-    out.append("".join(cur))
-    return out
-
-
 def _params(text: str) -> Iterator[ToolParam]:
-    for part in _split_commas(text):
+    for part in split_top_level(text):
         part = part.strip()
         if not part:
             continue

@@ -11,12 +11,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from abl.syntax.cst import Node
-
 from abl.runtime.engine import Engine
 from abl.runtime.evaluation import fill, value_of
 from abl.runtime.handoff import initial_values
 from abl.runtime.state import Thread
+from abl.syntax.cst import Node
+from abl.syntax.values import split_top_level
 from abl.runtime.tools import call_tool
 
 _CALL = re.compile(r"\s*([A-Za-z_][\w.]*)\s*(?:\((.*)\))?\s*$", re.S)
@@ -84,26 +84,8 @@ def on_start_calls(section: Node) -> list[tuple[str, list[tuple[str, str]], str 
 
 def _arguments(text: str) -> list[tuple[str, str]]:
     """`a = x, b: "y"` as (name, expression) pairs; commas inside brackets or quotes are kept."""
-    parts: list[str] = []
-    depth, quote, current = 0, "", []
-    for ch in text:
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-            continue
-        current.append(ch)
-    parts.append("".join(current))
     out = []
-    for part in parts:
+    for part in split_top_level(text):
         m = re.match(r"\s*([A-Za-z_]\w*)\s*[=:](?!=)\s*(.*)$", part, re.S)
         if m is not None:
             out.append((m.group(1), m.group(2).strip()))

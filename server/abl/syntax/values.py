@@ -104,6 +104,30 @@ def _simple_list(s: str, start: int) -> Value | None:
     return Value(ValueKind.LIST, s, start, start + len(s), items=tuple(items))
 
 
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split `text` at `sep`, except inside brackets or quotes: `a, f(b, c), "d, e"` gives
+    three parts. Parts are returned as written (not stripped)."""
+    parts: list[str] = []
+    depth, quote, current = 0, "", []
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current))
+    return parts
+
+
 def _single_string(s: str) -> bool:
     """True when `s` is exactly one quoted string (not `"a" and "b"`)."""
     q = s[0]
