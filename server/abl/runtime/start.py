@@ -15,9 +15,9 @@ from abl.runtime.engine import Engine
 from abl.runtime.evaluation import fill, value_of
 from abl.runtime.handoff import initial_values
 from abl.runtime.state import Thread
+from abl.runtime.tools import call_tool
 from abl.syntax.cst import Node
 from abl.syntax.values import split_top_level
-from abl.runtime.tools import call_tool
 
 _CALL = re.compile(r"\s*([A-Za-z_][\w.]*)\s*(?:\((.*)\))?\s*$", re.S)
 
