@@ -10,6 +10,14 @@ def replace(title: str, range: Range, new_text: str, *, safe: bool) -> Fix:
     return Fix(title, (TextEdit(range, new_text),), safe)
 
 
+def use_instead(guess: str | None, range: Range) -> tuple[Fix, ...]:
+    """The "did you mean" fix: write `guess` over `range`. Unsafe, since naming another agent,
+    field or handler changes what runs; no fix when there is no guess."""
+    if guess is None:
+        return ()
+    return (replace(f"Use `{guess}`", range, guess, safe=False),)
+
+
 def insert(title: str, at: Position, new_text: str, *, safe: bool) -> Fix:
     return Fix(title, (TextEdit(Range(at, at), new_text),), safe)
 

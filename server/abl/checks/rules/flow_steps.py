@@ -95,7 +95,7 @@ def unknown_flow_step(check: Check, agent: Agent) -> None:
         if name.lower() in lowered:
             continue
         guess = closest(name, known)
-        offered = (fixes.replace(f"Use `{guess}`", where, guess, safe=False),) if guess else ()
+        offered = fixes.use_instead(guess, where)
         hint = f"; did you mean `{guess}`?" if guess else ""
         steps = ", ".join(f"`{k}`" for k in known) or "none"
         written = f"`{node.key}` lists `{name}`, which" if node.key.lower() == "steps" else f"`{node.key}: {name}`"

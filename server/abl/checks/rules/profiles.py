@@ -63,7 +63,7 @@ def unknown_behavior_profile(check: Check, agent: Agent) -> None:
         if not name or name in profiles:
             continue
         guess = closest(name, profiles)
-        offered = (fixes.replace(f"Use `{guess}`", node.value_range, guess, safe=False),) if guess else ()
+        offered = fixes.use_instead(guess, node.value_range)
         known = ", ".join(f"`{p}`" for p in profiles) or "none"
         hint = f"; did you mean `{guess}`?" if guess else ""
         check.report(

@@ -168,10 +168,7 @@ def unknown_handler(check: Check, agent: Agent) -> None:
         if not name or name in declared:
             continue
         guess = closest(name, declared)
-        offered = []
-        if guess is not None:
-            # Another handler does other things after the return.
-            offered.append(fixes.replace(f"Use `{guess}`", on_return.handler.range, guess, safe=False))
+        offered = fixes.use_instead(guess, on_return.handler.range)
         if name.lower() in BUILT_IN_ACTIONS:
             advice = f"`{name}` is a built-in action: write `action: {name.lower()}`"
         elif declared:
@@ -210,9 +207,7 @@ def shorthand_matches_nothing(check: Check, agent: Agent) -> None:
         if word.lower() in BUILT_IN_ACTIONS or word in declared:
             continue
         guess = closest(word, [*BUILT_IN_ACTIONS, *declared]) if word else None
-        offered = []
-        if guess is not None:
-            offered.append(fixes.replace(f"Use `{guess}`", on_return.shorthand.range, guess, safe=False))
+        offered = fixes.use_instead(guess, on_return.shorthand.range)
         hint = f"; did you mean `{guess}`" if guess else ""
         check.report(
             "LEGACY_HANDOFF_ON_RETURN_SHORTHAND",
@@ -283,9 +278,7 @@ def map_sources(check: Check, agent: Agent) -> None:
 def _unknown_return_field(check: Check, child: str, entry: MapEntry, produced: set[str]) -> None:
     source = entry.child.text
     guess = closest(source, sorted(n for n in produced if not n.startswith("last_")))
-    offered = []
-    if guess is not None:
-        offered.append(fixes.replace(f"Use `{guess}`", entry.child.range, guess, safe=False))
+    offered = fixes.use_instead(guess, entry.child.range)
     hint = f'; did you mean "{guess}"' if guess else ""
     check.report(
         "UNKNOWN_HANDOFF_RETURN_FIELD",

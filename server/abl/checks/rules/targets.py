@@ -84,10 +84,7 @@ def _check_target(check: Check, label: str, name: Name, known: list[str]) -> Non
         return
     guess = closest(name.text, known)
     hint = f"; did you mean \"{guess}\"" if guess else ""
-    offered = []
-    if guess is not None:
-        # Another agent takes the conversation: a change to what runs.
-        offered.append(fixes.replace(f"Use `{guess}`", name.range, guess, safe=False))
+    offered = fixes.use_instead(guess, name.range)
     check.report(
         "INVALID_HANDOFF_TARGET",
         f'{label} "{name.text}" does not exist in this project; known agents: {quoted_list(known)}{hint}',

@@ -56,7 +56,7 @@ def unknown_tool(check: Check, agent: Agent) -> None:
             continue
         guess = closest(name, pool)
         hint = f"; did you mean `{guess}`?" if guess else ""
-        offered = (fixes.replace(f"Use `{guess}`", rng, guess, safe=False),) if guess else ()
+        offered = fixes.use_instead(guess, rng)
         check.report(
             "UNKNOWN_TOOL",
             f"{where} names `{name}`, a tool {agent.name.text} neither declares nor imports, so the "
@@ -67,7 +67,7 @@ def unknown_tool(check: Check, agent: Agent) -> None:
     for name, rng, library in _imported_names_missing(check, agent):
         guess = closest(name, sorted(library))
         hint = f"; did you mean `{guess}`?" if guess else ""
-        offered = (fixes.replace(f"Use `{guess}`", rng, guess, safe=False),) if guess else ()
+        offered = fixes.use_instead(guess, rng)
         check.report(
             "UNKNOWN_TOOL",
             f"the import names `{name}`, which the tool library does not declare, so the platform "
