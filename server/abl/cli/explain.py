@@ -16,6 +16,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from abl.checks.docs import render_page
     from abl.checks.registry import BY_CODE, CODES
+    from abl.suggest import did_you_mean
 
     if args.list or not args.code:
         for entry in CODES:
@@ -23,10 +24,8 @@ def run(args: argparse.Namespace) -> int:
         return 0 if args.list else 2
     code = args.code.strip().upper()
     if code not in BY_CODE:
-        from difflib import get_close_matches
-
-        close = get_close_matches(code, list(BY_CODE), n=1)
-        hint = f"; did you mean {close[0]}?" if close else "; `abl explain --list` shows every code"
+        close = did_you_mean(code, BY_CODE)
+        hint = f"; did you mean {close}?" if close else "; `abl explain --list` shows every code"
         print(f"abl explain: error: unknown code {args.code}{hint}", file=sys.stderr)
         return 2
     sys.stdout.write(render_page(code))

@@ -13,7 +13,6 @@ session, `--record` the conversation as a conversation test.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -29,6 +28,7 @@ from abl.runtime.testing.recorder import RecordedTurn, Recording
 from abl.runtime.testing.recorder import write as write_recording
 from abl.runtime.testing.yamlread import FormatError, LineDict, plain, read_yaml
 from abl.runtime.trace import TraceLevel, to_json
+from abl.suggest import did_you_mean
 from abl.workspace import Project, load_project
 
 TRACE_LEVELS = ("minimal", "standard", "verbose", "debug")
@@ -204,10 +204,8 @@ def choose_agent(project: Project, wanted: str | None, path: str) -> str:
         raise UsageProblem(f"abl run: error: name the entry agent with --agent; known agents: {', '.join(names) or 'none'}")
     if wanted in names:
         return wanted
-    close = difflib.get_close_matches(wanted, names, n=1, cutoff=0.5)
-    if not close:
-        close = [n for n in names if n.lower() == wanted.lower()]
-    hint = f"; did you mean {close[0]}?" if close else ""
+    close = did_you_mean(wanted, names)
+    hint = f"; did you mean {close}?" if close else ""
     raise UsageProblem(
         f"abl run: error: no agent named {wanted} in {path}{hint}\nknown agents: {', '.join(names) or 'none'}"
     )

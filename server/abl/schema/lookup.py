@@ -7,24 +7,15 @@ block's case rule, so checks can warn without looking anything up twice.
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from abl.suggest import did_you_mean
+
 from .catalogue import SECTIONS
 from .types import DocumentKind, Key, Section, ValueKind
-
-try:  # rapidfuzz is a declared dependency, but a bare checkout may lack it.
-    from rapidfuzz import fuzz, process
-except ImportError:  # pragma: no cover - exercised only without rapidfuzz
-    process = None  # type: ignore[assignment]
-    fuzz = None  # type: ignore[assignment]
-
-# Below this similarity (0-100) a "did you mean" suggestion is more noise than help.
-SUGGESTION_CUTOFF = 70.0
 
 
 class MatchKind(Enum):
@@ -177,51 +168,20 @@ def child_names(parent: Key | Section) -> tuple[str, ...]:
     return tuple(names)
 
 
-def suggest(name: str, candidates: Iterable[str]) -> str | None:
-    """The candidate closest to a misspelt `name`, or None when nothing is close enough.
-    Comparison ignores case; the candidate is returned as the catalogue spells it."""
-    options = list(dict.fromkeys(candidates))
-    if not options or not name:
-        return None
-    lowered = [o.lower() for o in options]
-    target = name.lower()
-    if process is not None and fuzz is not None:
-        best = process.extractOne(
-            target, lowered, scorer=fuzz.ratio, score_cutoff=SUGGESTION_CUTOFF
-        )
-        if best is not None:
-            return options[best[2]]
-    else:
-        close = difflib.get_close_matches(target, lowered, n=1, cutoff=SUGGESTION_CUTOFF / 100)
-        if close:
-            return options[lowered.index(close[0])]
-    return None
-
-
-def _abbreviation_of(target: str, options: list[str], lowered: list[str]) -> str | None:
-    """The one candidate that `target` spells out or shortens (`maximum` for `max`), when the
-    spellings are too far apart for the similarity score."""
-    if len(target) < 3:
-        return None
-    found = [o for o, low in zip(options, lowered) if len(low) >= 3 and (target.startswith(low) or low.startswith(target))]
-    return found[0] if len(found) == 1 else None
-
-
 def suggest_section(name: str, document: DocumentKind | None = None) -> str | None:
     """ "Did you mean" for an unknown column-0 keyword."""
     pool = sections_for(document) if document is not None else SECTIONS
-    return suggest(_normalise_section(name), (s for sec in pool for s in sec.key.spellings))
+    return did_you_mean(_normalise_section(name), (s for sec in pool for s in sec.key.spellings))
 
 
 def suggest_child(parent: Key | Section, name: str) -> str | None:
     """ "Did you mean" for an unknown key inside a block."""
-    return suggest(name, child_names(parent))
+    return did_you_mean(name, child_names(parent))
 
 
 def suggest_value(key: Key, value: str) -> str | None:
     """ "Did you mean" for a value outside a key's allowed set (`strng` -> `string`)."""
-    candidates = list(dict.fromkeys((*key.values, *key.value_examples)))
-    return suggest(value, candidates) or _abbreviation_of(value.lower(), candidates, [c.lower() for c in candidates])
+    return did_you_mean(value, (*key.values, *key.value_examples))
 
 
 def value_allowed(key: Key, value: str) -> bool:

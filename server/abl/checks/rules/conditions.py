@@ -34,7 +34,7 @@ from abl.checks.rules.scope import AgentScope, agent_scope
 from abl.diagnostics import Fix
 from abl.expr.query import mixes_routing_state, names
 from abl.model import Agent, Condition
-from abl.schema.lookup import suggest
+from abl.suggest import did_you_mean
 from abl.text import Range
 
 _WORD = re.compile(r"[A-Za-z_][\w.]*")
@@ -163,7 +163,7 @@ def _misspelt_intent_member(check: Check, ref, index, condition: Condition, labe
     member = ref.segments[1]
     if member in _INTENT_MEMBERS:
         return
-    better = suggest(member, _INTENT_MEMBERS)
+    better = did_you_mean(member, _INTENT_MEMBERS)
     if better is None:
         return
     start = ref.root_span[0]
@@ -179,7 +179,7 @@ def _misspelt_intent_member(check: Check, ref, index, condition: Condition, labe
 
 def _report_unknown(check: Check, scope: AgentScope, name: str, where: Range, message: str) -> None:
     found: tuple[Fix, ...] = ()
-    better = suggest(name, scope.variables())
+    better = did_you_mean(name, scope.variables())
     if better is not None and better != name:
         message += f"; did you mean `{better}`?"
         found = (fixes.replace(f"Replace with `{better}`", where, better, safe=False),)

@@ -32,7 +32,7 @@ from abl.diagnostics import Fix
 from abl.model import Agent, produced_fields
 from abl.model.fields import root
 from abl.model.types import Delegate, Name
-from abl.schema.lookup import suggest
+from abl.suggest import did_you_mean
 
 # Roles that may not bring work back from a sub-agent (ABL-REFERENCE §3.23).
 _NON_DELEGATING_ROLES = ("router", "assistant")
@@ -60,7 +60,7 @@ def delegate_target(check: Check, agent: Agent) -> None:
         listed = ", ".join(known[:_LISTED]) + (f" and {len(known) - _LISTED} more" if len(known) > _LISTED else "")
         message = f'DELEGATE target "{target.text}" does not exist in this project; known agents: {listed or "none"}'
         found: tuple[Fix, ...] = ()
-        better = suggest(target.text, [n for n in known if n != agent.name.text])
+        better = did_you_mean(target.text, [n for n in known if n != agent.name.text])
         if better is not None:
             message += f"; did you mean `{better}`?"
             found = (fixes.replace(f"Delegate to `{better}`", target.range, better, safe=False),)
@@ -80,7 +80,7 @@ def unknown_delegate_return_field(check: Check, agent: Agent) -> None:
                 f"obviously produces it, so `{entry.parent.text}` is never written by this delegate"
             )
             found: tuple[Fix, ...] = ()
-            better = suggest(field, sorted(produced))
+            better = did_you_mean(field, sorted(produced))
             if better is not None:
                 message += f"; did you mean `{better}`?"
                 found = (fixes.replace(f"Read `{better}`", entry.child.range, better, safe=False),)

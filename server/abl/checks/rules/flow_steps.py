@@ -24,9 +24,10 @@ from typing import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import closest, newline_of
+from abl.checks.rules.handoff_text import newline_of
 from abl.model import Agent
 from abl.model.types import AgentKind
+from abl.suggest import did_you_mean
 from abl.syntax.cst import Node
 from abl.syntax.values import unquote
 from abl.text import Position, Range
@@ -94,7 +95,7 @@ def unknown_flow_step(check: Check, agent: Agent) -> None:
     for node, name, where in _references(flow.node, _flow_steps(check, agent)):
         if name.lower() in lowered:
             continue
-        guess = closest(name, known)
+        guess = did_you_mean(name, known)
         offered = fixes.use_instead(guess, where)
         hint = f"; did you mean `{guess}`?" if guess else ""
         steps = ", ".join(f"`{k}`" for k in known) or "none"

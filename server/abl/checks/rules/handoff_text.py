@@ -7,29 +7,13 @@ those questions so each rule states only what it changes. It registers no rule.
 
 from __future__ import annotations
 
-import difflib
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from abl.checks.rules.layout import block_end
 from abl.diagnostics import Fix, TextEdit
 from abl.model import HandoffRoute
 from abl.syntax.cst import Node, SourceFile
 from abl.text import Position, Range
-
-
-def closest(word: str, candidates: Iterable[str]) -> str | None:
-    """The candidate a typo most likely meant: an exact match ignoring case first, then the
-    nearest spelling (difflib ratio 0.6 or better)."""
-    pool = [c for c in candidates if c]
-    for candidate in pool:
-        if candidate.lower() == word.lower() and candidate != word:
-            return candidate
-    found = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
-    if found:
-        return found[0]
-    lowered = {c.lower(): c for c in pool}
-    found = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
-    return lowered[found[0]] if found else None
 
 
 def quoted_list(names: Sequence[str], limit: int = 12) -> str:

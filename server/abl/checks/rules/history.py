@@ -31,7 +31,6 @@ from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
 from abl.checks.rules.handoff_text import (
     add_lines_fix,
-    closest,
     find_entry,
     key_column,
     replace_block_value,
@@ -39,6 +38,7 @@ from abl.checks.rules.handoff_text import (
 )
 from abl.diagnostics import Fix
 from abl.model import HISTORY_MODES, Agent, HandoffRoute, HistoryForm, HistorySpec
+from abl.suggest import did_you_mean
 from abl.syntax.cst import Node
 from abl.syntax.values import ValueKind, read_value
 from abl.text import Range
@@ -157,7 +157,7 @@ def _unknown_block_mode(check: Check, spec: HistorySpec) -> None:
     if mode is None:
         return
     word = mode.text.strip()
-    guess = closest(word, HISTORY_MODES)
+    guess = did_you_mean(word, HISTORY_MODES)
     hint = f"; did you mean `{guess}`" if guess else ""
     options = [m for m in HISTORY_MODES if m != "last_n"]
     if guess in options:
@@ -241,7 +241,7 @@ def _line_advice(check: Check, route: HandoffRoute, spec: HistorySpec) -> tuple[
             offered.append(_block_fix(check, node, "last_n", "5"))
         return "write `last_` and a positive number such as `last_5`, or a block with `mode: last_n` and `count`", offered
     words = [m for m in HISTORY_MODES if m != "last_n"]
-    guess = closest(word, words) if word else None
+    guess = did_you_mean(word, words) if word else None
     if guess is not None:
         # A misspelling of `full` already runs as `full`: correcting it keeps what runs.
         offered.append(fixes.replace(f"Write `{guess}`", written.range, guess, safe=guess == "full"))

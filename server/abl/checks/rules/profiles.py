@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import closest
 from abl.model import Agent
 from abl.model.types import AgentKind
 from abl.schema.keywords.profiles import USE_BEHAVIOR_PROFILE
+from abl.suggest import did_you_mean
 from abl.syntax.values import unquote
 
 _USE_KEYS = frozenset(spelling.upper() for spelling in USE_BEHAVIOR_PROFILE.spellings)
@@ -62,7 +62,7 @@ def unknown_behavior_profile(check: Check, agent: Agent) -> None:
         name, _ = unquote(node.value.strip())
         if not name or name in profiles:
             continue
-        guess = closest(name, profiles)
+        guess = did_you_mean(name, profiles)
         offered = fixes.use_instead(guess, node.value_range)
         known = ", ".join(f"`{p}`" for p in profiles) or "none"
         hint = f"; did you mean `{guess}`?" if guess else ""

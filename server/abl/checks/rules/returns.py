@@ -31,7 +31,6 @@ from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
 from abl.checks.rules.handoff_text import (
     add_lines_fix,
-    closest,
     key_column,
     newline_of,
     route_anchor,
@@ -42,6 +41,7 @@ from abl.diagnostics import Fix, TextEdit
 from abl.expr.query import names as condition_names
 from abl.model import Agent, Condition, HandoffRoute, MapEntry, declared_variables, produced_fields
 from abl.model.fields import root
+from abl.suggest import did_you_mean
 from abl.syntax.cst import Node
 from abl.text import Position, Range
 
@@ -167,7 +167,7 @@ def unknown_handler(check: Check, agent: Agent) -> None:
         name = on_return.handler.text.strip()
         if not name or name in declared:
             continue
-        guess = closest(name, declared)
+        guess = did_you_mean(name, declared)
         offered = fixes.use_instead(guess, on_return.handler.range)
         if name.lower() in BUILT_IN_ACTIONS:
             advice = f"`{name}` is a built-in action: write `action: {name.lower()}`"
@@ -206,7 +206,7 @@ def shorthand_matches_nothing(check: Check, agent: Agent) -> None:
         word = on_return.shorthand.text.strip()
         if word.lower() in BUILT_IN_ACTIONS or word in declared:
             continue
-        guess = closest(word, [*BUILT_IN_ACTIONS, *declared]) if word else None
+        guess = did_you_mean(word, [*BUILT_IN_ACTIONS, *declared]) if word else None
         offered = fixes.use_instead(guess, on_return.shorthand.range)
         hint = f"; did you mean `{guess}`" if guess else ""
         check.report(
@@ -277,7 +277,7 @@ def map_sources(check: Check, agent: Agent) -> None:
 
 def _unknown_return_field(check: Check, child: str, entry: MapEntry, produced: set[str]) -> None:
     source = entry.child.text
-    guess = closest(source, sorted(n for n in produced if not n.startswith("last_")))
+    guess = did_you_mean(source, sorted(n for n in produced if not n.startswith("last_")))
     offered = fixes.use_instead(guess, entry.child.range)
     hint = f'; did you mean "{guess}"' if guess else ""
     check.report(

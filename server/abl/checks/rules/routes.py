@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import closest, find_entry, newline_of, route_anchor
+from abl.checks.rules.handoff_text import find_entry, newline_of, route_anchor
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.ast import Literal
 from abl.model import Agent, FailureKind, HandoffRoute, declared_variables
 from abl.model.fields import root
+from abl.suggest import did_you_mean
 from abl.syntax.cst import Node
 from abl.syntax.values import unquote
 from abl.text import Position, Range
@@ -116,7 +117,7 @@ def pass_field_unknown(check: Check, agent: Agent) -> None:
         for name in route.passes:
             if root(name.text) in known or root(name.text) in _BUILT_IN_ROOTS:
                 continue
-            guess = closest(name.text, candidates)
+            guess = did_you_mean(name.text, candidates)
             offered = []
             if guess is not None:
                 # A different variable is passed: a change to what runs.

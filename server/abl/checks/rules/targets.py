@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import closest, quoted_list, route_entry
+from abl.checks.rules.handoff_text import quoted_list, route_entry
 from abl.model import Agent, Name
+from abl.suggest import did_you_mean
 
 
 @agent_rule("MISSING_HANDOFF_TARGET")
@@ -82,7 +83,7 @@ def self_handoff_target(check: Check, agent: Agent) -> None:
 def _check_target(check: Check, label: str, name: Name, known: list[str]) -> None:
     if check.project.agent(name.text) is not None:
         return
-    guess = closest(name.text, known)
+    guess = did_you_mean(name.text, known)
     hint = f"; did you mean \"{guess}\"" if guess else ""
     offered = fixes.use_instead(guess, name.range)
     check.report(

@@ -25,9 +25,9 @@ from typing import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import closest
 from abl.model import Agent
 from abl.model.types import AgentKind
+from abl.suggest import did_you_mean
 from abl.syntax.cst import Node
 from abl.syntax.values import unquote
 from abl.text import Position, Range
@@ -54,7 +54,7 @@ def unknown_tool(check: Check, agent: Agent) -> None:
     for where, name, rng in unresolved:
         if name in known:
             continue
-        guess = closest(name, pool)
+        guess = did_you_mean(name, pool)
         hint = f"; did you mean `{guess}`?" if guess else ""
         offered = fixes.use_instead(guess, rng)
         check.report(
@@ -65,7 +65,7 @@ def unknown_tool(check: Check, agent: Agent) -> None:
             fixes=offered,
         )
     for name, rng, library in _imported_names_missing(check, agent):
-        guess = closest(name, sorted(library))
+        guess = did_you_mean(name, sorted(library))
         hint = f"; did you mean `{guess}`?" if guess else ""
         offered = fixes.use_instead(guess, rng)
         check.report(

@@ -7,14 +7,11 @@ typo never turns into a confusing test failure.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
-
-from rapidfuzz.distance import OSA
 
 from abl.runtime.testing.format import (
     MODELS,
@@ -35,6 +32,7 @@ from abl.runtime.testing.matcher import (
     show,
 )
 from abl.runtime.testing.yamlread import FormatError, LineDict, LineList, plain, read_yaml
+from abl.suggest import did_you_mean
 
 FILE_KEYS = ("project", "agent", "model", "model_options", "mocks", "scripted", "tests", "description")
 TEST_KEYS = ("name", "description", "setup", "greeting", "start_events", "mocks", "scripted", "skip", "turns")
@@ -362,19 +360,9 @@ class _FileReader:
         for key in item:
             if key in allowed:
                 continue
-            close = closest(str(key), allowed)
+            close = did_you_mean(str(key), allowed)
             hint = f"; did you mean `{close}`?" if close else f"; expected one of {', '.join(allowed)}"
             raise self.fail(item.line_of(key), f"unknown key `{key}` {where}{hint}")
-
-
-def closest(word: str, choices: Iterable[str]) -> str | None:
-    """The choice a misspelt word most likely meant: a typo, a swapped pair of letters, a case slip."""
-    lowered = word.lower()
-    scored = sorted((OSA.distance(lowered, c.lower()), c) for c in choices)
-    if scored and scored[0][0] <= (2 if len(word) >= 4 else 1):
-        return scored[0][1]
-    near = difflib.get_close_matches(lowered, list(choices), n=1, cutoff=0.6)
-    return near[0] if near else None
 
 
 def _quote(text: str) -> str:
