@@ -1,4 +1,4 @@
-"""Files that ship inside the package (the lark grammars)."""
+"""Files that ship inside the package: the lark grammars and the documentation pages."""
 
 from __future__ import annotations
 
@@ -19,3 +19,21 @@ def grammar_dir() -> Path:
 
 def grammar_text(name: str) -> str:
     return (grammar_dir() / name).read_text(encoding="utf-8")
+
+
+@cache
+def docs_dir() -> Path | None:
+    """`abl/docs` in an installed wheel; the repository's `docs/` in a source checkout."""
+    for candidate in (_HERE / "docs", _HERE.parent.parent / "docs"):
+        if (candidate / "diagnostics").is_dir():
+            return candidate
+    return None
+
+
+def docs_uri(relative: str) -> str | None:
+    """A `file:` link to a documentation page that ships with the tools, or None when the
+    page is not installed. Links work offline, in any editor."""
+    base = docs_dir()
+    if base is None or not (base / relative).is_file():
+        return None
+    return (base / relative).as_uri()

@@ -23,10 +23,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"abl-tools {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
-    from abl.cli import check, explain, run, test
+    from abl.cli import check, explain, lsp, run, test
 
     check.add_parser(sub)
     explain.add_parser(sub)
+    lsp.add_parser(sub)
     run.add_parser(sub)
     test.add_parser(sub)
     return parser

@@ -6,6 +6,7 @@ what the catalogue says.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -40,9 +41,31 @@ def hover_markdown(item: Key | Section) -> str:
     if facts:
         lines.append("")
         lines.extend(f"- {fact}" for fact in facts)
+    if key.value_docs:
+        lines += ["", "Values:"]
+        lines.extend(f"- `{value}`: {doc}" for value, doc in key.value_docs)
     if key.example:
         lines += ["", "```abl", key.example, "```"]
     return "\n".join(lines)
+
+
+def value_hover_markdown(key: Key, written: str) -> str | None:
+    """Markdown for hovering a value of `key`: what that value does, or that the platform
+    does not know it (and what it silently uses instead)."""
+    doc = key.value_doc(written)
+    if doc is None and key.value_pattern is not None and key.value_hint is not None:
+        if re.fullmatch(key.value_pattern, written, flags=0 if key.case_sensitive_values else re.I):
+            doc = key.value_doc(key.value_hint)
+    if doc is not None:
+        return f"**`{written}`** · `{key.name}` value\n\n{doc}"
+    if key.values and key.fallback is not None:
+        return (
+            f"**`{written}`** is not a `{key.name}` value the platform knows: it silently "
+            f"becomes `{key.fallback}`.\n\nAllowed: {key.allowed_values_text}"
+        )
+    if key.values and written:
+        return f"**`{written}`** is not an allowed `{key.name}` value.\n\nAllowed: {key.allowed_values_text}"
+    return None
 
 
 def completion_items(
@@ -73,7 +96,7 @@ def value_completion_items(key: Key) -> list[CompletionItem]:
         CompletionItem(
             label=value,
             detail=f"{key.name} value" + (" (default)" if value == key.default else ""),
-            documentation=hover_markdown(key),
+            documentation=value_hover_markdown(key, value) or hover_markdown(key),
             insert_text=value,
             kind="value",
         )

@@ -182,6 +182,8 @@ class Key:
     repeatable: bool = False
     # Parsed but never executed by the platform.
     not_executed: str | None = None
+    # What each allowed value does at runtime, for hovers and completion (`(value, doc)`).
+    value_docs: tuple[tuple[str, str], ...] = ()
 
     def __repr__(self) -> str:  # the generated one would print the whole subtree
         return f"Key({self.name!r}, {self.kind.value})"
@@ -189,6 +191,14 @@ class Key:
     @property
     def spellings(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
+
+    def value_doc(self, value: str) -> str | None:
+        """What one value does, matched as the platform reads values of this key."""
+        wanted = value if self.case_sensitive_values else value.lower()
+        for written, doc in self.value_docs:
+            if (written if self.case_sensitive_values else written.lower()) == wanted:
+                return doc
+        return None
 
     @property
     def allowed_values_text(self) -> str:

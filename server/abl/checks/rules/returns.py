@@ -258,7 +258,7 @@ def map_sources(check: Check, agent: Agent) -> None:
             # Reversed: the left side is the parent's variable and the right side the child's field.
             reversed_entry = parent != source and root(parent) in produced and root(source) in parent_names
             if route.is_returnable:
-                _unknown_return_field(check, child.name.text, entry, produced)
+                _unknown_return_field(check, child, entry, produced)
             if reversed_entry:
                 # Which side is the child's is the author's call: the swap changes the copy.
                 swap = Fix(
@@ -275,8 +275,9 @@ def map_sources(check: Check, agent: Agent) -> None:
                 )
 
 
-def _unknown_return_field(check: Check, child: str, entry: MapEntry, produced: set[str]) -> None:
+def _unknown_return_field(check: Check, target: Agent, entry: MapEntry, produced: set[str]) -> None:
     source = entry.child.text
+    child = target.name.text
     guess = did_you_mean(source, sorted(n for n in produced if not n.startswith("last_")))
     offered = fixes.use_instead(guess, entry.child.range)
     hint = f'; did you mean "{guess}"' if guess else ""
@@ -286,6 +287,7 @@ def _unknown_return_field(check: Check, child: str, entry: MapEntry, produced: s
         f'but "{child}" does not declare or obviously produce "{source}"{hint}',
         entry.child.range,
         fixes=offered,
+        related=((target.path, target.name.range, f"`{child}` is declared here"),),
     )
 
 

@@ -10,6 +10,35 @@ from ..types import ValueKind as V
 
 HISTORY_ONE_LINE_MODES = ("full", "none", "summary_only", "auto")
 HISTORY_BLOCK_MODES = ("full", "none", "summary_only", "auto", "last_n")
+HISTORY_VALUE_DOCS = (
+    ("full", "The target receives the calling agent's whole conversation, plus the customer "
+     "messages earlier child agents handled; messages of a child that gathered a sensitive "
+     "field are left out. The default when `HISTORY` is not written."),
+    ("none", "The target receives no messages: only `PASS` and `SET` values and the summary. "
+     "A returnable child's prompts stay out of the parent conversation when it returns."),
+    ("summary_only", "The target receives only the route's `SUMMARY` text, no messages. Without "
+     "a `SUMMARY` it starts with nothing."),
+    ("auto", "The target receives the route's `SUMMARY` when there is one, else the last 5 "
+     "messages."),
+    ("last_n", "The most recent `count` messages (block form only; on one line write "
+     "`last_5`). A tool call and its result count as one unit and are never split; if the "
+     "newest unit is larger than the count, no messages are sent."),
+    ("last_<n>", "The most recent n messages, e.g. `last_5`; `last_0` sends none. A tool call "
+     "and its result are never split."),
+)
+ON_RETURN_ACTION_DOCS = (
+    ("continue", "The parent resumes without replaying anything and waits for the customer's "
+     "next message. Any action word the platform does not know runs as `continue`."),
+    ("resume_intent", "The parent replays one customer message (chosen by `resume_with`) through "
+     "its routes, one level deep: a second replay in the same chain is refused "
+     "(`resume_intent_depth_limit`)."),
+)
+RESUME_WITH_DOCS = (
+    ("original_handoff_utterance", "The message that made the parent hand off (the default)."),
+    ("latest_child_user_utterance", "The last message the customer sent while the child was active."),
+    ("latest_session_user_utterance", "The customer's last message in the whole session."),
+    ("forwarded_return_message", "The message the child forwarded when it gave control back."),
+)
 RESUME_WITH_VALUES = (
     "original_handoff_utterance",
     "latest_child_user_utterance",
@@ -297,12 +326,14 @@ def history_key(name: str) -> Key:
         value_examples=("last_5",),
         fallback="full",
         default="full",
+        value_docs=HISTORY_VALUE_DOCS,
         children=(
             Key(
                 "mode",
                 V.ENUM,
                 "History strategy. A mode outside this list is compile error `E330`.",
                 values=HISTORY_BLOCK_MODES,
+                value_docs=HISTORY_VALUE_DOCS,
                 required=True,
                 source="seed 000",
             ),

@@ -1,0 +1,73 @@
+"""Code actions: each diagnostic's quick fixes, and "fix all safe problems in this file".
+
+Safe fixes keep the file's meaning and are preferred; unsafe ones change what runs, so they are
+offered with a title that says so and never applied in bulk. Bulk fixing takes errors and
+warnings only: a hint's fix (inserting a default) is a suggestion, not a repair.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from abl.checks.fixes import apply_edits
+from abl.diagnostics import Diagnostic, Severity, TextEdit
+from abl.ide.edits import WorkspaceEdit
+from abl.text import LineIndex, Range
+
+QUICK_FIX = "quickfix"
+FIX_ALL = "source.fixAll.abl"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    title: str
+    kind: str
+    edit: WorkspaceEdit
+    diagnostic: Diagnostic | None = None
+    preferred: bool = False
+
+
+def quick_fixes(path: str, diagnostics: list[Diagnostic], where: Range) -> list[Action]:
+    """The fixes of every diagnostic that touches `where`."""
+    actions = []
+    for d in diagnostics:
+        if d.range.end < where.start or where.end < d.range.start:
+            continue
+        for fix in d.fixes:
+            edit = WorkspaceEdit()
+            for e in fix.edits:
+                edit.add(path, e)
+            title = fix.title if fix.safe else f"{fix.title} (changes behaviour)"
+            actions.append(Action(title, QUICK_FIX, edit, d, preferred=fix.safe and fix is d.fixes[0]))
+    return actions
+
+
+def fix_all(path: str, text: str, diagnostics: list[Diagnostic]) -> Action | None:
+    """One edit that applies the first safe fix of every error and warning in the file."""
+    edits: list[TextEdit] = []
+    for d in diagnostics:
+        first_safe = next((f for f in d.fixes if f.safe), None)
+        if d.severity is not Severity.HINT and first_safe is not None:
+            edits.extend(first_safe.edits)
+    if not edits:
+        return None
+    fixed, applied = apply_edits(text, edits)
+    if not applied or fixed == text:
+        return None
+    edit = WorkspaceEdit()
+    edit.add(path, _difference(text, fixed))
+    return Action("Fix all safe problems in this file", FIX_ALL, edit)
+
+
+def _difference(old: str, new: str) -> TextEdit:
+    """The smallest single edit turning `old` into `new`."""
+    start = 0
+    limit = min(len(old), len(new))
+    while start < limit and old[start] == new[start]:
+        start += 1
+    end_old, end_new = len(old), len(new)
+    while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
+        end_old -= 1
+        end_new -= 1
+    index = LineIndex(old)
+    return TextEdit(Range(index.position(start), index.position(end_old)), new[start:end_new])

@@ -1,0 +1,362 @@
+"""The one owner of the workspace's analysis: projects, their check caches and diagnostics.
+
+An editor sends many small changes and asks many questions. Everything that changes the
+analysis goes through `AnalysisHost` (open, edit, close, a file changing on disk, a folder
+added); everything that reads it goes through `AnalysisHost.analysis()`, which first brings
+the analysis up to date with every change received so far. Both run on one thread, one call at
+a time, so a reader never sees a project half way through an edit: this is the consistency
+model (see ARCHITECTURE.md). An `Analysis` is a view valid until the next change; using it
+afterwards raises `StaleAnalysis` rather than answering from a mix of old and new trees.
+
+Changes are coalesced: `set_text` only records the newest text of a file, and the next
+`analyse` (or `analysis()`) reads each changed file once, however many edits arrived.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from abl.checks.cache import CheckCache
+from abl.checks.engine import CheckOptions, check_file
+from abl.diagnostics import Diagnostic
+from abl.gcpause import paused_gc
+from abl.model import Agent, Document
+from abl.workspace import AgentRef, Project, decode
+from abl.workspace.index import discover
+from abl.workspace.projects import MARKERS
+
+# Above this size a file is read for syntax only: parsing stays fast, checking would stall.
+LARGE_FILE_BYTES = 2_000_000
+# A folder with more files than this is not indexed whole when a lone file inside it is opened.
+LONE_FOLDER_FILE_LIMIT = 2_000
+
+
+class StaleAnalysis(RuntimeError):
+    """An `Analysis` was used after the host changed."""
+
+
+@dataclass(slots=True)
+class _ProjectState:
+    project: Project
+    cache: CheckCache = field(default_factory=CheckCache)
+    diagnostics: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisResult:
+    """What one round of analysis changed: files whose diagnostics differ from the last round
+    (removed files map to an empty tuple)."""
+
+    diagnostics: dict[str, tuple[Diagnostic, ...]]
+    analysed_files: int
+
+
+class AnalysisHost:
+    def __init__(self, options: CheckOptions = CheckOptions()) -> None:
+        self._options = options
+        self._roots: list[Path] = []  # workspace folders, resolved
+        self._projects: dict[str, _ProjectState] = {}  # project root → state
+        self._project_of: dict[str, str] = {}  # file path → project root
+        self._pending: dict[str, str | None] = {}  # path → newest text (None: removed)
+        self._open: dict[str, int] = {}  # paths the editor holds open → their version
+        self._large: set[str] = set()
+        self._generation = 0
+        self._analysed_generation = -1
+        self._published: dict[str, tuple[Diagnostic, ...]] = {}
+        # Decoding problems of files read from disk, until the file is next analysed.
+        self._read_diagnostics: dict[str, tuple[Diagnostic, ...]] = {}
+
+    # --- changes ------------------------------------------------------------------------
+
+    @property
+    def generation(self) -> int:
+        return self._generation
+
+    def set_options(self, options: CheckOptions) -> None:
+        self._options = options
+        for state in self._projects.values():
+            state.cache = CheckCache()
+            state.diagnostics.clear()
+            self._pending.update((p, state.project.texts[p]) for p in state.project.texts)
+        self._generation += 1
+
+    def add_folder(self, folder: str) -> list[str]:
+        """Index every `*.abl` file under a workspace folder. Returns the files found."""
+        root = Path(folder).resolve()
+        if root not in self._roots:
+            self._roots.append(root)
+        files, _ = discover([str(root)])
+        for f in files:
+            self._read_from_disk(str(f))
+        return [str(f) for f in files]
+
+    def remove_folder(self, folder: str) -> None:
+        root = Path(folder).resolve()
+        if root in self._roots:
+            self._roots.remove(root)
+        for path in [p for p in self._project_of if _is_under(Path(p), root)]:
+            if path not in self._open:
+                self._pending[path] = None
+        self._generation += 1
+
+    def open(self, path: str, text: str, version: int) -> None:
+        self._open[path] = version
+        self._ensure_context(path)
+        self.set_text(path, text, version)
+
+    def set_text(self, path: str, text: str, version: int | None = None) -> None:
+        """The newest text of a file (an editor's buffer); read on the next analysis."""
+        if version is not None:
+            self._open[path] = version
+        self._pending[path] = text
+        self._generation += 1
+
+    def close(self, path: str) -> None:
+        """The editor let go of a file: from now on its text is what is on disk."""
+        self._open.pop(path, None)
+        self.file_changed_on_disk(path)
+
+    def file_changed_on_disk(self, path: str) -> None:
+        """A file was created or changed on disk; an open file keeps the editor's text."""
+        if path in self._open:
+            return
+        if not path.endswith(".abl") or not self._inside_workspace(path) and path not in self._project_of:
+            return
+        if not os.path.isfile(path):
+            self.file_deleted(path)
+            return
+        self._read_from_disk(path)
+
+    def file_deleted(self, path: str) -> None:
+        if path in self._open:
+            return
+        doomed = [p for p in self._project_of if p == path or _is_under(Path(p), Path(path))]
+        for p in doomed:
+            self._pending[p] = None
+        if doomed:
+            self._generation += 1
+
+    def version(self, path: str) -> int | None:
+        return self._open.get(path)
+
+    def is_open(self, path: str) -> bool:
+        return path in self._open
+
+    # --- analysis -----------------------------------------------------------------------
+
+    @property
+    def has_pending(self) -> bool:
+        return bool(self._pending)
+
+    def analyse(self) -> AnalysisResult:
+        """Read every changed file once and re-check what the changes touched."""
+        if not self._pending and self._analysed_generation == self._generation:
+            return AnalysisResult({}, 0)
+        pending, self._pending = self._pending, {}
+        touched: set[str] = set()
+        with paused_gc():
+            for path, text in pending.items():
+                touched.add(self._apply(path, text))
+            changed: dict[str, tuple[Diagnostic, ...]] = {}
+            for root in touched:
+                state = self._projects.get(root)
+                if state is None:
+                    continue
+                changed.update(self._check(state))
+            for path, text in pending.items():
+                if text is None and self._published.get(path):
+                    changed[path] = ()
+        for path, diags in changed.items():
+            if diags:
+                self._published[path] = diags
+            else:
+                self._published.pop(path, None)
+        self._analysed_generation = self._generation
+        return AnalysisResult(changed, len(pending))
+
+    def analysis(self) -> "Analysis":
+        """A consistent view of the workspace, with every change received so far applied."""
+        if self._pending or self._analysed_generation != self._generation:
+            self.analyse()
+        return Analysis(self, self._generation)
+
+    def freeze_heap(self) -> None:
+        """After indexing, move the long-lived heap out of the collector's way, so that no
+        full collection of it lands inside a keystroke's analysis."""
+        gc.collect()
+        gc.freeze()
+
+    # --- internals ------------------------------------------------------------------------
+
+    def _apply(self, path: str, text: str | None) -> str:
+        """Set (or drop) one file in its project. Returns the project root."""
+        root = self._project_of.get(path) or self._root_for(path)
+        state = self._projects.get(root)
+        if state is None:
+            state = self._projects[root] = _ProjectState(Project(root))
+        if text is None:
+            state.project.remove(path)
+            state.diagnostics.pop(path, None)
+            self._project_of.pop(path, None)
+            self._large.discard(path)
+            return root
+        self._project_of[path] = root
+        if len(text) > LARGE_FILE_BYTES:
+            self._large.add(path)
+        else:
+            self._large.discard(path)
+        if path in state.project.documents:
+            state.project.edit(path, text)
+        else:
+            state.project.update(path, text)
+        state.project.read_diagnostics[path] = self._read_diagnostics.pop(path, ())
+        return root
+
+    def _check(self, state: _ProjectState) -> dict[str, tuple[Diagnostic, ...]]:
+        changed: dict[str, tuple[Diagnostic, ...]] = {}
+        project = state.project
+        with state.cache.session(project):
+            for path in sorted(project.documents):
+                if path in self._large:
+                    diags = tuple(project.read_diagnostics.get(path, ())) + tuple(project.documents[path].source.diagnostics)
+                else:
+                    diags = tuple(check_file(project, path, self._options, state.cache))
+                if state.diagnostics.get(path) != diags:
+                    state.diagnostics[path] = diags
+                    changed[path] = diags
+        return changed
+
+    def _read_from_disk(self, path: str) -> None:
+        if path in self._open:
+            return  # the editor's text wins over the file on disk
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(LARGE_FILE_BYTES * 4 + 1)
+        except OSError:
+            self.file_deleted(path)
+            return
+        source = decode(data)
+        self._read_diagnostics[path] = source.diagnostics
+        self._pending[path] = source.text
+        self._generation += 1
+
+    def _ensure_context(self, path: str) -> None:
+        """A file opened outside every indexed project brings its project (or folder) along,
+        so that the names it uses in other files resolve."""
+        if path in self._project_of or path in self._pending:
+            return
+        root = self._root_for(path)
+        if root in self._projects:
+            return
+        files, _ = discover([root])
+        if len(files) > LONE_FOLDER_FILE_LIMIT:
+            return
+        for f in files:
+            if str(f) != path and str(f) not in self._project_of:
+                self._read_from_disk(str(f))
+
+    def _root_for(self, path: str) -> str:
+        """The project a file belongs to: the nearest folder with a manifest, up to the
+        workspace folder holding it; else that workspace folder; else the file's own folder."""
+        file = Path(path)
+        folder_root = next((r for r in self._roots if _is_under(file, r)), None)
+        folder = file.parent
+        while True:
+            if any((folder / m).is_file() for m in MARKERS):
+                return str(folder)
+            if folder_root is not None and folder == folder_root or folder.parent == folder:
+                break
+            folder = folder.parent
+        return str(folder_root) if folder_root is not None else str(file.parent)
+
+    def _inside_workspace(self, path: str) -> bool:
+        return any(_is_under(Path(path), r) for r in self._roots)
+
+
+def _is_under(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(folder)
+    except ValueError:
+        return False
+    return True
+
+
+class Analysis:
+    """A read-only view of the analysed workspace, valid until the host's next change."""
+
+    __slots__ = ("_host", "_generation")
+
+    def __init__(self, host: AnalysisHost, generation: int) -> None:
+        self._host = host
+        self._generation = generation
+
+    def _live(self) -> AnalysisHost:
+        if self._host.generation != self._generation:
+            raise StaleAnalysis("the workspace changed after this analysis was taken")
+        return self._host
+
+    # --- files ----------------------------------------------------------------------------
+
+    def paths(self) -> list[str]:
+        return sorted(self._live()._project_of)
+
+    def project(self, path: str) -> Project | None:
+        host = self._live()
+        root = host._project_of.get(path)
+        state = host._projects.get(root) if root is not None else None
+        return state.project if state is not None else None
+
+    def projects(self) -> list[Project]:
+        return [s.project for _, s in sorted(self._live()._projects.items())]
+
+    def document(self, path: str) -> Document | None:
+        project = self.project(path)
+        return project.documents.get(path) if project is not None else None
+
+    def text(self, path: str) -> str | None:
+        project = self.project(path)
+        return project.texts.get(path) if project is not None else None
+
+    def version(self, path: str) -> int | None:
+        return self._live().version(path)
+
+    def is_large(self, path: str) -> bool:
+        return path in self._live()._large
+
+    def diagnostics(self, path: str) -> tuple[Diagnostic, ...]:
+        host = self._live()
+        root = host._project_of.get(path)
+        state = host._projects.get(root) if root is not None else None
+        return state.diagnostics.get(path, ()) if state is not None else ()
+
+    def all_diagnostics(self) -> Iterator[tuple[str, tuple[Diagnostic, ...]]]:
+        for state in self._live()._projects.values():
+            yield from sorted(state.diagnostics.items())
+
+    # --- names ----------------------------------------------------------------------------
+
+    def agent(self, path: str, name: str) -> AgentRef | None:
+        """The agent called `name` in the project of `path`."""
+        project = self.project(path)
+        refs = project.agents_by_name().get(name) if project is not None else None
+        return refs[0] if refs else None
+
+    def agents(self) -> Iterable[tuple[Project, AgentRef]]:
+        for project in self.projects():
+            for ref in project.all_agents():
+                yield project, ref
+
+    def agent_at_row(self, path: str, row: int) -> Agent | None:
+        """The agent whose document holds line `row` of the file."""
+        doc = self.document(path)
+        if doc is None:
+            return None
+        found = None
+        for agent in doc.agents:
+            if agent.header.row <= row:
+                found = agent
+        return found

@@ -1,0 +1,310 @@
+"""One index of every named thing in a project: where it is defined and where it is used.
+
+Go to definition, find references, rename, document highlights, code lens counts and call
+hierarchy all read this index, so they always agree on what a name means.
+
+Names and their scopes:
+- documents (agents, supervisors, behavior profiles) are project-wide by name;
+- tools are project-wide by name (an agent's own `TOOLS:` and `.tools.abl` libraries);
+- variables (memory, gather fields, `SET` targets, call results, names read by conditions
+  and templates), return handlers, intents and FLOW steps belong to one agent. A returnable
+  route's `MAP` reads the child's field in the child's scope and writes the parent's variable
+  in the parent's: renaming a child's gather field renames the `MAP` keys that read it.
+
+Each file's occurrences depend on that file alone, so they are computed once per document
+object (an edit makes a new document) and merged per project.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from abl.checks.rules.layout import offset_range
+from abl.checks.rules.templates import TEMPLATE_KEYS
+from abl.expr.query import names as condition_names
+from abl.model import Agent, Document
+from abl.model.fields import root as name_root
+from abl.model.types import AgentKind, Condition, Name
+from abl.schema.keywords.profiles import USE_BEHAVIOR_PROFILE
+from abl.syntax.cst import Node
+from abl.text import LineIndex, Position, Range
+from abl.workspace import Project
+
+_USE_PROFILE_KEYS = frozenset(s.upper() for s in USE_BEHAVIOR_PROFILE.spellings)
+_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_]\w*)")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class SymbolKind(enum.Enum):
+    AGENT = "agent"  # agents, supervisors and behavior profiles: one namespace of documents
+    TOOL = "tool"
+    VARIABLE = "variable"  # memory variables and gather fields alike: both hold a value
+    HANDLER = "return_handler"
+    INTENT = "intent"
+    STEP = "step"
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    kind: SymbolKind
+    name: str
+    scope: str | None  # the agent a local name belongs to; None for project-wide names
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    symbol: Symbol
+    path: str
+    range: Range
+    definition: bool
+    role: str  # what the text does with the name: "header", "route target", "gather field", ...
+
+    @property
+    def is_write(self) -> bool:
+        return self.definition or self.role in _WRITES
+
+
+_WRITES = frozenset({"set", "map into", "call result", "clear"})
+
+
+class ReferenceIndex:
+    """Every occurrence of every symbol of one project."""
+
+    def __init__(self, occurrences: Iterable[Occurrence]) -> None:
+        self._by_symbol: dict[Symbol, list[Occurrence]] = defaultdict(list)
+        self._by_path: dict[str, list[Occurrence]] = defaultdict(list)
+        for occ in occurrences:
+            self._by_symbol[occ.symbol].append(occ)
+            self._by_path[occ.path].append(occ)
+
+    @staticmethod
+    def of(project: Project) -> "ReferenceIndex":
+        """The project's index, built once per state of the project."""
+        key = tuple(id(doc) for doc in project.documents.values())
+        cached = _PROJECT_CACHE.get(id(project))
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        index = ReferenceIndex(occ for doc in project.documents.values() for occ in document_occurrences(doc))
+        _PROJECT_CACHE[id(project)] = (key, index)
+        return index
+
+    def at(self, path: str, pos: Position) -> Occurrence | None:
+        """The occurrence under a position (the narrowest when they nest)."""
+        best = None
+        for occ in self._by_path.get(path, ()):
+            if occ.range.start <= pos <= occ.range.end:
+                if best is None or _width(occ.range) < _width(best.range):
+                    best = occ
+        return best
+
+    def occurrences(self, symbol: Symbol) -> list[Occurrence]:
+        return list(self._by_symbol.get(symbol, ()))
+
+    def definitions(self, symbol: Symbol) -> list[Occurrence]:
+        return [o for o in self._by_symbol.get(symbol, ()) if o.definition]
+
+    def uses(self, symbol: Symbol) -> list[Occurrence]:
+        return [o for o in self._by_symbol.get(symbol, ()) if not o.definition]
+
+    def in_file(self, path: str) -> list[Occurrence]:
+        return list(self._by_path.get(path, ()))
+
+    def symbols(self, kind: SymbolKind | None = None) -> list[Symbol]:
+        return [s for s in self._by_symbol if kind is None or s.kind is kind]
+
+
+# Keyed by the project's id, holding the ids of the documents the index was built from; a
+# project that is dropped leaves one stale entry, which the next project with that id replaces.
+_PROJECT_CACHE: dict[int, tuple[tuple[int, ...], ReferenceIndex]] = {}
+
+
+def _width(r: Range) -> tuple[int, int]:
+    return (r.end.line - r.start.line, r.end.character - r.start.character)
+
+
+# --- one document -------------------------------------------------------------------------
+
+
+def document_occurrences(doc: Document) -> list[Occurrence]:
+    cached = doc.memo.get("ide.references")
+    if cached is None:
+        cached = doc.memo["ide.references"] = list(_Collector(doc).collect())
+    return cached  # type: ignore[return-value]
+
+
+class _Collector:
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.path = doc.path
+        self.index: LineIndex = doc.source.index
+
+    def collect(self) -> Iterator[Occurrence]:
+        for tool in self.doc.library_tools:
+            yield self.occ(SymbolKind.TOOL, None, tool.name, True, "tool")
+        for agent in self.doc.agents:
+            yield from self.agent(agent)
+
+    def occ(self, kind: SymbolKind, scope: str | None, name: Name, definition: bool, role: str) -> Occurrence:
+        return Occurrence(Symbol(kind, name.text, scope), self.path, name.range, definition, role)
+
+    def agent(self, agent: Agent) -> Iterator[Occurrence]:
+        me = agent.name.text or None
+        if agent.name.text:
+            role = "profile" if agent.kind is AgentKind.BEHAVIOR_PROFILE else agent.kind.value
+            yield self.occ(SymbolKind.AGENT, None, agent.name, True, role)
+        yield from self.documents_used(agent)
+        yield from self.tools(agent, me)
+        yield from self.variables(agent, me)
+        for handler in agent.return_handlers:
+            yield self.occ(SymbolKind.HANDLER, me, handler.name, True, "return handler")
+        for intent in agent.intents:
+            yield self.occ(SymbolKind.INTENT, me, intent.name, True, "intent")
+        if agent.flow is not None:
+            for step in agent.flow.steps:
+                yield self.occ(SymbolKind.STEP, me, step, True, "flow step")
+            for step in agent.flow.listed_steps:
+                yield self.occ(SymbolKind.STEP, me, step, False, "steps list")
+
+    def documents_used(self, agent: Agent) -> Iterator[Occurrence]:
+        for route in agent.handoffs:
+            if route.target is not None and route.target.text:
+                yield self.occ(SymbolKind.AGENT, None, route.target, False, "route target")
+        for delegate in agent.delegates:
+            if delegate.target is not None and delegate.target.text:
+                yield self.occ(SymbolKind.AGENT, None, delegate.target, False, "delegate target")
+        for where, name in agent.other_handoff_refs:
+            if name.text:
+                yield self.occ(SymbolKind.AGENT, None, name, False, where.lower())
+        for node in agent.sections[1:]:
+            if node.is_entry and node.key.upper() in _USE_PROFILE_KEYS and node.has_value:
+                yield from self.names_in_value(node, SymbolKind.AGENT, None, "profile use")
+
+    def tools(self, agent: Agent, me: str | None) -> Iterator[Occurrence]:
+        for tool in agent.tools:
+            yield self.occ(SymbolKind.TOOL, None, tool.name, True, "tool")
+        for imported in agent.tool_imports:
+            for name in imported.names:
+                yield self.occ(SymbolKind.TOOL, None, name, False, "tool import")
+        if agent.on_start is not None:
+            for name in agent.on_start.calls:
+                yield self.occ(SymbolKind.TOOL, None, name, False, "call")
+
+    def variables(self, agent: Agent, me: str | None) -> Iterator[Occurrence]:
+        var = SymbolKind.VARIABLE
+        for memory in agent.memory:
+            yield self.occ(var, me, memory.name, True, f"{memory.scope} variable")
+        for field in agent.all_gather_fields():
+            yield self.occ(var, me, field.name, True, "gather field")
+            for dep in field.depends_on:
+                yield self.occ(var, me, dep, False, "depends on")
+        for assignment in _assignments(agent):
+            yield self.rooted(var, me, assignment.target, "set")
+        for name in agent.call_results + (agent.flow.call_results if agent.flow else []):
+            yield self.rooted(var, me, name, "call result")
+        for route in agent.handoffs:
+            target = route.target.text if route.target is not None and route.target.text else None
+            for passed in route.passes:
+                yield self.rooted(var, me, passed, "pass")
+            for assignment in route.set:  # `CONTEXT.set` writes into the target's variables
+                if target is not None:
+                    yield self.rooted(var, target, assignment.target, "set")
+            maps = list(route.legacy_map)
+            if route.on_return is not None:
+                maps += route.on_return.map
+                for name in route.on_return.clear:
+                    yield self.rooted(var, me, name, "clear")
+                handler_ref = route.on_return.handler or route.on_return.shorthand
+                if handler_ref is not None and handler_ref.text:
+                    yield Occurrence(
+                        Symbol(SymbolKind.HANDLER, handler_ref.text, me), self.path, handler_ref.range, False, "on_return handler"
+                    )
+            for entry in maps:
+                if target is not None:
+                    yield self.rooted(var, target, entry.child, "map from child")
+                yield self.rooted(var, me, entry.parent, "map into")
+        for delegate in agent.delegates:
+            for entry in delegate.returns:
+                if delegate.target is not None and delegate.target.text:
+                    yield self.rooted(var, delegate.target.text, entry.child, "map from child")
+                yield self.rooted(var, me, entry.parent, "map into")
+        for handler in agent.return_handlers:
+            for name in handler.clear:
+                yield self.rooted(var, me, name, "clear")
+        for condition in _conditions(agent):
+            yield from self.condition_reads(condition, me)
+        yield from self.template_reads(agent, me)
+
+    def rooted(self, kind: SymbolKind, scope: str | None, name: Name, role: str) -> Occurrence:
+        """A dotted name (`order.total`) counts as its root."""
+        root = name_root(name.text)
+        where = name.range
+        if root != name.text and where.start.line == where.end.line:
+            where = Range.on_line(where.start.line, where.start.character, where.start.character + len(root))
+        return Occurrence(Symbol(kind, root, scope), self.path, where, False, role)
+
+    def condition_reads(self, condition: Condition, me: str | None) -> Iterator[Occurrence]:
+        parsed = condition.parse
+        if parsed.natural_language or parsed.expr is None:
+            return
+        for ref in condition_names(parsed.expr):
+            if ref.root in ("intent", "routing_intent"):
+                continue
+            where = offset_range(self.index, condition.range.start, *ref.root_span)
+            yield Occurrence(Symbol(SymbolKind.VARIABLE, ref.root, me), self.path, where, False, "condition")
+
+    def template_reads(self, agent: Agent, me: str | None) -> Iterator[Occurrence]:
+        text = self.doc.source.text
+        for section in agent.sections[1:]:
+            for node in section.walk():
+                if not node.is_entry or node.key.upper() not in TEMPLATE_KEYS or not node.has_value:
+                    continue
+                start = node.value_start
+                end = node.end if node.is_pipe else node.value_end
+                for m in _PLACEHOLDER.finditer(text, start, end):
+                    where = Range(self.index.position(m.start(1)), self.index.position(m.end(1)))
+                    yield Occurrence(Symbol(SymbolKind.VARIABLE, m.group(1), me), self.path, where, False, "template")
+
+    def names_in_value(self, node: Node, kind: SymbolKind, scope: str | None, role: str) -> Iterator[Occurrence]:
+        value = node.value
+        for m in _IDENTIFIER.finditer(value):
+            start = node.value_start + m.start()
+            where = Range(self.index.position(start), self.index.position(start + len(m.group(0))))
+            yield Occurrence(Symbol(kind, m.group(0), scope), self.path, where, False, role)
+
+
+def _assignments(agent: Agent):
+    if agent.on_start is not None:
+        yield from agent.on_start.set
+    for rule in agent.complete:
+        yield from rule.set
+    if agent.flow is not None:
+        yield from agent.flow.sets
+    yield from agent.hooks_sets
+    yield from agent.handler_sets
+    for route in agent.handoffs:
+        if route.on_return is not None:
+            yield from route.on_return.set
+
+
+def _conditions(agent: Agent) -> Iterator[Condition]:
+    for route in agent.handoffs:
+        if route.when is not None:
+            yield route.when
+        if route.enabled_when is not None:
+            yield route.enabled_when
+    for rule in agent.complete:
+        if rule.when is not None:
+            yield rule.when
+    for delegate in agent.delegates:
+        if delegate.when is not None:
+            yield delegate.when
+    for trigger in agent.escalations:
+        if trigger.when is not None:
+            yield trigger.when
+    for remember in agent.remember:
+        if remember.when is not None:
+            yield remember.when

@@ -1,0 +1,19 @@
+"""The language server over LSP: the only package that imports pygls and lsprotocol."""
+
+from __future__ import annotations
+
+from abl.lsp.server import AblServer
+
+
+def create_server() -> AblServer:
+    """A server with every feature registered."""
+    from abl.lsp import features, lifecycle, structure
+
+    server = AblServer()
+    lifecycle.register(server)
+    features.register(server)
+    structure.register(server)
+    return server
+
+
+__all__ = ["AblServer", "create_server"]

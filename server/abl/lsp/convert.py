@@ -1,0 +1,128 @@
+"""Conversions between the analysis's plain data and LSP types.
+
+Below this layer characters count code points; the client counts in the position encoding
+negotiated at `initialize` (UTF-16 unless it offers another). `Positions` converts one file's
+positions both ways, line by line, and is the only place that knows about encodings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as lsp
+
+from abl.checks.registry import BY_CODE
+from abl.diagnostics import Diagnostic, Severity, TextEdit
+from abl.resources import docs_uri
+from abl.text import LineIndex, Position, Range
+
+
+def uri_to_path(uri: str) -> str | None:
+    """The file path of a `file:` URI (None for any other scheme)."""
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    path = unquote(parsed.path)
+    if parsed.netloc and parsed.netloc != "localhost":
+        path = f"//{parsed.netloc}{path}"
+    return str(Path(path))
+
+
+def path_to_uri(path: str) -> str:
+    return Path(path).absolute().as_uri()
+
+
+class Positions:
+    """Converts positions of one text between code points and the client's encoding."""
+
+    __slots__ = ("_index", "_encoding")
+
+    def __init__(self, text: str | LineIndex, encoding: str) -> None:
+        self._index = text if isinstance(text, LineIndex) else LineIndex(text)
+        self._encoding = str(encoding)
+
+    def _units(self, text: str) -> int:
+        if self._encoding == lsp.PositionEncodingKind.Utf32:
+            return len(text)
+        if self._encoding == lsp.PositionEncodingKind.Utf8:
+            return len(text.encode("utf-8", errors="surrogatepass"))
+        return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+    def to_client(self, pos: Position) -> lsp.Position:
+        if self._encoding == lsp.PositionEncodingKind.Utf32:
+            return lsp.Position(pos.line, pos.character)
+        line = self._index.line_text(pos.line)
+        return lsp.Position(pos.line, self._units(line[: pos.character]))
+
+    def from_client(self, pos: lsp.Position) -> Position:
+        """A client position in code points; out-of-range lines and characters are clamped,
+        negative ones read as 0."""
+        line_no = max(0, min(pos.line, self._index.line_count - 1))
+        character = max(0, pos.character)
+        if line_no != pos.line and pos.line > line_no:
+            return Position(line_no, len(self._index.line_text(line_no)))
+        line = self._index.line_text(line_no)
+        if self._encoding == lsp.PositionEncodingKind.Utf32:
+            return Position(line_no, min(character, len(line)))
+        units = 0
+        for i, ch in enumerate(line):
+            if units >= character:
+                return Position(line_no, i)
+            units += self._units(ch)
+        return Position(line_no, len(line))
+
+    def range_to_client(self, r: Range) -> lsp.Range:
+        return lsp.Range(self.to_client(r.start), self.to_client(r.end))
+
+    def range_from_client(self, r: lsp.Range) -> Range:
+        return Range(self.from_client(r.start), self.from_client(r.end))
+
+
+_SEVERITY = {
+    Severity.ERROR: lsp.DiagnosticSeverity.Error,
+    Severity.WARNING: lsp.DiagnosticSeverity.Warning,
+    Severity.HINT: lsp.DiagnosticSeverity.Hint,
+}
+# Codes whose text has no effect at runtime: editors fade it (`Unnecessary`).
+_UNNECESSARY = frozenset({"ROUTING_NOT_EXECUTED", "UNREACHABLE_ROUTE", "CONTEXT_KEY_IGNORED"})
+# Codes about spellings the platform still reads but is moving away from.
+_DEPRECATED = frozenset(
+    {"LEGACY_HANDOFF_GRANT_MEMORY_SHORTHAND", "LEGACY_HANDOFF_ON_RETURN_SHORTHAND", "LEGACY_TOP_LEVEL_MAP", "REMOVED_KEYWORD"}
+)
+
+
+# `Positions` for any file, by path: where one file's result points into another.
+PositionsFor = Callable[[str], Positions]
+
+
+def diagnostic(d: Diagnostic, positions: Positions, other: PositionsFor) -> lsp.Diagnostic:
+    code = BY_CODE.get(d.code)
+    tags = []
+    if d.code in _UNNECESSARY:
+        tags.append(lsp.DiagnosticTag.Unnecessary)
+    if d.code in _DEPRECATED:
+        tags.append(lsp.DiagnosticTag.Deprecated)
+    link = docs_uri(f"diagnostics/{d.code}.md")
+    related = [
+        lsp.DiagnosticRelatedInformation(
+            lsp.Location(path_to_uri(path), other(path).range_to_client(where)), note
+        )
+        for path, where, note in d.related
+    ]
+    return lsp.Diagnostic(
+        range=positions.range_to_client(d.range),
+        message=d.message,
+        severity=_SEVERITY[d.severity],
+        code=d.code,
+        code_description=lsp.CodeDescription(href=link) if link else None,
+        source="abl",
+        tags=tags or None,
+        related_information=related or None,
+        data={"fixes": len(d.fixes), "title": code.title if code else ""},
+    )
+
+
+def text_edit(edit: TextEdit, positions: Positions) -> lsp.TextEdit:
+    return lsp.TextEdit(positions.range_to_client(edit.range), edit.new_text)

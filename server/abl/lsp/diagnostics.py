@@ -1,0 +1,54 @@
+"""Pull diagnostics (`textDocument/diagnostic`, `workspace/diagnostic`), for clients that ask.
+
+Result ids name the analysis a report came from, so an unchanged file costs the client nothing.
+Clients without pull support get the same diagnostics pushed (`AblServer.publish`).
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types as lsp
+
+from abl.lsp.convert import path_to_uri, uri_to_path
+from abl.lsp.server import AblServer, guarded
+
+IDENTIFIER = "abl"
+
+
+def _result_id(ls: AblServer, path: str) -> str:
+    analysis = ls.analysis()
+    visible = tuple(ls.visible(analysis.diagnostics(path)))
+    return f"{analysis.version(path)}:{hash(visible) & 0xFFFFFFFF:x}"
+
+
+def register_pull(server: AblServer) -> None:
+    options = lsp.DiagnosticOptions(identifier=IDENTIFIER, inter_file_dependencies=True, workspace_diagnostics=True)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DIAGNOSTIC, options)
+    @guarded(lambda: lsp.RelatedFullDocumentDiagnosticReport(items=[]))
+    def document_diagnostic(ls: AblServer, params: lsp.DocumentDiagnosticParams):
+        path = uri_to_path(params.text_document.uri)
+        analysis = ls.analysis()
+        if path is None or analysis.document(path) is None:
+            return lsp.RelatedFullDocumentDiagnosticReport(items=[])
+        result_id = _result_id(ls, path)
+        if params.previous_result_id == result_id:
+            return lsp.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        items = ls.to_lsp(analysis, path, ls.visible(analysis.diagnostics(path)))
+        return lsp.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
+
+    @server.feature(lsp.WORKSPACE_DIAGNOSTIC)
+    @guarded(lambda: lsp.WorkspaceDiagnosticReport(items=[]))
+    def workspace_diagnostic(ls: AblServer, params: lsp.WorkspaceDiagnosticParams):
+        analysis = ls.analysis()
+        previous = {p.uri: p.value for p in params.previous_result_ids}
+        reports: list = []
+        for path in analysis.paths():
+            uri = path_to_uri(path)
+            result_id = _result_id(ls, path)
+            version = analysis.version(path)
+            if previous.get(uri) == result_id:
+                reports.append(lsp.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=version, result_id=result_id))
+                continue
+            items = ls.to_lsp(analysis, path, ls.visible(analysis.diagnostics(path)))
+            reports.append(lsp.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=version, items=items, result_id=result_id))
+        return lsp.WorkspaceDiagnosticReport(items=reports)

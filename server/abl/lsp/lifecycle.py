@@ -1,0 +1,172 @@
+"""Start-up, document sync, watched files, workspace folders and settings."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+from lsprotocol import types as lsp
+
+from abl.ide.host import LARGE_FILE_BYTES
+from abl.lsp.convert import uri_to_path
+from abl.lsp.diagnostics import register_pull
+from abl.lsp.server import AblServer
+from abl.lsp.settings import Settings
+
+log = logging.getLogger("abl.lsp")
+
+WATCHED = ("**/*.abl", "**/project.json", "**/abl.lock")
+
+
+def register(server: AblServer) -> None:
+    @server.feature(lsp.INITIALIZE)
+    def initialize(ls: AblServer, params: lsp.InitializeParams) -> None:
+        caps = params.capabilities
+        text = caps.text_document
+        ls.pull_diagnostics = bool(text is not None and text.diagnostic is not None)
+        completion = text.completion if text is not None else None
+        item = completion.completion_item if completion is not None else None
+        ls.snippets = bool(item is not None and item.snippet_support)
+        if ls.pull_diagnostics:
+            register_pull(ls)
+        if params.initialization_options:
+            ls.settings = Settings.read(params.initialization_options)
+
+    @server.feature(lsp.INITIALIZED)
+    async def initialized(ls: AblServer, params: lsp.InitializedParams) -> None:
+        await _read_configuration(ls)
+        await _watch_files(ls)
+        await _index_workspace(ls)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: AblServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        ls.host.open(path, doc.source, params.text_document.version)
+        ls.schedule()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: AblServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        if len(doc.source) > LARGE_FILE_BYTES:
+            return  # read again on save: parsing it on every keystroke would stall the editor
+        ls.host.set_text(path, doc.source, params.text_document.version)
+        ls.schedule()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: AblServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        ls.host.set_text(path, doc.source, doc.version)
+        ls.schedule()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: AblServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return
+        ls.host.close(path)
+        ls.schedule()
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: AblServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+        for change in params.changes:
+            path = uri_to_path(change.uri)
+            if path is None:
+                continue
+            if change.type == lsp.FileChangeType.Deleted:
+                ls.host.file_deleted(path)
+            elif path.endswith(".abl"):
+                ls.host.file_changed_on_disk(path)
+        ls.schedule()
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def did_change_folders(ls: AblServer, params: lsp.DidChangeWorkspaceFoldersParams) -> None:
+        for folder in params.event.removed:
+            path = uri_to_path(folder.uri)
+            if path is not None:
+                ls.host.remove_folder(path)
+        for folder in params.event.added:
+            path = uri_to_path(folder.uri)
+            if path is not None:
+                ls.host.add_folder(path)
+        ls.schedule()
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: AblServer, params: lsp.DidChangeConfigurationParams) -> None:
+        if params.settings:
+            _apply_settings(ls, Settings.read(params.settings))
+        else:
+            await _read_configuration(ls)
+
+
+async def _read_configuration(ls: AblServer) -> None:
+    workspace = ls.client_capabilities.workspace
+    if workspace is None or not workspace.configuration:
+        return
+    try:
+        result = await ls.workspace_configuration_async(lsp.ConfigurationParams([lsp.ConfigurationItem(section="abl")]))
+    except Exception:  # a client that fails this request keeps the settings it had
+        log.exception("workspace/configuration failed")
+        return
+    if result:
+        _apply_settings(ls, Settings.read(result[0]))
+
+
+def _apply_settings(ls: AblServer, settings: Settings) -> None:
+    ls.settings = settings
+    if settings.unknown:
+        ls.window_log_message(
+            lsp.LogMessageParams(lsp.MessageType.Warning, "abl: unknown diagnostic codes in settings: " + ", ".join(settings.unknown))
+        )
+    ls.republish_all()
+
+
+async def _watch_files(ls: AblServer) -> None:
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace is not None else None
+    if watched is None or not watched.dynamic_registration:
+        return
+    options = lsp.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[lsp.FileSystemWatcher(glob_pattern=g) for g in WATCHED]
+    )
+    registration = lsp.Registration(str(uuid.uuid4()), lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, options)
+    try:
+        await ls.client_register_capability_async(lsp.RegistrationParams([registration]))
+    except Exception:
+        log.exception("registering file watchers failed")
+
+
+async def _index_workspace(ls: AblServer) -> None:
+    """Read every `*.abl` file of every workspace folder, with progress shown in the editor."""
+    folders = [f.uri for f in ls.workspace.folders.values()] or ([ls.workspace.root_uri] if ls.workspace.root_uri else [])
+    paths = [p for p in (uri_to_path(u) for u in folders) if p is not None]
+    token = str(uuid.uuid4())
+    window = ls.client_capabilities.window
+    progress = bool(window is not None and window.work_done_progress) and bool(paths)
+    if progress:
+        try:
+            await ls.work_done_progress.create_async(token)
+        except Exception:
+            log.exception("creating a progress token failed")
+            progress = False
+    if progress:
+        ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title="ABL", message="indexing", percentage=0))
+    found = 0
+    for i, path in enumerate(paths):
+        found += len(ls.host.add_folder(path))
+        if progress:
+            ls.work_done_progress.report(
+                token, lsp.WorkDoneProgressReport(message=f"read {found} files", percentage=int(100 * (i + 1) / len(paths)))
+            )
+    ls.analyse_and_publish()
+    ls.host.freeze_heap()
+    if progress:
+        ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{found} ABL files"))

@@ -1,0 +1,210 @@
+"""The language server: document sync, analysis scheduling and diagnostics.
+
+Execution model. Everything runs on the server's one event-loop thread. Notifications that
+change the workspace (`didOpen`, `didChange`, `didClose`, watched files, settings) only record
+the change in the `AnalysisHost` and schedule analysis; requests read the analysis through
+`AblServer.analysis()`, which first applies every change received so far. No handler awaits
+while it holds an `Analysis`, so no request ever sees a project half way through an edit.
+
+Scheduling. Analysis runs as soon as no newer message is waiting on the input (the transport
+reads ahead and says so): a burst of keystrokes is coalesced into one analysis, and a lone
+keystroke is analysed at once, without a fixed debounce.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import traceback
+from functools import wraps
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
+from pygls.io_ import StdoutWriter, run_async
+from pygls.lsp.server import LanguageServer
+
+from abl import __version__
+from abl.diagnostics import Diagnostic
+from abl.ide.host import LARGE_FILE_BYTES, Analysis, AnalysisHost
+from abl.lsp.convert import Positions, diagnostic, path_to_uri, uri_to_path
+from abl.lsp.settings import Settings
+from abl.lsp.transport import ReadAheadReader
+from abl.text import LineIndex
+
+log = logging.getLogger("abl.lsp")
+
+T = TypeVar("T")
+
+# Analysis waits this long for the rest of a message that has started to arrive.
+_PARTIAL_MESSAGE_WAIT_S = 0.002
+
+
+class AblServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("abl", __version__)
+        self.host = AnalysisHost()
+        self.settings = Settings()
+        self.reader: ReadAheadReader | None = None
+        self.pull_diagnostics = False
+        self.snippets = True
+        self._scheduled = False
+        self._indexed = False
+        self._published: dict[str, tuple[int | None, tuple[Diagnostic, ...]]] = {}
+        self._large_notice_given: set[str] = set()
+        self.on_analysed: list[Callable[[set[str]], None]] = []  # listeners (graph, runs)
+
+    # --- transport ------------------------------------------------------------------------
+
+    def start_stdio(self) -> None:
+        """Serve on standard input and output, reading input ahead (see `transport`)."""
+        import sys
+
+        self._stop_event = __import__("threading").Event()
+        self.reader = ReadAheadReader(sys.stdin.buffer)
+        self.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+        try:
+            asyncio.run(
+                run_async(
+                    stop_event=self._stop_event,
+                    reader=self.reader,  # type: ignore[arg-type]
+                    protocol=self.protocol,
+                    logger=log,
+                    error_handler=self.report_server_error,
+                )
+            )
+        except BrokenPipeError:
+            log.error("the client closed the connection")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    # --- reading the analysis -------------------------------------------------------------
+
+    def analysis(self) -> Analysis:
+        return self.host.analysis()
+
+    def positions(self, path: str, analysis: Analysis | None = None) -> Positions:
+        analysis = analysis or self.analysis()
+        doc = analysis.document(path)
+        index = doc.source.index if doc is not None else LineIndex(analysis.text(path) or "")
+        return Positions(index, self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16)
+
+    # --- scheduling -----------------------------------------------------------------------
+
+    def schedule(self) -> None:
+        if self._scheduled:
+            return
+        self._scheduled = True
+        asyncio.get_event_loop().call_soon(self._analyse_when_idle)
+
+    def _analyse_when_idle(self) -> None:
+        if self.reader is not None and self.reader.has_pending():
+            asyncio.get_event_loop().call_later(_PARTIAL_MESSAGE_WAIT_S, self._analyse_when_idle)
+            return
+        self._scheduled = False
+        self.analyse_and_publish()
+
+    def analyse_and_publish(self) -> None:
+        try:
+            result = self.host.analyse()
+        except Exception:  # analysis must never take the server down with it
+            log.exception("analysis failed")
+            return
+        self.publish(set(result.diagnostics))
+        for listener in self.on_analysed:
+            try:
+                listener(set(result.diagnostics))
+            except Exception:
+                log.exception("a listener of analysis results failed")
+
+    # --- diagnostics ------------------------------------------------------------------------
+
+    def visible(self, diags: tuple[Diagnostic, ...]) -> list[Diagnostic]:
+        return [d for d in diags if self.settings.shows(d)]
+
+    def to_lsp(self, analysis: Analysis, path: str, diags: list[Diagnostic]) -> list[lsp.Diagnostic]:
+        here = self.positions(path, analysis)
+        return [diagnostic(d, here, lambda other: self.positions(other, analysis)) for d in diags]
+
+    def publish(self, paths: set[str]) -> None:
+        """Push diagnostics for files whose diagnostics changed (unless the client pulls)."""
+        analysis = self.host.analysis()
+        if self.pull_diagnostics:
+            if paths and self._client_refreshes():
+                self.workspace_diagnostic_refresh(None)
+            return
+        for path in sorted(paths):
+            self._publish_one(analysis, path)
+
+    def _publish_one(self, analysis: Analysis, path: str) -> None:
+        diags = tuple(self.visible(analysis.diagnostics(path)))
+        version = analysis.version(path)
+        if self._published.get(path) == (version, diags):
+            return
+        self._published[path] = (version, diags)
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(
+                uri=path_to_uri(path), diagnostics=self.to_lsp(analysis, path, list(diags)), version=version
+            )
+        )
+        if analysis.is_large(path) and path not in self._large_notice_given:
+            self._large_notice_given.add(path)
+            self.window_show_message(
+                lsp.ShowMessageParams(
+                    lsp.MessageType.Info,
+                    f"{Path(path).name} is larger than {LARGE_FILE_BYTES // 1_000_000} MB: ABL shows syntax "
+                    "problems, outline and folding for it, but does not check it.",
+                )
+            )
+
+    def republish_all(self) -> None:
+        analysis = self.host.analysis()
+        self._published.clear()
+        if self.pull_diagnostics:
+            if self._client_refreshes():
+                self.workspace_diagnostic_refresh(None)
+            return
+        for path in analysis.paths():
+            self._publish_one(analysis, path)
+
+    def _client_refreshes(self) -> bool:
+        caps = self.client_capabilities.workspace
+        diag = caps.diagnostics if caps is not None else None
+        return bool(diag is not None and diag.refresh_support)
+
+    # --- errors -----------------------------------------------------------------------------
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Log instead of showing a dialog: one failed message must not nag the user."""
+        log.error("%s: %s", getattr(source, "__name__", source), "".join(traceback.format_exception(error)))
+
+
+def guarded(default: Callable[[], T]) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Run a handler so that an exception becomes a logged traceback and an empty answer:
+    one failing feature never takes the server, or the other features, down."""
+
+    def wrap(handler: Callable[..., T]) -> Callable[..., T]:
+        @wraps(handler)
+        def run(server: AblServer, params: Any) -> T:
+            try:
+                return handler(server, params)
+            except JsonRpcException:
+                raise  # a deliberate error answer, such as a rename that cannot be done
+            except Exception:
+                log.exception("%s failed", handler.__name__)
+                return default()
+
+        return run
+
+    return wrap
+
+
+def document_path(server: AblServer, uri: str) -> str | None:
+    """The path of a document the analysis knows, or None (another scheme, an unknown file)."""
+    path = uri_to_path(uri)
+    if path is None:
+        return None
+    return path

@@ -1,0 +1,116 @@
+"""The analysis host: one consistent analysis, coalesced edits, files on disk versus open
+buffers, and stale views refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from abl.ide.host import AnalysisHost, StaleAnalysis
+
+SUPERVISOR = """\
+SUPERVISOR: Loan_Supervisor
+GOAL: "x"
+HANDOFF:
+  - TO: Income_Agent
+    RETURN: true
+    ON_RETURN:
+      MAP:
+        salary: annual_income
+"""
+CHILD = 'AGENT: Income_Agent\nGOAL: "g"\nGATHER:\n  annual_income:\n    type: number\n'
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    (tmp_path / "project.json").write_text("{}")
+    (tmp_path / "sup.abl").write_text(SUPERVISOR)
+    (tmp_path / "child.abl").write_text(CHILD)
+    return tmp_path
+
+
+def codes(host: AnalysisHost, path: Path) -> set[str]:
+    return {d.code for d in host.analysis().diagnostics(str(path))}
+
+
+def test_indexing_a_folder_checks_every_file_against_the_others(workspace: Path):
+    host = AnalysisHost()
+    assert len(host.add_folder(str(workspace))) == 2
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" in codes(host, workspace / "sup.abl")
+
+
+def test_a_request_sees_every_edit_received_so_far(workspace: Path):
+    host = AnalysisHost()
+    host.add_folder(str(workspace))
+    host.analyse()
+    path = str(workspace / "sup.abl")
+    host.open(path, SUPERVISOR, 1)
+    for version, field in enumerate(["a", "an", "annual", "annual_income"], start=2):
+        host.set_text(path, SUPERVISOR.replace("salary:", f"{field}:"), version)
+    # No analysis in between: the view taken now must already hold the last edit.
+    analysis = host.analysis()
+    assert analysis.version(path) == 5
+    assert "annual_income: annual_income" in (analysis.text(path) or "")
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" not in {d.code for d in analysis.diagnostics(path)}
+
+
+def test_edits_are_coalesced_into_one_analysis(workspace: Path):
+    host = AnalysisHost()
+    host.add_folder(str(workspace))
+    host.analyse()
+    path = str(workspace / "sup.abl")
+    host.open(path, SUPERVISOR, 1)
+    for version in range(2, 12):
+        host.set_text(path, SUPERVISOR + "#" * version + "\n", version)
+    result = host.analyse()
+    assert result.analysed_files == 1
+
+
+def test_a_view_taken_before_a_change_is_refused_after_it(workspace: Path):
+    host = AnalysisHost()
+    host.add_folder(str(workspace))
+    view = host.analysis()
+    host.set_text(str(workspace / "sup.abl"), SUPERVISOR + "\n", 2)
+    with pytest.raises(StaleAnalysis):
+        view.diagnostics(str(workspace / "sup.abl"))
+
+
+def test_open_buffers_win_over_the_disk(workspace: Path):
+    host = AnalysisHost()
+    path = str(workspace / "sup.abl")
+    host.open(path, SUPERVISOR.replace("salary", "annual_income"), 1)
+    host.add_folder(str(workspace))  # indexing after the editor opened the file
+    host.file_changed_on_disk(path)
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" not in codes(host, workspace / "sup.abl")
+    host.close(path)  # now the disk's text counts again
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" in codes(host, workspace / "sup.abl")
+
+
+def test_another_file_changing_on_disk_updates_cross_file_results(workspace: Path):
+    host = AnalysisHost()
+    host.add_folder(str(workspace))
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" in codes(host, workspace / "sup.abl")
+    (workspace / "child.abl").write_text(CHILD.replace("annual_income", "salary"))
+    host.file_changed_on_disk(str(workspace / "child.abl"))
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" not in codes(host, workspace / "sup.abl")
+    (workspace / "child.abl").unlink()
+    host.file_deleted(str(workspace / "child.abl"))
+    analysis = host.analysis()
+    assert str(workspace / "child.abl") not in analysis.paths()
+    assert "INVALID_HANDOFF_TARGET" in {d.code for d in analysis.diagnostics(str(workspace / "sup.abl"))}
+
+
+def test_a_lone_file_brings_its_folder(tmp_path: Path):
+    (tmp_path / "sup.abl").write_text(SUPERVISOR)
+    (tmp_path / "child.abl").write_text(CHILD)
+    host = AnalysisHost()
+    host.open(str(tmp_path / "sup.abl"), SUPERVISOR, 1)
+    assert "INVALID_HANDOFF_TARGET" not in codes(host, tmp_path / "sup.abl")
+
+
+def test_invalid_utf8_on_disk_is_reported_not_fatal(tmp_path: Path):
+    (tmp_path / "bad.abl").write_bytes(b'AGENT: A\nGOAL: "\xff"\n')
+    host = AnalysisHost()
+    host.add_folder(str(tmp_path))
+    assert "INVALID_ENCODING" in codes(host, tmp_path / "bad.abl")

@@ -1,0 +1,129 @@
+"""The language server end to end, over real stdio, with VS Code's and Neovim's recorded
+client capabilities: diagnostics across files, hover, completion, quick fixes, rename."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types as lsp
+from pytest_lsp import LanguageClient
+
+from conftest import CHILD, SUPERVISOR, apply_text_edits, change_document, codes, open_document, wait_for_diagnostics
+
+pytestmark = pytest.mark.asyncio
+
+
+def supervisor_uri(client: LanguageClient) -> str:
+    return (client.root / "supervisor.abl").as_uri()  # type: ignore[attr-defined]
+
+
+async def test_indexing_reports_cross_file_problems_in_unopened_files(client: LanguageClient):
+    diags = await wait_for_diagnostics(client, supervisor_uri(client), lambda d: "E330" in codes(d))
+    assert {"E330", "UNKNOWN_HANDOFF_RETURN_FIELD"} <= codes(diags)
+    unknown = next(d for d in diags if d.code == "UNKNOWN_HANDOFF_RETURN_FIELD")
+    assert unknown.source == "abl"
+    assert unknown.code_description is not None and unknown.code_description.href.endswith("UNKNOWN_HANDOFF_RETURN_FIELD.md")
+    assert unknown.related_information, "the target agent is named as related information"
+    assert unknown.related_information[0].location.uri.endswith("income.abl")
+
+
+async def test_fixing_the_other_file_on_disk_clears_the_diagnostic(client: LanguageClient):
+    uri = supervisor_uri(client)
+    await wait_for_diagnostics(client, uri, lambda d: "UNKNOWN_HANDOFF_RETURN_FIELD" in codes(d))
+    child = client.root / "income.abl"  # type: ignore[attr-defined]
+    child.write_text(CHILD.replace("annual_income:\n    type", "salary:\n    type"))
+    client.workspace_did_change_watched_files(
+        lsp.DidChangeWatchedFilesParams([lsp.FileEvent(child.as_uri(), lsp.FileChangeType.Changed)])
+    )
+    diags = await wait_for_diagnostics(client, uri, lambda d: "UNKNOWN_HANDOFF_RETURN_FIELD" not in codes(d))
+    assert "E330" in codes(diags)
+
+
+async def test_editing_pushes_versioned_diagnostics(client: LanguageClient):
+    uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
+    await wait_for_diagnostics(client, uri, lambda d: "E330" in codes(d))
+    change_document(client, uri, 2, SUPERVISOR.replace("mode: recent", "mode: last_n\n      count: 3"))
+    diags = await wait_for_diagnostics(client, uri, lambda d: "E330" not in codes(d))
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" in codes(diags)
+
+
+async def test_hover_on_history_explains_the_keyword(client: LanguageClient):
+    uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
+    hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(6, 6)))
+    assert hover is not None
+    assert "HISTORY" in hover.contents.value and "full" in hover.contents.value
+
+
+async def test_completion_after_history_lists_the_modes(client: LanguageClient):
+    text = SUPERVISOR.replace("    HISTORY:\n      mode: recent\n", "    HISTORY: \n")
+    uri = open_document(client, client.root / "supervisor.abl", text)  # type: ignore[attr-defined]
+    line = text.splitlines().index("    HISTORY: ")
+    result = await client.text_document_completion_async(
+        lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, 13))
+    )
+    labels = {item.label for item in result.items}
+    assert {"full", "none", "summary_only", "auto", "last_5"} <= labels
+
+
+async def test_completion_inside_on_return_offers_its_keys(client: LanguageClient):
+    text = SUPERVISOR.replace("      action: resume_intent\n      MAP:\n        salary: annual_income\n", "      \n")
+    uri = open_document(client, client.root / "supervisor.abl", text)  # type: ignore[attr-defined]
+    line = text.splitlines().index("    ON_RETURN:") + 1
+    result = await client.text_document_completion_async(
+        lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, 6))
+    )
+    labels = {item.label for item in result.items}
+    assert {"action", "handler", "resume_with", "MAP", "SET"} <= labels
+    assert "TO" not in labels
+
+
+async def test_quick_fix_turns_capital_true_into_true(client: LanguageClient):
+    text = SUPERVISOR.replace("RETURN: true", "RETURN: True")
+    uri = open_document(client, client.root / "supervisor.abl", text)  # type: ignore[attr-defined]
+    diags = await wait_for_diagnostics(client, uri, lambda d: "RETURN_NOT_LOWERCASE_TRUE" in codes(d))
+    target = next(d for d in diags if d.code == "RETURN_NOT_LOWERCASE_TRUE")
+    actions = await client.text_document_code_action_async(
+        lsp.CodeActionParams(lsp.TextDocumentIdentifier(uri), target.range, lsp.CodeActionContext(diagnostics=[target]))
+    )
+    fix = next(a for a in actions if "`true`" in a.title)
+    assert fix.edit is not None and fix.edit.changes is not None
+    fixed = apply_text_edits(text, fix.edit.changes[uri])
+    assert "RETURN: true" in fixed and "RETURN: True" not in fixed
+    change_document(client, uri, 2, fixed)
+    await wait_for_diagnostics(client, uri, lambda d: "RETURN_NOT_LOWERCASE_TRUE" not in codes(d))
+
+
+async def test_rename_an_agent_across_files(client: LanguageClient):
+    uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
+    position = lsp.Position(3, 10)  # on `Income_Agent` after `TO:`
+    prepared = await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(lsp.TextDocumentIdentifier(uri), position))
+    assert prepared is not None
+    edit = await client.text_document_rename_async(lsp.RenameParams(lsp.TextDocumentIdentifier(uri), position, "Salary_Agent"))
+    assert edit is not None and edit.changes is not None
+    child_uri = (client.root / "income.abl").as_uri()  # type: ignore[attr-defined]
+    assert set(edit.changes) == {uri, child_uri}
+    assert apply_text_edits(CHILD, edit.changes[child_uri]).startswith("AGENT: Salary_Agent\n")
+
+
+async def test_rename_refuses_keywords(client: LanguageClient):
+    uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
+    with pytest.raises(Exception, match="only names can be renamed"):
+        await client.text_document_prepare_rename_async(
+            lsp.PrepareRenameParams(lsp.TextDocumentIdentifier(uri), lsp.Position(2, 2))
+        )
+
+
+async def test_definition_of_a_route_target_opens_the_agent(client: LanguageClient):
+    uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
+    found = await client.text_document_definition_async(
+        lsp.DefinitionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, 10))
+    )
+    assert found and found[0].uri.endswith("income.abl") and found[0].range.start.line == 0
+
+
+async def test_a_request_right_after_an_edit_sees_the_edit(client: LanguageClient):
+    """No waiting between the change and the request: the answer must come from the new text."""
+    uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
+    renamed = SUPERVISOR.replace("Income_Agent", "Missing_Agent")
+    change_document(client, uri, 2, renamed)
+    hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, 10)))
+    assert hover is not None and "Missing_Agent" in hover.contents.value
