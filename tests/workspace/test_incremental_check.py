@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from abl.checks.cache import CheckCache
-from abl.checks.context import AGENT_RULES, DOCUMENT_RULES
+from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES
 from abl.checks.engine import CheckOptions, check_project
 from abl.model import lower
 from abl.model.incremental import relower
@@ -232,7 +232,9 @@ def test_only_rules_that_consult_a_changed_agent_run_again() -> None:
     project = _three_files()
     cache = CheckCache()
     check_project(project, STRICT, cache)
-    assert len(cache.runs) == 3 * len(DOCUMENT_RULES) + 3 * len(AGENT_RULES) and cache.reused == 0
+    blocks_in_files = sum(len(doc.source.nodes) for doc in project.documents.values())
+    expected = 3 * len(DOCUMENT_RULES) + blocks_in_files * len(BLOCK_RULES) + 3 * len(AGENT_RULES)
+    assert len(cache.runs) == expected and cache.reused == 0
 
     edited = project.texts["/p/billing.abl"].replace("Sort out invoices", "Sort out every invoice")
     project.edit("/p/billing.abl", edited)
@@ -241,7 +243,10 @@ def test_only_rules_that_consult_a_changed_agent_run_again() -> None:
     all_agent_rules = {codes for codes, _ in AGENT_RULES}
     # The edited agent and the edited file's document rules all ran again.
     assert {c for p, a, c in ran if a == "Billing"} == all_agent_rules
-    assert {c for p, a, c in ran if p == "/p/billing.abl" and a is None} == {c for c, _ in DOCUMENT_RULES}
+    block_codes = {c for c, _ in BLOCK_RULES}
+    assert {c for p, a, c in ran if p == "/p/billing.abl" and a is None} == {c for c, _ in DOCUMENT_RULES} | block_codes
+    # Block rules walked the edited block only (GOAL), not the file's other blocks.
+    assert sum(1 for r in cache.runs if r.codes in block_codes) == len(BLOCK_RULES)
     # Elsewhere, only rules that consulted every agent (or Billing itself) ran, and not all of them.
     for path, name in (("/p/triage.abl", "Triage"), ("/p/refunds.abl", "Refunds")):
         again = {c for p, a, c in ran if a == name}
@@ -255,8 +260,8 @@ def _consulting(cache: CheckCache, path: str, name: str, changed: str) -> set[st
     """Rules of agent `name` whose stored reads involve every agent, any document, or agent
     `changed` (the list of names did not change)."""
     entry = cache._files[path]
-    agent = next(a for a, _ in entry.agent_results.values() if a.name.text == name)
-    results = entry.agent_results[id(agent)][1]
+    agent = next(e.agent for e in entry.agent_results.values() if e.agent.name.text == name)
+    results = entry.agent_results[id(agent)].results
     codes = {rule: c for c, rule in AGENT_RULES}
     return {
         codes[rule]

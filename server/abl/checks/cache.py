@@ -10,6 +10,7 @@ changed:
 
 - `project.agent(name)` still finds the same agent object;
 - `project.agent_names()` still gives the same names;
+- `project.handed_over(name)` still gives an equal set of names;
 - `all_agents()`, `agents_by_name()`, `parents_of()`: every agent is still the same object;
 - anything else asked of the project, or the document of an `all_agents()` entry: every document
   is still the same object;
@@ -29,11 +30,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from abl.checks.context import AGENT_RULES, DOCUMENT_RULES, Check
-from abl.diagnostics import Diagnostic
+from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check
+from abl.checks.rules.layout import Block, blocks
+from abl.diagnostics import Diagnostic, Fix, TextEdit
 from abl.model import Agent, Document
-from abl.syntax.cst import SourceFile
-from abl.text import LineIndex, Position
+from abl.syntax.cst import Node, SourceFile
+from abl.text import LineIndex, Position, Range
 from abl.workspace import AgentRef, Project
 
 RuleRunner = Callable[[str, Callable[[], None]], bool]
@@ -51,10 +53,18 @@ class RuleRun:
 class _Reads:
     """What one run of a rule consulted beyond its own agent."""
 
-    __slots__ = ("agents", "names", "roster", "documents", "own_document", "own_text")
+    __slots__ = ("agents", "handed", "names", "roster", "documents", "own_document", "own_text")
+
+    @property
+    def nothing(self) -> bool:
+        """The rule read its own agent only (the common case, checked first)."""
+        return not (
+            self.agents or self.handed or self.names or self.roster or self.documents or self.own_document or self.own_text
+        )
 
     def __init__(self) -> None:
         self.agents: dict[str, Agent | None] = {}  # name → what `agent(name)` gave
+        self.handed: dict[str, frozenset[str]] = {}  # name → what `handed_over(name)` gave
         self.names = False
         self.roster = False
         self.documents = False
@@ -74,11 +84,33 @@ class _Result:
 
 
 @dataclass(slots=True)
+class _BlockResult:
+    """A block rule's findings for one column-0 block, valid while the block's node (hence its
+    text) is the same object and it is read the same way; moved with the block when it moves."""
+
+    node: Node
+    shape: tuple  # (placement, kind of document, catalogue section) the block was read with
+    crlf: bool
+    row: int  # the block's first row when the findings were made
+    diagnostics: tuple[Diagnostic, ...]
+
+
+@dataclass(slots=True)
 class _FileEntry:
     document: Document
     document_results: dict[Callable, _Result] = field(default_factory=dict)
+    block_results: dict[tuple[Callable, int], _BlockResult] = field(default_factory=dict)
     # id(agent) → (the agent, kept alive so the id stays its own; results by rule)
-    agent_results: dict[int, tuple[Agent, dict[Callable, _Result]]] = field(default_factory=dict)
+    agent_results: dict[int, "_AgentEntry"] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _AgentEntry:
+    agent: Agent  # kept alive so that its id stays its own
+    results: dict[Callable, _Result]
+    # Every rule's findings together, when every rule read nothing but this agent: an agent an
+    # edit did not touch then costs one lookup instead of one validation per rule.
+    settled: tuple[Diagnostic, ...] | None = None
 
 
 class CheckCache:
@@ -138,13 +170,27 @@ class CheckCache:
             entry.document_results = old.document_results
         for codes, rule in DOCUMENT_RULES:
             self._one(project, document, None, rule, codes, entry.document_results, sink, run)
+        kept_blocks = old.block_results if old is not None else {}
+        crlf = self._uses_crlf(document)
+        for block in blocks(document):
+            for codes, block_rule in BLOCK_RULES:
+                self._block(project, document, block, block_rule, codes, crlf, kept_blocks, entry.block_results, sink, run)
         for agent in document.agents:
             kept = old.agent_results.get(id(agent)) if old is not None else None
-            results = kept[1] if kept is not None and kept[0] is agent else {}
-            entry.agent_results[id(agent)] = (agent, results)
+            if kept is not None and kept.agent is agent and kept.settled is not None:
+                entry.agent_results[id(agent)] = kept
+                sink.extend(kept.settled)
+                self.reused += len(AGENT_RULES)
+                continue
+            results = kept.results if kept is not None and kept.agent is agent else {}
             lines = _AgentLines(agent)
+            start = len(sink)
             for codes, agent_rule in AGENT_RULES:
                 self._one(project, document, agent, agent_rule, codes, results, sink, run, lines)
+            settled = None
+            if len(results) == len(AGENT_RULES) and all(r.reads.nothing for r in results.values()):
+                settled = tuple(sink[start:])
+            entry.agent_results[id(agent)] = _AgentEntry(agent, results, settled)
         self._files[document.path] = entry
 
     # --- one rule --------------------------------------------------------------------------
@@ -191,8 +237,45 @@ class CheckCache:
         else:
             results.pop(rule, None)
 
+    def _block(
+        self,
+        project: Project,
+        document: Document,
+        block: Block,
+        rule: Callable,
+        codes: str,
+        crlf: bool,
+        kept: dict[tuple[Callable, int], _BlockResult],
+        results: dict[tuple[Callable, int], _BlockResult],
+        sink: list[Diagnostic],
+        run: RuleRunner,
+    ) -> None:
+        node = block.node
+        key = (rule, id(node))
+        shape = (block.placement, block.document, block.match.section if block.match is not None else None)
+        stored = kept.get(key)
+        if stored is not None and stored.node is node and stored.shape == shape and stored.crlf == crlf:
+            delta = node.row - stored.row
+            if delta:
+                stored = _BlockResult(node, shape, crlf, node.row, tuple(_moved(d, delta, document.path) for d in stored.diagnostics))
+            results[key] = stored
+            sink.extend(stored.diagnostics)
+            self.reused += 1
+            return
+        reads = _Reads()
+        found: list[Diagnostic] = []
+        check = Check(_WatchedProject(project, reads), document, None, found)  # type: ignore[arg-type]
+        finished = run(codes, lambda: rule(check, block))
+        sink.extend(found)
+        self.runs.append(RuleRun(document.path, None, codes))
+        consulted = reads.agents or reads.handed or reads.names or reads.roster or reads.documents
+        if finished and not consulted:  # a block rule that asked the project is not kept
+            results[key] = _BlockResult(node, shape, crlf, node.row, tuple(found))
+
     def _still_valid(self, stored: _Result, project: Project, document: Document) -> bool:
         reads = stored.reads
+        if reads.nothing:
+            return True
         if reads.own_document and stored.document is not document:
             return False
         if reads.own_text and stored.crlf != self._uses_crlf(document):
@@ -203,6 +286,8 @@ class CheckCache:
             return False
         if reads.documents and stored.documents_seen != self._documents_version:
             return False
+        if not all(project.handed_over(name) == found for name, found in reads.handed.items()):
+            return False
         return all(project.agent(name) is found for name, found in reads.agents.items())
 
     def _uses_crlf(self, document: Document) -> bool:
@@ -211,6 +296,17 @@ class CheckCache:
             known = (document, "\r\n" in document.source.text)
             self._crlf[id(document)] = known
         return known[1]
+
+
+def _moved(d: Diagnostic, delta: int, path: str) -> Diagnostic:
+    """A diagnostic of a block that moved `delta` rows, with every range in its file moved too."""
+    fixes = tuple(Fix(f.title, tuple(TextEdit(_shift(e.range, delta), e.new_text) for e in f.edits), f.safe) for f in d.fixes)
+    related = tuple((p, _shift(r, delta) if p == path else r, note) for p, r, note in d.related)
+    return Diagnostic(d.code, d.severity, d.message, _shift(d.range, delta), fixes, related)
+
+
+def _shift(r: Range, delta: int) -> Range:
+    return Range(Position(r.start.line + delta, r.start.character), Position(r.end.line + delta, r.end.character))
 
 
 def _same_objects(a: tuple, b: tuple) -> bool:
@@ -253,9 +349,11 @@ class _WatchedProject:
         return self._project.agents_by_name()
 
     def handed_over(self, name: str) -> frozenset[str]:
-        # Built from every agent's routes and delegates, so it changes only with the roster.
-        self._reads.roster = True
-        return self._project.handed_over(name)
+        # Kept by value: an edit elsewhere rebuilds the table, but rarely changes one agent's
+        # entry, and an equal answer leaves the rule's result valid (early cutoff).
+        found = self._project.handed_over(name)
+        self._reads.handed[name] = found
+        return found
 
     def __getattr__(self, name: str) -> object:
         self._reads.documents = True  # anything else may reach any document

@@ -1,7 +1,8 @@
 """What a rule sees and how it reports.
 
 Rules are plain functions registered with `@agent_rule` (called once per agent, with the
-project index for cross-file questions) or `@document_rule` (called once per file). They
+project index for cross-file questions), `@block_rule` (called once per column-0 block of a
+file, with that block's placement) or `@document_rule` (called once per file). They
 report through `Check.report`, which takes the code's severity from the registry, so no rule
 repeats what the registry says about a code.
 """
@@ -9,7 +10,7 @@ repeats what the registry says about a code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from abl.checks.registry import lookup
 from abl.diagnostics import Diagnostic, Fix
@@ -40,7 +41,12 @@ class Check:
 AgentRule = Callable[[Check, Agent], None]
 DocumentRule = Callable[[Check], None]
 
+# A block rule takes a `layout.Block` (typed loosely here: the layout module lives with the
+# rules, which import this one).
+BlockRule = Callable[[Check, Any], None]
+
 AGENT_RULES: list[tuple[str, AgentRule]] = []
+BLOCK_RULES: list[tuple[str, BlockRule]] = []
 DOCUMENT_RULES: list[tuple[str, DocumentRule]] = []
 
 
@@ -63,6 +69,20 @@ def document_rule(*codes: str) -> Callable[[DocumentRule], DocumentRule]:
         for code in codes:
             lookup(code)
         DOCUMENT_RULES.append((",".join(codes), fn))
+        return fn
+
+    return register
+
+
+def block_rule(*codes: str) -> Callable[[BlockRule], BlockRule]:
+    """Register a rule that looks at one column-0 block at a time and at nothing outside it.
+    Such a rule's findings for a block an edit did not touch are kept (and moved with the
+    block), so a keystroke re-walks one block, not the whole file."""
+
+    def register(fn: BlockRule) -> BlockRule:
+        for code in codes:
+            lookup(code)
+        BLOCK_RULES.append((",".join(codes), fn))
         return fn
 
     return register

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from abl.checks import rules as _rules  # noqa: F401  (importing registers every rule)
 from abl.checks.cache import CheckCache
-from abl.checks.context import AGENT_RULES, DOCUMENT_RULES, Check
+from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check
+from abl.checks.rules.layout import blocks
 from abl.checks.registry import lookup
 from abl.diagnostics import Diagnostic, Severity
 from abl.workspace import Project
@@ -51,6 +52,9 @@ def check_file(
         check = Check(project, doc, None, sink)
         for codes, rule in DOCUMENT_RULES:
             _run(options, codes, lambda: rule(check))
+        for block in blocks(doc):
+            for codes, block_rule in BLOCK_RULES:
+                _run(options, codes, lambda: block_rule(check, block))
         for agent in doc.agents:
             agent_check = Check(project, doc, agent, sink)
             for codes, agent_rule in AGENT_RULES:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from enum import Enum
 from typing import Any
 
@@ -64,6 +65,7 @@ def sections_for(document: DocumentKind) -> tuple[Section, ...]:
     return tuple(s for s in SECTIONS if document in s.documents)
 
 
+@lru_cache(maxsize=4096)  # asked for every column-0 line on every check; the answer never changes
 def section(name: str, document: DocumentKind | None = None) -> SectionMatch | None:
     """Finds a column-0 keyword. With a document kind, that document's shape is preferred and
     `allowed` says whether the section belongs there; without one, the agent shape is used."""

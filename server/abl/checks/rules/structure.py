@@ -32,9 +32,9 @@ import re
 from dataclasses import dataclass
 
 from abl.checks import fixes
-from abl.checks.context import Check, document_rule
+from abl.checks.context import Check, block_rule
 from abl.checks.rules.handoff_text import clipped
-from abl.checks.rules.layout import Placement, block_end, blocks, offset_range
+from abl.checks.rules.layout import Block, Placement, block_end, offset_range
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.parse import parse_condition
 from abl.schema import lookup
@@ -67,16 +67,14 @@ def kinds(key: Key) -> frozenset[ValueKind]:
     return frozenset((key.kind, *key.also))
 
 
-@document_rule("UNKNOWN_KEY", "DUPLICATE_KEY", "INVALID_VALUE", "SYNTAX_ERROR")
-def section_structure(check: Check) -> None:
-    walk = _Walk(check)
-    for block in blocks(check.document):
-        if block.match is None or block.placement is Placement.FLOW_STEP:
-            continue  # unknown sections and column-0 steps are reported whole, not key by key
-        key = block.match.section.key
-        if key.removed is not None or key.ignored is not None:
-            continue
-        walk.whole(key, block.node)
+@block_rule("UNKNOWN_KEY", "DUPLICATE_KEY", "INVALID_VALUE", "SYNTAX_ERROR")
+def section_structure(check: Check, block: Block) -> None:
+    if block.match is None or block.placement is Placement.FLOW_STEP:
+        return  # unknown sections and column-0 steps are reported whole, not key by key
+    key = block.match.section.key
+    if key.removed is not None or key.ignored is not None:
+        return
+    _Walk(check).whole(key, block.node)
 
 
 # Value kinds whose whole block belongs to codes of their own: under them keys are still
@@ -372,9 +370,11 @@ class _Walk:
 
     def _duplicate(self, earlier: Node, later: Node) -> None:
         index = self.check.document.source.index
+        # The distance, not the line number: a block's findings are kept when the block moves.
+        gap = later.row - earlier.row
         message = (
-            f"`{earlier.key}` is set again on line {later.row + 1}, and that later value wins; "
-            "this one has no effect"
+            f"`{earlier.key}` is set again {gap} line{'s' if gap != 1 else ''} below, and that later "
+            "value wins; this one has no effect"
         )
         found: tuple[Fix, ...] = ()
         if earlier.col == _line_indent(index.line_text(earlier.row)):
