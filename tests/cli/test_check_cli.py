@@ -187,6 +187,8 @@ def test_readme_opens_with_the_two_setup_commands_that_ci_runs() -> None:
     assert len(block) == 2
     install_and_check, install_and_test = block
     assert "pip install -e ." in install_and_check and install_and_check.endswith("abl check examples/")
-    assert "'.[test]'" in install_and_test
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    # The same extras on both sides: `editors` brings the Neovim that tests/editors drives.
+    assert "'.[test,editors]'" in install_and_test and "'.[test,editors]'" in ci
     test_command = install_and_test.rsplit("&& ", 1)[1]
-    assert test_command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test_command in ci

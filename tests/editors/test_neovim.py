@@ -1,0 +1,174 @@
+"""A real editor end to end: headless Neovim opens an ABL file and talks to `abl lsp` over stdio.
+
+What it proves: with nothing but Neovim's own LSP client (configured by `nvim/init.lua`), a
+project's `*.abl` file gets the `E330` diagnostic on the `mode:` line, a hover on the `HISTORY`
+key mentions `HISTORY`, and the server shuts down when Neovim asks it to. It does so over both
+ways diagnostics reach a client: pulled (`textDocument/diagnostic`, which Neovim 0.10+
+advertises) and pushed (`textDocument/publishDiagnostics`, for a client that does not advertise
+pull), and checks that each run really took the path it meant to.
+
+Neovim is `ABL_NVIM` if set, else `nvim` on PATH, else the one the `editors` extra installs into
+the virtual environment. Without one the test is skipped, except under CI (`CI` set), where it
+fails: CI must really run it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+INIT_LUA = HERE / "nvim" / "init.lua"
+REPO = HERE.parent.parent
+
+# Neovim gives up on its own after 20 s (diagnostics) + 5 s (hover) + 5 s (shutdown); this is
+# only the backstop for a Neovim that hangs.
+TIMEOUT_S = 60
+
+PROJECT_JSON = {"format_version": "2.0", "layers_included": ["core"]}
+SOURCE = """\
+SUPERVISOR: Loan_Supervisor
+GOAL: "Route loan requests"
+HANDOFF:
+  - TO: Income_Agent
+    HISTORY:
+      mode: recent
+AGENT: Income_Agent
+GOAL: "Collect the annual income"
+"""
+MODE_LINE = SOURCE.splitlines().index("      mode: recent") + 1  # 1-based, as the Lua reports it
+
+PATHS = {
+    "pull": "textDocument/diagnostic",
+    "push": "textDocument/publishDiagnostics",
+}
+
+
+def _unavailable(reason: str) -> NoReturn:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason}; CI must run this test: pip install -e '.[test,editors]'")
+    pytest.skip(reason)
+
+
+def _find_nvim() -> str | None:
+    chosen = os.environ.get("ABL_NVIM")
+    if chosen:
+        return chosen
+    on_path = shutil.which("nvim")
+    if on_path:
+        return on_path
+    # The `editors` extra installs Neovim beside this interpreter, which may not be on PATH.
+    for scripts in (Path(sysconfig.get_path("scripts")), REPO / ".venv" / "bin"):
+        candidate = scripts / "nvim"
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return None
+
+
+@pytest.fixture(scope="module")
+def nvim() -> str:
+    found = _find_nvim()
+    if found is None:
+        _unavailable("Neovim not found (set ABL_NVIM, put nvim on PATH, or install the `editors` extra)")
+    elif shutil.which(found) is None:
+        pytest.fail(f"ABL_NVIM={found} is not an executable")
+    return found
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "loans"
+    root.mkdir()
+    (root / "project.json").write_text(json.dumps(PROJECT_JSON), encoding="utf-8")
+    (root / "loan.abl").write_text(SOURCE, encoding="utf-8")
+    return root
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        return  # nothing of that run is left
+
+
+def _report(output: str, result: dict | None, xdg: Path) -> str:
+    """Everything that helps explain a failed run: Neovim's output, its result, the LSP log."""
+    parts = [f"--- Neovim output ---\n{output.strip() or '(none)'}"]
+    parts.append(f"--- result ---\n{json.dumps(result, indent=2) if result is not None else '(not written)'}")
+    log = xdg / "state" / "nvim" / "lsp.log"
+    if log.is_file():
+        parts.append(f"--- {log.name} ---\n{log.read_text(encoding='utf-8', errors='replace').strip()}")
+    return "\n".join(parts)
+
+
+def _run_nvim(nvim: str, project: Path, diagnostics: str, scratch: Path) -> tuple[int, dict | None, str]:
+    """Run Neovim on the project's file; return its exit status, its JSON result, a failure report."""
+    xdg = scratch / "xdg"
+    result_file = scratch / "result.json"
+    env = dict(os.environ)
+    # Without these Neovim writes its state, logs and swap files into the home folder.
+    for kind in ("config", "data", "state", "cache", "runtime"):
+        path = xdg / kind
+        path.mkdir(parents=True, exist_ok=True)
+        env[f"XDG_{kind.upper()}_{'DIR' if kind == 'runtime' else 'HOME'}"] = str(path)
+    env["ABL_NVIM_TEST"] = json.dumps(
+        {
+            "server": [sys.executable, "-m", "abl", "lsp"],
+            "result": str(result_file),
+            "diagnostics": diagnostics,
+            "code": "E330",
+            "hover_key": "HISTORY",
+        }
+    )
+    command = [nvim, "--headless", "--clean", "-u", str(INIT_LUA), str(project / "loan.abl")]
+    # A session of its own: on a hang, Neovim and the server (started in Neovim's process
+    # group) are killed together.
+    proc = subprocess.Popen(
+        command,
+        cwd=project,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        raw, _ = proc.communicate(timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc.pid)
+        raw, _ = proc.communicate()
+        output = raw.decode("utf-8", errors="replace")
+        pytest.fail(f"Neovim did not finish within {TIMEOUT_S} s\n{_report(output, None, xdg)}")
+    finally:
+        _kill_group(proc.pid)  # whatever is left of the run
+    output = raw.decode("utf-8", errors="replace")
+    result = json.loads(result_file.read_text(encoding="utf-8")) if result_file.is_file() else None
+    return proc.returncode, result, _report(output, result, xdg)
+
+
+@pytest.mark.parametrize("diagnostics", ["pull", "push"])
+def test_neovim_shows_e330_and_hover(nvim: str, project: Path, tmp_path: Path, diagnostics: str) -> None:
+    status, result, report = _run_nvim(nvim, project, diagnostics, tmp_path)
+
+    assert status == 0 and result is not None and "error" not in result, f"Neovim run failed\n{report}"
+    if diagnostics == "pull" and not result["client_pulls"]:
+        _unavailable("this Neovim does not support pull diagnostics (0.10+ does)")
+
+    found = {(d["code"], d["line"]) for d in result["diagnostics"]}
+    assert ("E330", MODE_LINE) in found, f"no E330 on line {MODE_LINE}\n{report}"
+    assert "HISTORY" in result["hover"], f"the hover does not mention HISTORY\n{report}"
+    assert result["server_stopped"], f"the server did not exit after shutdown\n{report}"
+
+    # The run took the path it meant to: the server chose pull exactly when the client offered it,
+    # and the code came through that path only.
+    assert result["server_pulls"] == (diagnostics == "pull"), report
+    assert result["delivered_by"] == [PATHS[diagnostics]], report
