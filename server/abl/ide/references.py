@@ -83,13 +83,16 @@ class ReferenceIndex:
 
     @staticmethod
     def of(project: Project) -> "ReferenceIndex":
-        """The project's index, built once per state of the project."""
-        key = tuple(id(doc) for doc in project.documents.values())
+        """The project's index, built once per state of the project (its set of documents)."""
+        documents = tuple(project.documents.values())
         cached = _PROJECT_CACHE.get(id(project))
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        index = ReferenceIndex(occ for doc in project.documents.values() for occ in document_occurrences(doc))
-        _PROJECT_CACHE[id(project)] = (key, index)
+        if cached is not None and cached[0] is project and _same(cached[1], documents):
+            return cached[2]
+        index = ReferenceIndex(occ for doc in documents for occ in document_occurrences(doc))
+        _PROJECT_CACHE.pop(id(project), None)
+        _PROJECT_CACHE[id(project)] = (project, documents, index)
+        while len(_PROJECT_CACHE) > _PROJECTS_KEPT:
+            del _PROJECT_CACHE[next(iter(_PROJECT_CACHE))]  # the least recently built
         return index
 
     def at(self, path: str, pos: Position) -> Occurrence | None:
@@ -117,9 +120,15 @@ class ReferenceIndex:
         return [s for s in self._by_symbol if kind is None or s.kind is kind]
 
 
-# Keyed by the project's id, holding the ids of the documents the index was built from; a
-# project that is dropped leaves one stale entry, which the next project with that id replaces.
-_PROJECT_CACHE: dict[int, tuple[tuple[int, ...], ReferenceIndex]] = {}
+# Keyed by the project's id; each entry holds the project and its documents themselves, so no id
+# can be reused by another object while the entry lives. A few projects are kept (a workspace
+# rarely has more open at once), the oldest dropped first.
+_PROJECTS_KEPT = 16
+_PROJECT_CACHE: dict[int, tuple[Project, tuple[Document, ...], ReferenceIndex]] = {}
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 def _width(r: Range) -> tuple[int, int]:
@@ -258,15 +267,14 @@ class _Collector:
 
     def template_reads(self, agent: Agent, me: str | None) -> Iterator[Occurrence]:
         text = self.doc.source.text
-        for section in agent.sections[1:]:
-            for node in section.walk():
-                if not node.is_entry or node.key.upper() not in TEMPLATE_KEYS or not node.has_value:
-                    continue
-                start = node.value_start
-                end = node.end if node.is_pipe else node.value_end
-                for m in _PLACEHOLDER.finditer(text, start, end):
-                    where = Range(self.index.position(m.start(1)), self.index.position(m.end(1)))
-                    yield Occurrence(Symbol(SymbolKind.VARIABLE, m.group(1), me), self.path, where, False, "template")
+        for node in _nodes(agent.sections[1:]):
+            if not node.is_entry or node.key.upper() not in TEMPLATE_KEYS or not node.has_value:
+                continue
+            start = node.value_start
+            end = node.end if node.is_pipe else node.value_end
+            for m in _PLACEHOLDER.finditer(text, start, end):
+                where = Range(self.index.position(m.start(1)), self.index.position(m.end(1)))
+                yield Occurrence(Symbol(SymbolKind.VARIABLE, m.group(1), me), self.path, where, False, "template")
 
     def names_in_value(self, node: Node, kind: SymbolKind, scope: str | None, role: str) -> Iterator[Occurrence]:
         value = node.value
@@ -274,6 +282,16 @@ class _Collector:
             start = node.value_start + m.start()
             where = Range(self.index.position(start), self.index.position(start + len(m.group(0))))
             yield Occurrence(Symbol(kind, m.group(0), scope), self.path, where, False, role)
+
+
+def _nodes(roots: list[Node]) -> Iterator[Node]:
+    """Every node under `roots`, in no particular order, without recursion (nesting can be
+    arbitrarily deep in a file being typed)."""
+    todo = list(roots)
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(node.children)
 
 
 def _assignments(agent: Agent):
