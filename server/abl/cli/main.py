@@ -19,13 +19,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="abl", description="Check, explain, run and test ABL agents.")
+    parser = _Parser(prog="abl", description="Check, format, explain, run and test ABL agents.")
     parser.add_argument("--version", action="version", version=f"abl-tools {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
-    from abl.cli import check, explain, lsp, run, test
+    from abl.cli import check, explain, format, lsp, run, test
 
     check.add_parser(sub)
+    format.add_parser(sub)
     explain.add_parser(sub)
     lsp.add_parser(sub)
     run.add_parser(sub)
