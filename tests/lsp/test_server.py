@@ -127,3 +127,37 @@ async def test_a_request_right_after_an_edit_sees_the_edit(client: LanguageClien
     change_document(client, uri, 2, renamed)
     hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, 10)))
     assert hover is not None and "Missing_Agent" in hover.contents.value
+
+
+async def test_semantic_tokens_full_and_delta(client: LanguageClient):
+    uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
+    doc = lsp.TextDocumentIdentifier(uri)
+    full = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(doc))
+    assert full is not None and full.data and len(full.data) % 5 == 0 and full.result_id
+    change_document(client, uri, 2, SUPERVISOR.replace("Route loan requests", "Route every loan request"))
+    delta = await client.text_document_semantic_tokens_full_delta_async(lsp.SemanticTokensDeltaParams(doc, full.result_id))
+    assert delta is not None and delta.result_id != full.result_id
+
+
+async def test_folding_selection_and_outline(client: LanguageClient):
+    uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
+    doc = lsp.TextDocumentIdentifier(uri)
+    folds = await client.text_document_folding_range_async(lsp.FoldingRangeParams(doc))
+    assert any(f.start_line == 2 for f in folds), "the HANDOFF block folds"
+    [chain] = await client.text_document_selection_range_async(lsp.SelectionRangeParams(doc, [lsp.Position(3, 10)]))
+    assert chain.parent is not None
+    outline = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(doc))
+    assert [s.name for s in outline] == ["Loan_Supervisor"]
+
+
+async def test_formatting_reindents(client: LanguageClient):
+    # Four spaces a level instead of two, and stray spaces after a value.
+    messy = "".join(
+        " " * (2 * (len(line) - len(line.lstrip(" ")))) + line.lstrip(" ") for line in CHILD.splitlines(keepends=True)
+    ).replace('"Collect the annual income"', '"Collect the annual income"   ')
+    uri = open_document(client, client.root / "income.abl", messy)  # type: ignore[attr-defined]
+    edits = await client.text_document_formatting_async(
+        lsp.DocumentFormattingParams(lsp.TextDocumentIdentifier(uri), lsp.FormattingOptions(tab_size=2, insert_spaces=True))
+    )
+    assert edits
+    assert apply_text_edits(messy, edits) == CHILD

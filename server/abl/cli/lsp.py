@@ -32,9 +32,8 @@ def run(args: argparse.Namespace) -> int:
     server = create_server()
     if args.tcp:
         server.start_tcp(args.host, args.port)
-    else:
-        server.start_stdio()
-    return 0
+        return 0
+    return server.start_stdio()
 
 
 def _configure_logging(path: str | None, level: str) -> None:

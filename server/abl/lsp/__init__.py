@@ -7,12 +7,13 @@ from abl.lsp.server import AblServer
 
 def create_server() -> AblServer:
     """A server with every feature registered."""
-    from abl.lsp import features, lifecycle, structure
+    from abl.lsp import features, lifecycle, presentation, structure
 
     server = AblServer()
     lifecycle.register(server)
     features.register(server)
     structure.register(server)
+    presentation.register(server)
     return server
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+import threading
 import traceback
 from functools import wraps
 from pathlib import Path
@@ -57,11 +59,10 @@ class AblServer(LanguageServer):
 
     # --- transport ------------------------------------------------------------------------
 
-    def start_stdio(self) -> None:
-        """Serve on standard input and output, reading input ahead (see `transport`)."""
-        import sys
-
-        self._stop_event = __import__("threading").Event()
+    def start_stdio(self) -> int:
+        """Serve on standard input and output, reading input ahead (see `transport`). Returns
+        the exit code: 0 after `shutdown` then `exit`, 1 for an `exit` without `shutdown`."""
+        self._stop_event = threading.Event()
         self.reader = ReadAheadReader(sys.stdin.buffer)
         self.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
         try:
@@ -76,10 +77,13 @@ class AblServer(LanguageServer):
             )
         except BrokenPipeError:
             log.error("the client closed the connection")
-        except (KeyboardInterrupt, SystemExit):
-            pass
+        except SystemExit as stop:  # the `exit` notification, with the code the protocol asks for
+            return stop.code if isinstance(stop.code, int) else 0
+        except KeyboardInterrupt:
+            return 130
         finally:
             self.shutdown()
+        return 0
 
     # --- reading the analysis -------------------------------------------------------------
 
@@ -179,6 +183,9 @@ class AblServer(LanguageServer):
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Log instead of showing a dialog: one failed message must not nag the user."""
+        if isinstance(error, JsonRpcException):
+            log.warning("%s", error)  # already answered to the client as an error
+            return
         log.error("%s: %s", getattr(source, "__name__", source), "".join(traceback.format_exception(error)))
 
 

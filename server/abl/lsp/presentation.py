@@ -1,0 +1,161 @@
+"""Semantic tokens (full, delta and range), folding ranges, selection ranges, document links and
+formatting: LSP requests answered from `abl.ide`."""
+
+from __future__ import annotations
+
+import itertools
+
+from lsprotocol import types as lsp
+
+from abl.ide import folding, links, tokens
+from abl.ide.format import FormatOptions, format_edits
+from abl.lsp.convert import Positions, path_to_uri, text_edit, uri_to_path
+from abl.lsp.server import AblServer, guarded
+
+LEGEND = lsp.SemanticTokensLegend(token_types=list(tokens.TOKEN_TYPES), token_modifiers=list(tokens.TOKEN_MODIFIERS))
+_FOLD_KIND = {folding.COMMENT: lsp.FoldingRangeKind.Comment, folding.IMPORTS: lsp.FoldingRangeKind.Imports}
+
+
+class _TokenHistory:
+    """The last tokens sent for each file, so a delta request can send only what changed."""
+
+    def __init__(self) -> None:
+        self._sent: dict[str, tuple[str, list[int]]] = {}
+        self._ids = itertools.count(1)
+
+    def remember(self, uri: str, data: list[int]) -> str:
+        result_id = str(next(self._ids))
+        self._sent[uri] = (result_id, data)
+        return result_id
+
+    def previous(self, uri: str, result_id: str) -> list[int] | None:
+        sent = self._sent.get(uri)
+        return sent[1] if sent is not None and sent[0] == result_id else None
+
+
+def client_tokens(found: tokens.SemanticTokens, positions: Positions) -> list[int]:
+    """Encode tokens with starts and lengths in the client's position units."""
+    converted = []
+    for t in found:
+        start = positions.to_client(t.range.start).character
+        end = positions.to_client(t.range.end).character
+        converted.append(tokens.Token(t.line, start, end - start, t.type_index, t.modifier_bits))
+    return tokens.encode(converted)
+
+
+def register(server: AblServer) -> None:
+    history = _TokenHistory()
+
+    def current(ls: AblServer, uri: str, within=None) -> list[int] | None:
+        path = uri_to_path(uri)
+        analysis = ls.analysis()
+        project = analysis.project(path) if path is not None else None
+        if path is None or project is None:
+            return None
+        positions = ls.positions(path, analysis)
+        scope = positions.range_from_client(within) if within is not None else None
+        return client_tokens(tokens.semantic_tokens(project, path, scope), positions)
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+        lsp.SemanticTokensRegistrationOptions(
+            legend=LEGEND, full=lsp.SemanticTokensFullDelta(delta=True), range=True, document_selector=None
+        ),
+    )
+    @guarded(lambda: None)
+    def semantic_tokens_full(ls: AblServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | None:
+        data = current(ls, params.text_document.uri)
+        if data is None:
+            return None
+        return lsp.SemanticTokens(data=data, result_id=history.remember(params.text_document.uri, data))
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
+    @guarded(lambda: None)
+    def semantic_tokens_delta(ls: AblServer, params: lsp.SemanticTokensDeltaParams):
+        uri = params.text_document.uri
+        data = current(ls, uri)
+        if data is None:
+            return None
+        previous = history.previous(uri, params.previous_result_id)
+        result_id = history.remember(uri, data)
+        if previous is None:
+            return lsp.SemanticTokens(data=data, result_id=result_id)
+        edits = [lsp.SemanticTokensEdit(start, count, list(new)) for start, count, new in tokens.delta(previous, data)]
+        return lsp.SemanticTokensDelta(edits=edits, result_id=result_id)
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
+    @guarded(lambda: None)
+    def semantic_tokens_range(ls: AblServer, params: lsp.SemanticTokensRangeParams) -> lsp.SemanticTokens | None:
+        data = current(ls, params.text_document.uri, params.range)
+        return lsp.SemanticTokens(data=data) if data is not None else None
+
+    @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+    @guarded(lambda: None)
+    def folding_range(ls: AblServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange] | None:
+        path = uri_to_path(params.text_document.uri)
+        doc = ls.analysis().document(path) if path is not None else None
+        if doc is None:
+            return None
+        return [
+            lsp.FoldingRange(start_line=f.start_line, end_line=f.end_line, kind=_FOLD_KIND.get(f.kind, lsp.FoldingRangeKind.Region))
+            for f in folding.folding_ranges(doc)
+        ]
+
+    @server.feature(lsp.TEXT_DOCUMENT_SELECTION_RANGE)
+    @guarded(lambda: None)
+    def selection_range(ls: AblServer, params: lsp.SelectionRangeParams) -> list[lsp.SelectionRange] | None:
+        path = uri_to_path(params.text_document.uri)
+        analysis = ls.analysis()
+        doc = analysis.document(path) if path is not None else None
+        if path is None or doc is None:
+            return None
+        positions = ls.positions(path, analysis)
+        found = folding.selection_ranges(doc, [positions.from_client(p) for p in params.positions])
+        out = []
+        for chain in found:
+            converted: lsp.SelectionRange | None = None
+            for r in reversed(chain.chain()):
+                converted = lsp.SelectionRange(range=positions.range_to_client(r), parent=converted)
+            assert converted is not None
+            out.append(converted)
+        return out
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_LINK, lsp.DocumentLinkOptions(resolve_provider=False))
+    @guarded(lambda: None)
+    def document_link(ls: AblServer, params: lsp.DocumentLinkParams) -> list[lsp.DocumentLink] | None:
+        path = uri_to_path(params.text_document.uri)
+        analysis = ls.analysis()
+        project = analysis.project(path) if path is not None else None
+        if path is None or project is None:
+            return None
+        positions = ls.positions(path, analysis)
+        return [
+            lsp.DocumentLink(range=positions.range_to_client(link.range), target=path_to_uri(link.target_path))
+            for link in links.document_links(project, path)
+        ]
+
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    @guarded(lambda: None)
+    def formatting(ls: AblServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+        return _format(ls, params.text_document.uri, params.options, None)
+
+    @server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
+    @guarded(lambda: None)
+    def range_formatting(ls: AblServer, params: lsp.DocumentRangeFormattingParams) -> list[lsp.TextEdit] | None:
+        return _format(ls, params.text_document.uri, params.options, params.range)
+
+
+def _format(ls: AblServer, uri: str, options: lsp.FormattingOptions, within: lsp.Range | None) -> list[lsp.TextEdit] | None:
+    path = uri_to_path(uri)
+    analysis = ls.analysis()
+    text = analysis.text(path) if path is not None else None
+    if path is None or text is None:
+        return None
+    positions = ls.positions(path, analysis)
+    lines = None
+    if within is not None:
+        r = positions.range_from_client(within)
+        lines = (r.start.line, r.end.line)
+    indent = options.tab_size if options.insert_spaces and 1 <= options.tab_size <= 8 else 2
+    edits = format_edits(text, FormatOptions(indent=indent), lines)
+    return [text_edit(e, positions) for e in edits]
