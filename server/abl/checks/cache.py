@@ -108,9 +108,9 @@ class _FileEntry:
 class _AgentEntry:
     agent: Agent  # kept alive so that its id stays its own
     results: dict[Callable, _Result]
-    # Every rule's findings together, when every rule read nothing but this agent: an agent an
-    # edit did not touch then costs one lookup instead of one validation per rule.
-    settled: tuple[Diagnostic, ...] | None = None
+    # Every rule's findings together, with everything the rules consulted merged into one
+    # record: an agent an edit did not touch then costs one validation instead of one per rule.
+    settled: "_Result | None" = None
 
 
 class CheckCache:
@@ -178,18 +178,17 @@ class CheckCache:
         for agent in document.agents:
             kept = old.agent_results.get(id(agent)) if old is not None else None
             if kept is not None and kept.agent is agent and kept.settled is not None:
-                entry.agent_results[id(agent)] = kept
-                sink.extend(kept.settled)
-                self.reused += len(AGENT_RULES)
-                continue
+                if self._still_valid(kept.settled, project, document):
+                    entry.agent_results[id(agent)] = kept
+                    sink.extend(kept.settled.diagnostics)
+                    self.reused += len(AGENT_RULES)
+                    continue
             results = kept.results if kept is not None and kept.agent is agent else {}
             lines = _AgentLines(agent)
             start = len(sink)
             for codes, agent_rule in AGENT_RULES:
                 self._one(project, document, agent, agent_rule, codes, results, sink, run, lines)
-            settled = None
-            if len(results) == len(AGENT_RULES) and all(r.reads.nothing for r in results.values()):
-                settled = tuple(sink[start:])
+            settled = self._settle(results, document, tuple(sink[start:])) if len(results) == len(AGENT_RULES) else None
             entry.agent_results[id(agent)] = _AgentEntry(agent, results, settled)
         self._files[document.path] = entry
 
@@ -271,6 +270,34 @@ class CheckCache:
         consulted = reads.agents or reads.handed or reads.names or reads.roster or reads.documents
         if finished and not consulted:  # a block rule that asked the project is not kept
             results[key] = _BlockResult(node, shape, crlf, node.row, tuple(found))
+
+    def _settle(self, results: dict[Callable, _Result], document: Document, found: tuple[Diagnostic, ...]) -> _Result | None:
+        """One record of what all of an agent's rules consulted, valid now (each rule was just
+        run or validated against the project as it is); None when two rules saw different
+        answers to one question, which then stay validated one by one."""
+        merged = _Reads()
+        for result in results.values():
+            reads = result.reads
+            for name, agent in reads.agents.items():
+                if merged.agents.setdefault(name, agent) is not agent:
+                    return None
+            for name, handed in reads.handed.items():
+                if merged.handed.setdefault(name, handed) != handed:
+                    return None
+            merged.names |= reads.names
+            merged.roster |= reads.roster
+            merged.documents |= reads.documents
+            merged.own_document |= reads.own_document
+            merged.own_text |= reads.own_text
+        return _Result(
+            found,
+            merged,
+            document if merged.own_document else None,
+            self._uses_crlf(document) if merged.own_text else False,
+            self._names_version,
+            self._roster_version,
+            self._documents_version,
+        )
 
     def _still_valid(self, stored: _Result, project: Project, document: Document) -> bool:
         reads = stored.reads
