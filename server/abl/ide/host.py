@@ -14,7 +14,6 @@ Changes are coalesced: `set_text` only records the newest text of a file, and th
 
 from __future__ import annotations
 
-import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,9 +115,13 @@ class AnalysisHost:
         self._generation += 1
 
     def close(self, path: str) -> None:
-        """The editor let go of a file: from now on its text is what is on disk."""
+        """The editor let go of a file: from now on its text is what is on disk (a file that
+        is not on disk, such as an unsaved new one, is dropped)."""
         self._open.pop(path, None)
-        self.file_changed_on_disk(path)
+        if os.path.isfile(path):
+            self._read_from_disk(path)
+        else:
+            self.file_deleted(path)
 
     def file_changed_on_disk(self, path: str) -> None:
         """A file was created or changed on disk; an open file keeps the editor's text."""
@@ -183,12 +186,6 @@ class AnalysisHost:
         if self._pending or self._analysed_generation != self._generation:
             self.analyse()
         return Analysis(self, self._generation)
-
-    def freeze_heap(self) -> None:
-        """After indexing, move the long-lived heap out of the collector's way, so that no
-        full collection of it lands inside a keystroke's analysis."""
-        gc.collect()
-        gc.freeze()
 
     # --- internals ------------------------------------------------------------------------
 

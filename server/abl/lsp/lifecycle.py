@@ -167,6 +167,6 @@ async def _index_workspace(ls: AblServer) -> None:
                 token, lsp.WorkDoneProgressReport(message=f"read {found} files", percentage=int(100 * (i + 1) / len(paths)))
             )
     ls.analyse_and_publish()
-    ls.host.freeze_heap()
+    ls.heap.settle()
     if progress:
         ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{found} ABL files"))

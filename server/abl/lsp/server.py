@@ -31,6 +31,7 @@ from abl import __version__
 from abl.diagnostics import Diagnostic
 from abl.ide.host import LARGE_FILE_BYTES, Analysis, AnalysisHost
 from abl.lsp.convert import Positions, diagnostic, path_to_uri, uri_to_path
+from abl.lsp.memory import HeapKeeper
 from abl.lsp.settings import Settings
 from abl.lsp.transport import ReadAheadReader
 from abl.text import LineIndex
@@ -56,6 +57,7 @@ class AblServer(LanguageServer):
         self._published: dict[str, tuple[int | None, tuple[Diagnostic, ...]]] = {}
         self._large_notice_given: set[str] = set()
         self.on_analysed: list[Callable[[set[str]], None]] = []  # listeners (graph, runs)
+        self.heap = HeapKeeper(busy=lambda: self.host.has_pending or bool(self.reader and self.reader.has_pending()))
 
     # --- transport ------------------------------------------------------------------------
 
@@ -118,6 +120,7 @@ class AblServer(LanguageServer):
             log.exception("analysis failed")
             return
         self.publish(set(result.diagnostics))
+        self.heap.after_activity()
         for listener in self.on_analysed:
             try:
                 listener(set(result.diagnostics))

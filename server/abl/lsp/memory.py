@@ -1,0 +1,48 @@
+"""Keeping Python's cyclic garbage collector out of keystrokes.
+
+A language server holds a large, long-lived heap (every tree of the workspace). A full
+collection walks all of it, and one landing inside an edit costs more than the edit itself.
+So: after indexing, the heap is collected once and frozen (the collector ignores it from then
+on); full collections are made rare; and while the editor is idle, a full collection runs,
+after which the survivors are frozen again. Trees replaced by edits are freed by reference
+counting meanwhile (they hold no cycles), so memory does not wait for the idle collection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from typing import Callable
+
+# Seconds without a message before an idle collection runs.
+IDLE_COLLECTION_DELAY_S = 5.0
+# The third threshold: how many generation-1 collections before a full one is considered.
+_RARE_FULL_COLLECTIONS = 1_000
+
+
+class HeapKeeper:
+    def __init__(self, busy: Callable[[], bool]) -> None:
+        self._busy = busy
+        self._timer: asyncio.TimerHandle | None = None
+
+    def settle(self) -> None:
+        """Collect once and freeze what is left: call after indexing a workspace."""
+        first, second, _ = gc.get_threshold()
+        gc.set_threshold(first, second, _RARE_FULL_COLLECTIONS)
+        gc.collect()
+        gc.freeze()
+
+    def after_activity(self) -> None:
+        """Restart the idle timer; the collection runs once the editor has been quiet."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_event_loop().call_later(IDLE_COLLECTION_DELAY_S, self._collect_when_idle)
+
+    def _collect_when_idle(self) -> None:
+        self._timer = None
+        if self._busy():
+            self.after_activity()
+            return
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
