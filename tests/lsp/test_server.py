@@ -7,7 +7,7 @@ import pytest
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from conftest import CHILD, SUPERVISOR, apply_text_edits, change_document, codes, open_document, wait_for_diagnostics
+from conftest import CHILD, SUPERVISOR, apply_text_edits, change_document, codes, open_document, wait_for_diagnostics, write_workspace
 
 pytestmark = pytest.mark.asyncio
 
@@ -161,3 +161,32 @@ async def test_formatting_reindents(client: LanguageClient):
     )
     assert edits
     assert apply_text_edits(messy, edits) == CHILD
+
+
+async def test_pull_diagnostics_document_and_workspace(pull_client: LanguageClient):
+    uri = supervisor_uri(pull_client)
+    assert pull_client.server_capabilities.diagnostic_provider is not None  # type: ignore[attr-defined]
+    diags = await wait_for_diagnostics(pull_client, uri, lambda d: "E330" in codes(d))
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" in codes(diags)
+    first = await pull_client.text_document_diagnostic_async(lsp.DocumentDiagnosticParams(lsp.TextDocumentIdentifier(uri)))
+    assert first.result_id
+    again = await pull_client.text_document_diagnostic_async(
+        lsp.DocumentDiagnosticParams(lsp.TextDocumentIdentifier(uri), previous_result_id=first.result_id)
+    )
+    assert again.kind == "unchanged"
+    workspace = await pull_client.workspace_diagnostic_async(lsp.WorkspaceDiagnosticParams(previous_result_ids=[]))
+    by_uri = {report.uri: report for report in workspace.items}
+    child_uri = (pull_client.root / "income.abl").as_uri()  # type: ignore[attr-defined]
+    assert {uri, child_uri} <= set(by_uri)
+    assert "E330" in codes(list(by_uri[uri].items))
+    assert not pull_client.diagnostics, "a client that pulls is not also pushed to"
+
+
+async def test_a_second_workspace_folder_is_indexed(client: LanguageClient, tmp_path):
+    second = tmp_path / "second"
+    write_workspace(second, {"other.abl": 'AGENT: Other_Agent\nGOAL: "x"\nHANDOFF:\n  - TO: Nobody_Here\n'})
+    client.workspace_did_change_workspace_folders(
+        lsp.DidChangeWorkspaceFoldersParams(lsp.WorkspaceFoldersChangeEvent(added=[lsp.WorkspaceFolder(second.as_uri(), "second")], removed=[]))
+    )
+    diags = await wait_for_diagnostics(client, (second / "other.abl").as_uri(), lambda d: "INVALID_HANDOFF_TARGET" in codes(d))
+    assert diags
