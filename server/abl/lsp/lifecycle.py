@@ -33,10 +33,11 @@ def register(server: AblServer) -> None:
             ls.settings = Settings.read(params.initialization_options)
 
     @server.feature(lsp.INITIALIZED)
-    async def initialized(ls: AblServer, params: lsp.InitializedParams) -> None:
-        await _read_configuration(ls)
-        await _watch_files(ls)
-        await _index_workspace(ls)
+    def initialized(ls: AblServer, params: lsp.InitializedParams) -> None:
+        # Read the workspace's files now, while handling this message: any request after it
+        # must see every file. What needs the client's answers runs afterwards.
+        found = _add_folders(ls)
+        ls.background(_after_initialized(ls, found))
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: AblServer, params: lsp.DidOpenTextDocumentParams) -> None:
@@ -144,13 +145,23 @@ async def _watch_files(ls: AblServer) -> None:
         log.exception("registering file watchers failed")
 
 
-async def _index_workspace(ls: AblServer) -> None:
-    """Read every `*.abl` file of every workspace folder, with progress shown in the editor."""
+async def _after_initialized(ls: AblServer, found: int) -> None:
+    await _read_configuration(ls)
+    await _watch_files(ls)
+    await _index_workspace(ls, found)
+
+
+def _add_folders(ls: AblServer) -> int:
     folders = [f.uri for f in ls.workspace.folders.values()] or ([ls.workspace.root_uri] if ls.workspace.root_uri else [])
     paths = [p for p in (uri_to_path(u) for u in folders) if p is not None]
+    return sum(len(ls.host.add_folder(path)) for path in paths)
+
+
+async def _index_workspace(ls: AblServer, found: int) -> None:
+    """Analyse every file read at start-up, with progress shown in the editor."""
     token = str(uuid.uuid4())
     window = ls.client_capabilities.window
-    progress = bool(window is not None and window.work_done_progress) and bool(paths)
+    progress = bool(window is not None and window.work_done_progress) and found > 0
     if progress:
         try:
             await ls.work_done_progress.create_async(token)
@@ -158,14 +169,9 @@ async def _index_workspace(ls: AblServer) -> None:
             log.exception("creating a progress token failed")
             progress = False
     if progress:
-        ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title="ABL", message="indexing", percentage=0))
-    found = 0
-    for i, path in enumerate(paths):
-        found += len(ls.host.add_folder(path))
-        if progress:
-            ls.work_done_progress.report(
-                token, lsp.WorkDoneProgressReport(message=f"read {found} files", percentage=int(100 * (i + 1) / len(paths)))
-            )
+        ls.work_done_progress.begin(
+            token, lsp.WorkDoneProgressBegin(title="ABL", message=f"checking {found} files", percentage=0)
+        )
     ls.analyse_and_publish()
     ls.heap.settle()
     if progress:

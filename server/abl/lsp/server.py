@@ -20,7 +20,7 @@ import threading
 import traceback
 from functools import wraps
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Coroutine, TypeVar
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
@@ -53,7 +53,7 @@ class AblServer(LanguageServer):
         self.pull_diagnostics = False
         self.snippets = True
         self._scheduled = False
-        self._indexed = False
+        self._tasks: set[asyncio.Task] = set()  # kept referenced until they finish
         self._published: dict[str, tuple[int | None, tuple[Diagnostic, ...]]] = {}
         self._large_notice_given: set[str] = set()
         self.on_analysed: list[Callable[[set[str]], None]] = []  # listeners (graph, runs)
@@ -86,6 +86,18 @@ class AblServer(LanguageServer):
         finally:
             self.shutdown()
         return 0
+
+    def background(self, work: "Coroutine[Any, Any, None]") -> None:
+        """Run a coroutine on the server's loop; its failure is logged, never raised."""
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+
+        def finished(done: asyncio.Task) -> None:
+            self._tasks.discard(done)
+            if not done.cancelled() and done.exception() is not None:
+                log.error("background work failed", exc_info=done.exception())
+
+        task.add_done_callback(finished)
 
     # --- reading the analysis -------------------------------------------------------------
 

@@ -1,0 +1,201 @@
+"""Running agents from any editor: the `abl/run/*` methods and the `abl.runAgent` command.
+
+Requests (params and results in camelCase, documented with a JSON Schema in docs/editors.md):
+- `abl/run/start` `{uri, agent?, model?, mocks?, traceLevel?}` → `{runId, agent, greeting, events}`;
+  refused (InvalidParams, with the errors in `data.problems`) while the project has errors.
+- `abl/run/send` `{runId, text}` → `{replies: [{agent, text}], activeAgent, events, ended}`;
+- `abl/run/state`, `abl/run/reset`, `abl/run/stop` `{runId}`; `abl/run/save`, `abl/run/load`,
+  `abl/run/saveTest` `{runId, uri}`.
+Notification `abl/run/event` `{runId, event}` for every trace event shown at the run's level, in
+order, before the request that caused it is answered; each event carries `location: {uri, range}`
+where the source that caused it is known.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcInvalidParams
+
+from abl.ide.runs import LocatedEvent, RunError, RunManager
+from abl.lsp.convert import path_to_uri, uri_to_path
+from abl.lsp.server import AblServer, guarded
+from abl.runtime.testing.yamlread import FormatError, LineDict, plain, read_yaml
+
+EVENT = "abl/run/event"
+RUN_AGENT = "abl.runAgent"
+
+
+class RunRefused(JsonRpcInvalidParams):
+    """A run request that cannot be carried out, with the reasons for the client to show."""
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        listed = list(problems or [])
+        shown = "\n".join(listed[:10]) + (f"\n… and {len(listed) - 10} more" if len(listed) > 10 else "")
+        super().__init__(f"{message}\n{shown}" if listed else message, data={"problems": listed})
+
+
+def _get(params: Any, name: str, default: Any = None) -> Any:
+    """A field of custom params, which arrive as a mapping or as an object with attributes."""
+    if params is None:
+        return default
+    if isinstance(params, dict):
+        return params.get(name, default)
+    return getattr(params, name, default)
+
+
+def _required_str(params: Any, name: str) -> str:
+    value = _get(params, name)
+    if not isinstance(value, str) or not value:
+        raise RunRefused(f"`{name}` is required")
+    return value
+
+
+def register(server: AblServer) -> None:
+    runs = RunManager()
+    server.runs = runs  # type: ignore[attr-defined]
+
+    def event_json(ls: AblServer, located: LocatedEvent) -> dict[str, Any]:
+        out = dict(located.event)
+        if located.location is not None:
+            where = ls.positions(located.location.path).range_to_client(located.location.range)
+            out["location"] = {
+                "uri": path_to_uri(located.location.path),
+                "range": {
+                    "start": {"line": where.start.line, "character": where.start.character},
+                    "end": {"line": where.end.line, "character": where.end.character},
+                },
+            }
+        return out
+
+    def notify(ls: AblServer, run_id: str, events: list[LocatedEvent]) -> list[dict[str, Any]]:
+        shown = [event_json(ls, e) for e in events]
+        for event in shown:
+            ls.protocol.notify(EVENT, {"runId": run_id, "event": event})
+        return shown
+
+    def start(ls: AblServer, params: Any) -> dict[str, Any]:
+        uri = _required_str(params, "uri")
+        path = uri_to_path(uri)
+        project = ls.analysis().project(path) if path is not None else None
+        if project is None and path is not None:
+            project = next((p for p in ls.analysis().projects() if path.startswith(p.root)), None)
+        if project is None:
+            raise RunRefused(f"{uri} is not part of an ABL project the server knows")
+        mocks = _read_mocks(_get(params, "mocks"))
+        try:
+            run = runs.start(
+                project,
+                agent=_get(params, "agent"),
+                model=_get(params, "model") or "embedded",
+                mocks=mocks,
+                trace_level=_get(params, "traceLevel") or ls.settings.trace_level,
+            )
+        except RunError as err:
+            raise RunRefused(str(err), err.problems) from None
+        events = notify(ls, run.id, run.greeting_events)
+        greeting = [{"agent": r.agent, "text": r.text} for r in run.session.greeting]
+        return {"runId": run.id, "agent": run.agent, "greeting": greeting, "events": events}
+
+    @server.feature("abl/run/start")
+    @guarded(lambda: None)
+    def run_start(ls: AblServer, params: Any) -> dict[str, Any]:
+        return start(ls, params)
+
+    @server.feature("abl/run/send")
+    @guarded(lambda: None)
+    def run_send(ls: AblServer, params: Any) -> dict[str, Any]:
+        run_id = _required_str(params, "runId")
+        text = _get(params, "text")
+        if not isinstance(text, str):
+            raise RunRefused("`text` is required")
+        try:
+            turn = runs.send(run_id, text)
+        except RunError as err:
+            raise RunRefused(str(err), err.problems) from None
+        events = notify(ls, run_id, turn.events)
+        return {
+            "replies": [{"agent": agent, "text": reply} for agent, reply in turn.replies],
+            "activeAgent": turn.active_agent,
+            "events": events,
+            "ended": turn.ended,
+        }
+
+    @server.feature("abl/run/state")
+    @guarded(lambda: None)
+    def run_state(ls: AblServer, params: Any) -> dict[str, Any]:
+        return _checked(lambda: runs.state(_required_str(params, "runId")))
+
+    @server.feature("abl/run/reset")
+    @guarded(lambda: None)
+    def run_reset(ls: AblServer, params: Any) -> dict[str, Any]:
+        greeting = _checked(lambda: runs.reset(_required_str(params, "runId")))
+        return {"greeting": [{"agent": a, "text": t} for a, t in greeting]}
+
+    @server.feature("abl/run/stop")
+    @guarded(lambda: None)
+    def run_stop(ls: AblServer, params: Any) -> None:
+        runs.stop(_required_str(params, "runId"))
+
+    @server.feature("abl/run/save")
+    @guarded(lambda: None)
+    def run_save(ls: AblServer, params: Any) -> None:
+        _checked(lambda: runs.save(_required_str(params, "runId"), _file(params)))
+
+    @server.feature("abl/run/load")
+    @guarded(lambda: None)
+    def run_load(ls: AblServer, params: Any) -> dict[str, Any]:
+        run_id = _required_str(params, "runId")
+        _checked(lambda: runs.load(run_id, _file(params)))
+        return runs.state(run_id)
+
+    @server.feature("abl/run/saveTest")
+    @guarded(lambda: None)
+    def run_save_test(ls: AblServer, params: Any) -> None:
+        _checked(lambda: runs.save_test(_required_str(params, "runId"), _file(params)))
+
+    @server.command(RUN_AGENT)
+    def run_agent(ls: AblServer, *arguments: Any) -> dict[str, Any]:
+        """The code lens command: `[uri, agent]`."""
+        uri = arguments[0] if arguments else None
+        agent = arguments[1] if len(arguments) > 1 else None
+        return start(ls, {"uri": uri, "agent": agent})
+
+    @server.feature(lsp.SHUTDOWN)
+    def stop_runs(ls: AblServer, params: Any) -> None:
+        runs.stop_all()
+
+
+def _checked(action):
+    try:
+        return action()
+    except RunError as err:
+        raise RunRefused(str(err), err.problems) from None
+    except OSError as err:
+        raise RunRefused(f"cannot use the file: {err.strerror or err}") from None
+
+
+def _file(params: Any) -> str:
+    uri = _required_str(params, "uri")
+    path = uri_to_path(uri)
+    if path is None:
+        raise RunRefused(f"{uri} is not a file")
+    return path
+
+
+def _read_mocks(uri: Any) -> dict[str, Any]:
+    if not uri:
+        return {}
+    path = uri_to_path(str(uri))
+    if path is None:
+        raise RunRefused(f"{uri} is not a file")
+    try:
+        data = read_yaml(path)
+    except (FormatError, OSError) as err:
+        raise RunRefused(f"bad mocks file: {err}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, LineDict):
+        raise RunRefused("bad mocks file: expected a mapping of tool name to result")
+    return {str(k): plain(v) for k, v in data.items()}
