@@ -161,3 +161,14 @@ def test_route_snippets_have_a_plain_form_for_clients_without_snippets():
 def test_no_completion_inside_comments():
     project, path, pos = project_at(HEAD + "# HIST$0\n")
     assert complete(project, path, pos) == []
+
+
+def test_keys_come_with_snippets_from_the_catalogue():
+    project, path, pos = project_at(HEAD + "HANDOFF:\n  - TO: Income_Agent\n    $0\n")
+    items = {i.label: i for i in complete(project, path, pos)}
+    assert items["HISTORY"].snippet == "HISTORY: ${1|full,none,summary_only,auto,last_5|}"
+    assert items["RETURN"].snippet == "RETURN: ${1|true,false|}"  # lowercase only
+    assert items["ON_RETURN"].snippet == "ON_RETURN:\n  $0"
+    project, path, pos = project_at(HEAD + "$0\n")
+    sections = {i.label: i for i in complete(project, path, pos)}
+    assert sections["HANDOFF"].snippet == "HANDOFF:\n  - TO: $0"

@@ -422,12 +422,19 @@ class _Completer:
     # --- helpers ----------------------------------------------------------------------------
 
     def _from_schema(self, item: SchemaItem, replace: Range, kind: ItemKind) -> Completion:
+        snippet = None
+        if kind in (ItemKind.KEY, ItemKind.SECTION):
+            parent = self.site.block if kind is ItemKind.KEY else None
+            match = lookup.child(parent, item.label) if parent is not None else lookup.section(item.label, self.site.kind)
+            key = match.key if isinstance(match, lookup.KeyMatch) else match.section.key if match is not None else None
+            snippet = key_snippet(key) if key is not None else None
         return Completion(
             label=item.label,
             kind=kind,
             detail=item.detail,
             documentation=item.documentation,
             insert_text=item.insert_text,
+            snippet=snippet,
             replace=replace,
             sort_group=3 if item.deprecated else 2,
             deprecated=item.deprecated,
@@ -451,6 +458,26 @@ class _Completer:
         if node is None or not node.has_value:
             return set()
         return set(re.findall(r"[A-Za-z_][\w]*", node.value))
+
+
+def key_snippet(key: Key) -> str | None:
+    """What typing a key should leave behind, from the catalogue: the value's choices, an
+    indented line for a block, a `- ` item for a list of blocks. None when plain `KEY: ` is all."""
+    name = key.name
+    if key.kind is ValueKind.HISTORY:
+        return f"{name}: ${{1|{','.join((*key.values, *key.value_examples))}|}}"
+    if key.kind is ValueKind.BOOL or key.exact_true:
+        return f"{name}: ${{1|true,false|}}"
+    if key.kind is ValueKind.ENUM and key.values and all("," not in v and "|" not in v for v in key.values):
+        return f"{name}: ${{1|{','.join(key.values)}|}}"
+    if key.kind is ValueKind.LIST_OF_BLOCKS:
+        first = next((c for c in key.children if c.required), key.children[0] if key.children else None)
+        return f"{name}:\n  - {first.name}: $0" if first is not None else f"{name}:\n  - $0"
+    if key.kind in (ValueKind.BLOCK, ValueKind.MAP, ValueKind.ASSIGNMENTS, ValueKind.SIGNATURES):
+        return f"{name}:\n  $0"
+    if key.kind in (ValueKind.STRING, ValueKind.TEMPLATE, ValueKind.TEXT):
+        return f'{name}: "$1"'
+    return None
 
 
 def _repeatable(block: Key, label: str) -> bool:
