@@ -190,3 +190,25 @@ async def test_a_second_workspace_folder_is_indexed(client: LanguageClient, tmp_
     )
     diags = await wait_for_diagnostics(client, (second / "other.abl").as_uri(), lambda d: "INVALID_HANDOFF_TARGET" in codes(d))
     assert diags
+
+
+async def test_diagnostics_follow_an_edit_that_a_request_read_first(client: LanguageClient):
+    uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
+    await wait_for_diagnostics(client, uri, lambda d: "E330" in codes(d))
+    change_document(client, uri, 2, SUPERVISOR.replace("mode: recent", "mode: none"))
+    await client.text_document_completion_async(lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, 10)))
+    diags = await wait_for_diagnostics(client, uri, lambda d: "E330" not in codes(d))
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" in codes(diags)
+
+
+async def test_every_new_version_of_an_open_file_gets_its_diagnostics(client: LanguageClient):
+    if client.server_capabilities.diagnostic_provider is not None:  # type: ignore[attr-defined]
+        return  # pull clients ask for them
+    uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
+    await wait_for_diagnostics(client, uri, lambda d: "E330" in codes(d))
+    change_document(client, uri, 2, SUPERVISOR.replace("Route loan requests", "Route every loan request"))
+    while True:  # the same diagnostics, published again for version 2
+        params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if params.uri == uri and params.version == 2:
+            break
+    assert "E330" in codes(params.diagnostics)

@@ -9,7 +9,10 @@ model (see ARCHITECTURE.md). An `Analysis` is a view valid until the next change
 afterwards raises `StaleAnalysis` rather than answering from a mix of old and new trees.
 
 Changes are coalesced: `set_text` only records the newest text of a file, and the next
-`analyse` (or `analysis()`) reads each changed file once, however many edits arrived.
+`analyse` (or `analysis()`) reads each changed file once, however many edits arrived. Reading
+(parsing and lowering, what hover and completion need) and checking (what diagnostics need) are
+two phases: a view reads every pending change at once and checks only when a diagnostic is
+asked for, so a request right after a keystroke does not wait for the checks.
 """
 
 from __future__ import annotations
@@ -64,7 +67,8 @@ class AnalysisHost:
         self._open: dict[str, int] = {}  # paths the editor holds open → their version
         self._large: set[str] = set()
         self._generation = 0
-        self._analysed_generation = -1
+        self._stale: set[str] = set()  # project roots whose documents changed since their check
+        self._unpublished: dict[str, tuple[Diagnostic, ...]] = {}  # changes not yet taken
         self._published: dict[str, tuple[Diagnostic, ...]] = {}
         # Decoding problems of files read from disk, until the file is next analysed.
         self._read_diagnostics: dict[str, tuple[Diagnostic, ...]] = {}
@@ -77,11 +81,9 @@ class AnalysisHost:
 
     def set_options(self, options: CheckOptions) -> None:
         self._options = options
-        for state in self._projects.values():
+        for root, state in self._projects.items():
             state.cache = CheckCache()
-            state.diagnostics.clear()
-            self._pending.update((p, state.project.texts[p]) for p in state.project.texts)
-        self._generation += 1
+            self._stale.add(root)
 
     def add_folder(self, folder: str) -> list[str]:
         """Index every `*.abl` file under a workspace folder. Returns the files found."""
@@ -149,6 +151,9 @@ class AnalysisHost:
     def is_open(self, path: str) -> bool:
         return path in self._open
 
+    def open_paths(self) -> list[str]:
+        return sorted(self._open)
+
     # --- analysis -----------------------------------------------------------------------
 
     @property
@@ -156,36 +161,59 @@ class AnalysisHost:
         return bool(self._pending)
 
     def analyse(self) -> AnalysisResult:
-        """Read every changed file once and re-check what the changes touched."""
-        if not self._pending and self._analysed_generation == self._generation:
-            return AnalysisResult({}, 0)
+        """Read every changed file once and re-check what the changes touched. The result holds
+        the files whose diagnostics changed since the last `take_changes` (or `analyse`)."""
+        read = self._sync()
+        self._check_stale()
+        return AnalysisResult(self.take_changes(), read)
+
+    def analysis(self) -> "Analysis":
+        """A consistent view of the workspace, with every change received so far applied.
+        Files are read now; checks run when a diagnostic is first asked for."""
+        self._sync()
+        return Analysis(self, self._generation)
+
+    def take_changes(self) -> dict[str, tuple[Diagnostic, ...]]:
+        """Files whose diagnostics changed since the last call (removed files: empty)."""
+        changes, self._unpublished = self._unpublished, {}
+        return changes
+
+    @property
+    def needs_checking(self) -> bool:
+        return bool(self._pending or self._stale)
+
+    # --- the two phases -------------------------------------------------------------------
+
+    def _sync(self) -> int:
+        """Apply every pending change to the projects' documents. Returns how many files."""
+        if not self._pending:
+            return 0
         pending, self._pending = self._pending, {}
-        touched: set[str] = set()
         with paused_gc():
             for path, text in pending.items():
-                touched.add(self._apply(path, text))
-            changed: dict[str, tuple[Diagnostic, ...]] = {}
-            for root in touched:
-                state = self._projects.get(root)
-                if state is None:
-                    continue
-                changed.update(self._check(state))
-            for path, text in pending.items():
+                self._stale.add(self._apply(path, text))
                 if text is None and self._published.get(path):
-                    changed[path] = ()
+                    self._note({path: ()})
+        return len(pending)
+
+    def _check_stale(self) -> None:
+        """Re-check the projects changed since their last check."""
+        if not self._stale:
+            return
+        stale, self._stale = self._stale, set()
+        with paused_gc():
+            for root in sorted(stale):
+                state = self._projects.get(root)
+                if state is not None:
+                    self._note(self._check(state))
+
+    def _note(self, changed: dict[str, tuple[Diagnostic, ...]]) -> None:
         for path, diags in changed.items():
+            self._unpublished[path] = diags
             if diags:
                 self._published[path] = diags
             else:
                 self._published.pop(path, None)
-        self._analysed_generation = self._generation
-        return AnalysisResult(changed, len(pending))
-
-    def analysis(self) -> "Analysis":
-        """A consistent view of the workspace, with every change received so far applied."""
-        if self._pending or self._analysed_generation != self._generation:
-            self.analyse()
-        return Analysis(self, self._generation)
 
     # --- internals ------------------------------------------------------------------------
 
@@ -326,12 +354,15 @@ class Analysis:
 
     def diagnostics(self, path: str) -> tuple[Diagnostic, ...]:
         host = self._live()
+        host._check_stale()
         root = host._project_of.get(path)
         state = host._projects.get(root) if root is not None else None
         return state.diagnostics.get(path, ()) if state is not None else ()
 
     def all_diagnostics(self) -> Iterator[tuple[str, tuple[Diagnostic, ...]]]:
-        for state in self._live()._projects.values():
+        host = self._live()
+        host._check_stale()
+        for state in host._projects.values():
             yield from sorted(state.diagnostics.items())
 
     # --- names ----------------------------------------------------------------------------

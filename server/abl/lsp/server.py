@@ -102,6 +102,8 @@ class AblServer(LanguageServer):
     # --- reading the analysis -------------------------------------------------------------
 
     def analysis(self) -> Analysis:
+        if self.host.has_pending:
+            self.schedule()  # this request reads the edits; their checks and diagnostics follow
         return self.host.analysis()
 
     def positions(self, path: str, analysis: Analysis | None = None) -> Positions:
@@ -131,7 +133,10 @@ class AblServer(LanguageServer):
         except Exception:  # analysis must never take the server down with it
             log.exception("analysis failed")
             return
-        self.publish(set(result.diagnostics))
+        # Open files whose version moved get their diagnostics again even when unchanged: the
+        # version tells the client they are current.
+        moved = {p for p in self.host.open_paths() if self._published.get(p, (None,))[0] != self.host.version(p)}
+        self.publish(set(result.diagnostics) | moved)
         self.heap.after_activity()
         for listener in self.on_analysed:
             try:
