@@ -20,15 +20,25 @@ class Group(enum.Enum):
     PLATFORM = "platform"  # the reference compiler's own codes: same trigger, same severity
     SYNTAX = "syntax"  # the text cannot be read, or its structure is wrong
     LINT = "lint"  # accepted by the platform, but it will not do what the author meant
+    SUPPRESSION = "suppression"  # an `# abl: ignore` comment that does nothing
 
 
 class FixSafety(enum.Enum):
-    """Ruff's definition: a safe fix keeps the meaning of the file; an unsafe one changes what
-    runs, so it is offered in the editor but never applied by `abl check --fix`."""
+    """A safe fix keeps the meaning of the file; an unsafe one changes what runs (or deletes what
+    the author wrote), so `abl check --fix` applies it only with `--unsafe-fixes` (the editor
+    offers both).
 
-    SAFE = "safe"
+    This is the one source of a code's fix safety: the engine marks every fix of an `UNSAFE`
+    code unsafe, whatever the rule said, so the docs page and `--fix` cannot disagree."""
+
+    SAFE = "safe"  # the first fix offered is safe (unsafe alternatives may follow)
+    SOMETIMES_SAFE = "sometimes safe"  # safe in the cases the fix text names, unsafe otherwise
     UNSAFE = "unsafe"
     NONE = "none"  # no quick fix: the right change depends on what the author meant
+
+    @property
+    def allows_safe_fixes(self) -> bool:
+        return self in (FixSafety.SAFE, FixSafety.SOMETIMES_SAFE)
 
 
 @dataclass(frozen=True, slots=True)

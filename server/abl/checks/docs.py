@@ -29,7 +29,13 @@ GENERATED_MARKER = (
 # Said after the fix text, which already explains why the fix is or is not safe.
 _APPLIED_BY_CHECK_FIX = {
     FixSafety.SAFE: "`abl check --fix` applies this fix.",
-    FixSafety.UNSAFE: "The editor offers this fix; `abl check --fix` never applies it.",
+    FixSafety.SOMETIMES_SAFE: (
+        "`abl check --fix` applies this fix where it is safe, as said above; elsewhere it needs "
+        "`abl check --fix --unsafe-fixes`, and the editor offers it."
+    ),
+    FixSafety.UNSAFE: (
+        "The editor offers this fix; `abl check --fix` applies it only with `--unsafe-fixes`."
+    ),
 }
 
 

@@ -7,7 +7,7 @@ turn this off with `strict_rules=True`, so a crashing rule fails loudly there).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from abl.checks import rules as _rules  # noqa: F401  (importing registers every rule)
 from abl.checks.cache import CheckCache
@@ -78,13 +78,17 @@ def _run(options: CheckOptions, codes: str, call) -> bool:
 
 
 def _normalise(diags: list[Diagnostic]) -> list[Diagnostic]:
-    """Registry severities, one copy of each diagnostic, in source order."""
+    """Registry severities and fix safety, one copy of each diagnostic, in source order."""
     seen: set[tuple] = set()
     out: list[Diagnostic] = []
     for d in diags:
-        severity = lookup(d.code).severity
-        if severity is not d.severity:
-            d = Diagnostic(d.code, severity, d.message, d.range, d.fixes, d.related)
+        entry = lookup(d.code)
+        fixes = d.fixes
+        if not entry.fix_safety.allows_safe_fixes and any(f.safe for f in fixes):
+            # The registry is the one source of fix safety (what the docs page says).
+            fixes = tuple(replace(f, safe=False) for f in fixes)
+        if entry.severity is not d.severity or fixes is not d.fixes:
+            d = Diagnostic(d.code, entry.severity, d.message, d.range, fixes, d.related)
         key = (d.code, d.range, d.message)
         if key in seen:
             continue

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from abl.diagnostics import Fix, TextEdit
 from abl.text import LineIndex, Position, Range
 
@@ -38,3 +40,33 @@ def apply_edits(text: str, edits: list[TextEdit]) -> tuple[str, int]:
         last_start = start
         applied += 1
     return text, applied
+
+
+def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, list[int]]:
+    """Apply whole fixes, preferring the earlier ones: a fix whose edits overlap an edit already
+    taken is skipped as a whole (never half applied), so that it can be judged again on the new
+    text. A fix whose edits were all taken already (two diagnostics offering the same change)
+    counts as applied. Returns the new text and the indexes of the fixes applied."""
+    index = LineIndex(text)
+    taken: list[tuple[int, int, str]] = []
+    applied: list[int] = []
+    for number, fix in enumerate(fixes):
+        spans = [(index.offset(e.range.start), index.offset(e.range.end), e.new_text) for e in fix.edits]
+        new = [s for s in spans if s not in taken]
+        if any(_conflict(a, b) for a in new for b in taken) or any(
+            _conflict(a, b) for i, a in enumerate(new) for b in new[i + 1 :]
+        ):
+            continue
+        taken.extend(new)
+        applied.append(number)
+    for start, end, new_text in sorted(taken, key=lambda s: (s[0], s[1]), reverse=True):
+        text = text[:start] + new_text + text[end:]
+    return text, applied
+
+
+def _conflict(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+    """Two edits that overlap, or insert at the same place (their order would be a guess)."""
+    (a_start, a_end, _), (b_start, b_end, _) = a, b
+    if a_start < b_end and b_start < a_end:
+        return True
+    return a_start == b_start and (a_start == a_end or b_start == b_end)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from abl.checks.catalogue import lint, platform, syntax
+from abl.checks.catalogue import lint, platform, suppression, syntax
 from abl.checks.code import Code, FixSafety, Group
 
 __all__ = ["BY_CODE", "CODES", "DOCS_BASE_URL", "DOCS_DIR", "Code", "FixSafety", "Group", "docs_url", "lookup"]
 
-# In reading order: the platform's codes, then syntax and structure, then our lint codes.
-CODES: Final[tuple[Code, ...]] = platform.CODES + syntax.CODES + lint.CODES
+# In reading order: the platform's codes, then syntax and structure, then our lint codes, then
+# the codes about suppression comments.
+CODES: Final[tuple[Code, ...]] = platform.CODES + syntax.CODES + lint.CODES + suppression.CODES
 
 BY_CODE: Final[dict[str, Code]] = {c.code: c for c in CODES}
 

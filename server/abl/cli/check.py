@@ -1,19 +1,38 @@
-"""`abl check`: compiler-style diagnostics for files and folders, with safe fixes."""
+"""`abl check`: compiler-style diagnostics for files and folders, with fixes, as a CI runs it.
+
+Each project is checked under its configuration (`abl.config`: the nearest `abl.toml` or
+`pyproject.toml` `[tool.abl]` above the project, or `--config`), whose selection, severities and
+suppression comments decide what is reported. `--fix` applies the first safe fix of each
+reported diagnostic (`--unsafe-fixes`: its first fix of any kind) until nothing changes,
+`--diff` shows what that would change without writing, `--watch` checks again on every change.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from abl.checks.engine import CheckOptions, check_project, has_errors
-from abl.checks.fixes import apply_edits
+from abl.checks.autofix import FixOutcome, fix_project
+from abl.checks.engine import DEFAULT_OPTIONS, check_file, has_errors
 from abl.cli import report
+from abl.cli.format import unified_diff
+from abl.config import DEFAULT, Config, ConfigProblem, find_config, load_config, unknown_selector
 from abl.diagnostics import Diagnostic, Severity
 from abl.gcpause import paused_gc
 from abl.workspace import Project, load_projects
+from abl.workspace.index import discover, holds_abl
 
 FORMATS = ("text", "json", "sarif", "github")
+# How often `--watch` looks at the files' modification times.
+WATCH_INTERVAL = 0.5
+
+
+class UsageError(Exception):
+    """A problem with the command line or the configuration: printed as is, exit code 2."""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -22,70 +41,257 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     p.add_argument("--strict", action="store_true", help="warnings fail the run too")
     p.add_argument("--all", action="store_true", help="also print hints (production-readiness notes)")
-    p.add_argument("--fix", action="store_true", help="apply safe fixes in place and report what changed")
-    p.add_argument("--select", metavar="CODES", help="only these codes, comma-separated")
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
+    fixing = p.add_argument_group("fixes")
+    fixing.add_argument("--fix", action="store_true", help="apply the safe fixes of the reported problems in place")
+    fixing.add_argument("--unsafe-fixes", action="store_true", help="with --fix, --diff or --fix-only: apply unsafe fixes too")
+    fixing.add_argument("--fix-only", action="store_true", help="apply fixes and report only what was fixed")
+    fixing.add_argument("--diff", action="store_true", help="print what --fix would change as a diff; write nothing")
+    fixing.add_argument("--show-fixes", action="store_true", help="list every fix that was applied")
+    selecting = p.add_argument_group("selection (adds to the configuration file)")
+    selecting.add_argument("--config", metavar="FILE", help="use this abl.toml or pyproject.toml instead of searching")
+    selecting.add_argument("--select", metavar="CODES", help="only these codes or groups, comma-separated")
+    selecting.add_argument("--extend-select", metavar="CODES", help="also these codes or groups")
+    selecting.add_argument("--ignore", metavar="CODES", help="leave out these codes or groups")
+    output = p.add_argument_group("output")
+    output.add_argument("--statistics", action="store_true", help="count the problems per code instead of listing them")
+    output.add_argument("--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
+    output.add_argument("--watch", action="store_true", help="check again whenever a file changes (Ctrl-C stops)")
+    output.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     with paused_gc():  # a short-lived command: collecting cycles would only slow it down
-        return _run(args)
-
-
-def _run(args: argparse.Namespace) -> int:
-    projects, problems = load_projects(args.paths)
-    if problems:
-        for p in problems:
-            print(f"abl check: error: cannot read {p}", file=sys.stderr)
-        return 2
-    select = frozenset(c.strip() for c in args.select.split(",") if c.strip()) if args.select else None
-    if select is not None:
-        from abl.checks.registry import BY_CODE
-
-        unknown = sorted(c for c in select if c not in BY_CODE)
-        if unknown:
-            print(f"abl check: error: unknown code(s): {', '.join(unknown)}", file=sys.stderr)
+        try:
+            _validate(args)
+            if args.watch:
+                return _watch(args)
+            return _run_once(args)
+        except UsageError as problem:
+            print(f"abl check: error: {problem}", file=sys.stderr)
             return 2
-    options = CheckOptions(select=select)
-    results: dict[str, list[Diagnostic]] = {}
-    fixed: dict[str, list[Diagnostic]] = {}
-    texts: dict[str, str] = {}
-    for project in projects:
-        project_results = check_project(project, options)
-        if project.focus is not None:
-            project_results = {p: d for p, d in project_results.items() if p in project.focus}
-        if args.fix:
-            project_fixed = _apply_safe_fixes(project, project_results)
-            if project_fixed:
-                for path in project_fixed:
-                    project.update(path, Path(path).read_bytes().decode("utf-8"))
-                project_results = check_project(project, options)
-            fixed.update(project_fixed)
-        results.update(project_results)
-        texts.update(project.texts)
-    shown = {
-        path: [d for d in diags if args.all or args.format != "text" or d.severity is not Severity.HINT]
-        for path, diags in results.items()
-    }
-    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
-    out = report.render(args.format, texts, shown, fixed, color=color)
-    sys.stdout.write(out)
-    every = [d for diags in results.values() for d in diags]
+
+
+# --- one run ----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Unit:
+    """One project, the configuration it is checked under, and the files to report."""
+
+    project: Project
+    config: Config
+    files: list[str]
+
+
+@dataclass(slots=True)
+class _Results:
+    diagnostics: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    fixed: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    diffs: list[str] = field(default_factory=list)
+
+
+def _run_once(args: argparse.Namespace) -> int:
+    results = _Results()
+    for unit in _units(args):
+        _check_unit(unit, args, results)
+    return _report(args, results)
+
+
+def _check_unit(unit: _Unit, args: argparse.Namespace, results: _Results) -> None:
+    if args.fix or args.fix_only or args.diff:
+        outcome = fix_project(unit.project, unit.files, lambda path: _diagnostics(unit, path, args), unsafe=args.unsafe_fixes)
+        _use_fixes(outcome, write=not args.diff, results=results)
+        if args.fix_only or args.diff:
+            return  # only what was fixed is reported
+    for path in unit.files:
+        results.diagnostics[path] = _diagnostics(unit, path, args)
+        results.texts[path] = unit.project.texts[path]
+
+
+def _diagnostics(unit: _Unit, path: str, args: argparse.Namespace) -> list[Diagnostic]:
+    """What is reported for one file: the configuration's view, hints only when shown."""
+    found = check_file(unit.project, path, DEFAULT_OPTIONS)
+    found = unit.config.filter(path, unit.project.texts[path], found)
+    if args.all or args.format != "text":
+        return found
+    return [d for d in found if d.severity is not Severity.HINT]
+
+
+def _use_fixes(outcome: FixOutcome, *, write: bool, results: _Results) -> None:
+    for path in outcome.changed:
+        if write:
+            try:
+                Path(path).write_bytes(outcome.texts[path].encode("utf-8"))
+            except OSError as err:
+                raise UsageError(f"cannot write {path}: {err.strerror or err}") from err
+        else:
+            results.diffs.append(unified_diff(path, outcome.original[path], outcome.texts[path]))
+        results.fixed[path] = outcome.fixed[path]
+
+
+def _report(args: argparse.Namespace, results: _Results) -> int:
+    if args.diff:
+        _emit(args, "".join(results.diffs))
+        fixes = sum(len(d) for d in results.fixed.values())
+        print(f"{fixes} fix(es) would be applied in {len(results.diffs)} file(s)", file=sys.stderr)
+        return 1 if results.diffs and not args.exit_zero else 0
+    color = args.output_file is None and (args.color == "always" or (args.color == "auto" and sys.stdout.isatty()))
+    if args.fix_only:
+        out = report.fixed_summary(results.fixed, unsafe=args.unsafe_fixes, detailed=args.show_fixes)
+    elif args.statistics:
+        out = report.statistics(args.format, results.diagnostics, unsafe=args.unsafe_fixes)
+    else:
+        out = report.render(
+            args.format,
+            results.texts,
+            results.diagnostics,
+            results.fixed,
+            color=color,
+            unsafe=args.unsafe_fixes,
+            show_fixes=args.show_fixes,
+        )
+    _emit(args, out)
+    if args.exit_zero or args.fix_only:
+        return 0
+    every = [d for diags in results.diagnostics.values() for d in diags]
     return 1 if has_errors(every, strict=args.strict) else 0
 
 
-def _apply_safe_fixes(project: Project, results: dict[str, list[Diagnostic]]) -> dict[str, list[Diagnostic]]:
-    changed: dict[str, list[Diagnostic]] = {}
-    for path, diags in results.items():
-        fixable = [d for d in diags if any(f.safe for f in d.fixes)]
-        if not fixable:
+def _emit(args: argparse.Namespace, text: str) -> None:
+    if args.output_file is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        Path(args.output_file).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write {args.output_file}: {err.strerror or err}") from err
+
+
+# --- projects and their configuration --------------------------------------------------------------
+
+
+def _units(args: argparse.Namespace) -> list[_Unit]:
+    """Every project under the paths, each with its configuration and the files to report."""
+    for raw in args.paths:
+        if Path(raw).is_dir() and not holds_abl(Path(raw)):
+            raise UsageError(f"{raw} holds no ABL file (*.abl); check the path")
+    projects, unreadable = load_projects(args.paths)
+    if unreadable:
+        raise UsageError("; ".join(f"cannot read {p}" for p in unreadable))
+    named = {str(Path(raw)) for raw in args.paths if Path(raw).is_file()}
+    configs = _Configs(args)
+    units = []
+    for project in projects:
+        config = configs.for_path(Path(project.root))
+        project.default_history = config.default_history
+        files = [
+            path
+            for path in sorted(project.documents)
+            if (project.focus is None or path in project.focus) and (path in named or config.is_included(path))
+        ]
+        units.append(_Unit(project, config, files))
+    if not any(unit.files for unit in units):
+        raise UsageError(f"every ABL file under {', '.join(args.paths)} is excluded by the configuration")
+    return units
+
+
+class _Configs:
+    """Configuration files by path, each read once, with the command line's selection on top."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.loaded: dict[Path, Config] = {}
+        self.chosen = Path(args.config) if args.config else None
+        if self.chosen is not None and not self.chosen.is_file():
+            raise UsageError(f"cannot read the configuration {args.config}: no such file")
+
+    def for_path(self, start: Path) -> Config:
+        path = self.chosen or find_config(start)
+        if path is None:
+            return self._overrides(DEFAULT)
+        if path not in self.loaded:
+            config, problems = load_config(path)
+            if problems:
+                raise UsageError(_config_problems(problems))
+            self.loaded[path] = self._overrides(config)
+        return self.loaded[path]
+
+    def _overrides(self, config: Config) -> Config:
+        a = self.args
+        return config.with_overrides(
+            select=_codes(a.select) if a.select is not None else None,
+            extend_select=_codes(a.extend_select),
+            ignore=_codes(a.ignore),
+        )
+
+
+def _config_problems(problems: list[ConfigProblem]) -> str:
+    first, *rest = problems
+    more = f" (and {len(rest)} more problem(s) in the file)" if rest else ""
+    return f"{first}{more}"
+
+
+def _codes(written: str | None) -> list[str]:
+    return [c.strip() for c in (written or "").split(",") if c.strip()]
+
+
+def _validate(args: argparse.Namespace) -> None:
+    """Flag combinations and code lists, before anything is read."""
+    for flag, written in (("--select", args.select), ("--extend-select", args.extend_select), ("--ignore", args.ignore)):
+        for code in _codes(written):
+            why = unknown_selector(code)
+            if why is not None:
+                raise UsageError(f"{flag}: {why}")
+    if args.diff and args.format != "text":
+        raise UsageError("--diff prints a unified diff; it cannot be combined with --format " + args.format)
+    if args.diff and args.fix:
+        raise UsageError("--diff shows what --fix would change without writing; use one of the two")
+    if args.watch and (args.diff or args.output_file):
+        raise UsageError("--watch prints to the terminal; it cannot be combined with --diff or --output-file")
+
+
+# --- watching ------------------------------------------------------------------------------------
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """Check, then check again whenever an ABL or configuration file changes; Ctrl-C ends it (0)."""
+    try:
+        seen = _stamps(args)
+        while True:
+            try:
+                _run_once(args)
+            except UsageError as problem:
+                print(f"abl check: error: {problem}", file=sys.stderr)
+            print("[watching for changes; Ctrl-C to stop]", file=sys.stderr, flush=True)
+            while (now := _stamps(args)) == seen:
+                time.sleep(WATCH_INTERVAL)
+            seen = now
+    except KeyboardInterrupt:
+        return 0
+
+
+def _stamps(args: argparse.Namespace) -> dict[str, tuple[int, int]]:
+    """Modification time and size of every file the check reads."""
+    stamps = {}
+    for path in _watched(args):
+        try:
+            stat = path.stat()
+        except OSError:
             continue
-        # Take the first safe fix of each diagnostic only.
-        edits = [e for d in fixable for e in next(f for f in d.fixes if f.safe).edits]
-        text = project.texts[path]
-        new_text, applied = apply_edits(text, edits)
-        if applied and new_text != text:
-            Path(path).write_bytes(new_text.encode("utf-8"))
-            changed[path] = fixable
-    return changed
+        stamps[str(path)] = (stat.st_mtime_ns, stat.st_size)
+    return stamps
+
+
+def _watched(args: argparse.Namespace) -> Iterator[Path]:
+    files, _ = discover(args.paths)
+    yield from files
+    if args.config:
+        yield Path(args.config)
+    for raw in args.paths:
+        found = find_config(Path(raw))
+        if found is not None:
+            yield found

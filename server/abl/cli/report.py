@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from abl import __version__
+from abl.checks.autofix import chosen_fix
 from abl.checks.registry import docs_url, lookup
 from abl.diagnostics import Diagnostic, Severity
 from abl.text import LineIndex
@@ -13,14 +14,23 @@ _COLORS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m", Severit
 _BOLD, _BLUE, _RESET = "\x1b[1m", "\x1b[1;34m", "\x1b[0m"
 
 
-def render(fmt: str, texts: dict[str, str], results: dict[str, list[Diagnostic]], fixed: dict[str, list[Diagnostic]], *, color: bool) -> str:
+def render(
+    fmt: str,
+    texts: dict[str, str],
+    results: dict[str, list[Diagnostic]],
+    fixed: dict[str, list[Diagnostic]],
+    *,
+    color: bool,
+    unsafe: bool = False,
+    show_fixes: bool = False,
+) -> str:
     if fmt == "json":
         return json.dumps(to_json(results, fixed), indent=2) + "\n"
     if fmt == "sarif":
         return json.dumps(to_sarif(results), indent=2) + "\n"
     if fmt == "github":
         return to_github(results)
-    return to_text(texts, results, fixed, color=color)
+    return to_text(texts, results, fixed, color=color, unsafe=unsafe, show_fixes=show_fixes)
 
 
 def summary(results: dict[str, list[Diagnostic]]) -> dict[str, int]:
@@ -34,7 +44,15 @@ def summary(results: dict[str, list[Diagnostic]]) -> dict[str, int]:
 # --- text ---------------------------------------------------------------------------------
 
 
-def to_text(texts: dict[str, str], results: dict[str, list[Diagnostic]], fixed: dict[str, list[Diagnostic]], *, color: bool) -> str:
+def to_text(
+    texts: dict[str, str],
+    results: dict[str, list[Diagnostic]],
+    fixed: dict[str, list[Diagnostic]],
+    *,
+    color: bool,
+    unsafe: bool = False,
+    show_fixes: bool = False,
+) -> str:
     def paint(style: str, s: str) -> str:
         return f"{style}{s}{_RESET}" if color else s
 
@@ -53,11 +71,15 @@ def to_text(texts: dict[str, str], results: dict[str, list[Diagnostic]], fixed: 
                 width = max(1, min(end, len(source)) - start)
                 out.append(paint(_BLUE, f" {gutter} |") + f" {source}")
                 out.append(paint(_BLUE, f" {' ' * len(gutter)} |") + " " + " " * start + paint(_COLORS[d.severity], "^" * width))
-            if any(f.safe for f in d.fixes):
-                out.append(paint(_BLUE, f" {' ' * len(str(line))} = ") + f"fix available: {next(f for f in d.fixes if f.safe).title} (run `abl check --fix`)")
+            fix = chosen_fix(d, unsafe)
+            if fix is not None:
+                command = "abl check --fix" if fix.safe else "abl check --fix --unsafe-fixes"
+                out.append(paint(_BLUE, f" {' ' * len(str(line))} = ") + f"fix available: {fix.title} (run `{command}`)")
             out.append("")
-    for path, diags in fixed.items():
-        out.append(f"fixed {len(diags)} problem(s) in {path}: " + ", ".join(sorted({d.code for d in diags})))
+    out.extend(_fixed_lines(fixed, unsafe, detailed=show_fixes))
+    fixable = _fixable_line(results, unsafe)
+    if fixable:
+        out.append(fixable)
     counts = summary(results)
     files = len(results)
     parts = [f"{counts['errors']} error(s)", f"{counts['warnings']} warning(s)"]
@@ -66,6 +88,69 @@ def to_text(texts: dict[str, str], results: dict[str, list[Diagnostic]], fixed: 
     verdict = "no problems" if not any(counts.values()) else ", ".join(parts)
     out.append(f"Checked {files} file(s): {verdict}.")
     return "\n".join(out) + "\n"
+
+
+def fixed_summary(fixed: dict[str, list[Diagnostic]], *, unsafe: bool, detailed: bool) -> str:
+    """What `--fix-only` prints: the fixes applied, and their count."""
+    lines = _fixed_lines(fixed, unsafe, detailed=detailed)
+    total = sum(len(d) for d in fixed.values())
+    lines.append(f"Fixed {total} problem(s) in {len(fixed)} file(s).")
+    return "\n".join(lines) + "\n"
+
+
+def _fixed_lines(fixed: dict[str, list[Diagnostic]], unsafe: bool, *, detailed: bool) -> list[str]:
+    lines = []
+    for path, diags in fixed.items():
+        lines.append(f"fixed {len(diags)} problem(s) in {path}: " + ", ".join(sorted({d.code for d in diags})))
+        if detailed:
+            for d in diags:
+                fix = chosen_fix(d, unsafe)
+                title = f": {fix.title}" if fix is not None else ""
+                lines.append(f"  {d.range.start.line + 1}:{d.range.start.character + 1} {d.code}{title}")
+    return lines
+
+
+def _fixable_line(results: dict[str, list[Diagnostic]], unsafe: bool) -> str:
+    """How many reported problems `--fix` would fix, and how many more `--unsafe-fixes` would."""
+    every = [d for diags in results.values() for d in diags]
+    safe = sum(1 for d in every if chosen_fix(d, unsafe=False) is not None)
+    more = sum(1 for d in every if chosen_fix(d, unsafe=False) is None and chosen_fix(d, unsafe=True) is not None)
+    if unsafe or not safe:
+        total = safe + more
+        return f"{total} fixable with `abl check --fix --unsafe-fixes`." if total else ""
+    hidden = f" ({more} more with `--unsafe-fixes`)" if more else ""
+    return f"{safe} fixable with `abl check --fix`{hidden}."
+
+
+# --- statistics ---------------------------------------------------------------------------
+
+
+def statistics(fmt: str, results: dict[str, list[Diagnostic]], *, unsafe: bool) -> str:
+    """`--statistics`: how many problems of each code, the most frequent first."""
+    counts: dict[str, int] = {}
+    fixable: set[str] = set()
+    for diags in results.values():
+        for d in diags:
+            counts[d.code] = counts.get(d.code, 0) + 1
+            if chosen_fix(d, unsafe) is not None:
+                fixable.add(d.code)
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    if fmt == "json":
+        data = [
+            {"code": code, "count": n, "title": lookup(code).title, "fixable": code in fixable} for code, n in rows
+        ]
+        return json.dumps({"version": 1, "statistics": data}, indent=2) + "\n"
+    if not rows:
+        return "No problems.\n"
+    width = max(len(str(n)) for _, n in rows)
+    code_width = max(len(code) for code, _ in rows)
+    lines = [
+        f"{n:>{width}}  {code:<{code_width}}  {'[*]' if code in fixable else '   '} {lookup(code).title}"
+        for code, n in rows
+    ]
+    if fixable:
+        lines.append(f"[*] fixable with `abl check --fix{' --unsafe-fixes' if unsafe else ''}`")
+    return "\n".join(lines) + "\n"
 
 
 # --- json ---------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ Reads every route's history the way the compiler does (`abl.model.history`) and 
   (one-line `last_n`, one-line unknown words such as `recent`, `count: 0`, a negative or
   non-integer count, a one-line `{ mode: last_n }` map inside `CONTEXT`);
 - `HISTORY_LAST_ZERO`: `last_0`, which is valid and sends nothing (`none` says so);
-- `HISTORY_NOT_SET`: a route without history (the default, `full`, applies);
+- `HISTORY_NOT_SET`: a route without history (the default applies: `full`, or the project's
+  `default-history`);
 - `HISTORY_NONE_WITHOUT_CONTEXT`: `none` (or a one-exchange window) with no `PASS`,
   `SUMMARY` or `SET`, so the target starts blind;
 - `HANDOFF_SUMMARY_ONLY_WITHOUT_SUMMARY`: `summary_only` with no summary to send;
@@ -21,8 +22,9 @@ word, which is the opposite of what a short window or `none` was meant to do.
 
 ## Fix safety
 Every fix that picks a window (`last_5`, `none`, a block with `count`) changes what the target
-receives, so it is unsafe. Writing `none` for `last_0`, and `HISTORY: full` where none is set,
-keep what runs and are safe.
+receives, so it is unsafe. Writing `none` for `last_0` keeps what runs and is safe. Inserting the
+default where no `HISTORY` is set keeps what runs too, but a default is only a suggestion of what
+the author meant, so it is unsafe.
 """
 
 from __future__ import annotations
@@ -73,34 +75,60 @@ def history_values(check: Check, agent: Agent) -> None:
 
 @agent_rule("HISTORY_NOT_SET")
 def history_not_set(check: Check, agent: Agent) -> None:
+    default = check.project.default_history
     for route in agent.handoffs:
         if route.history is not None or route.node is None:
             continue
         target = route.target.text if route.target else "the target"
-        # `full` is the default, so writing it keeps what runs (unless a deployment sets a
-        # different project default, which the file cannot see).
-        fix = add_lines_fix(
-            "Add `HISTORY: full` (the default)",
-            check.document.source,
-            route.node,
-            key_column(route.node),
-            ["HISTORY: full"],
-            safe=True,
-        )
+        offered: list[Fix] = []
+        if not _ignored_history_key(route):
+            # Writing the default keeps what runs today, but it is only a suggestion: the author
+            # may have meant another window (and a deployment may set another default).
+            offered.append(
+                add_lines_fix(
+                    f"Add `HISTORY: {default}` (the default)",
+                    check.document.source,
+                    route.node,
+                    key_column(route.node),
+                    [f"HISTORY: {default}"],
+                    safe=False,
+                )
+            )
         check.report(
             "HISTORY_NOT_SET",
-            f"the route to {target} sets no `HISTORY`, so {target} receives the whole conversation "
-            "(the default, `full`); set `HISTORY` on purpose",
+            f"the route to {target} sets no `HISTORY`, so {target} receives {describe_default(default)}; "
+            "set `HISTORY` on purpose",
             route_anchor(route),
-            fixes=(fix,),
+            fixes=offered,
         )
+
+
+def describe_default(mode: str) -> str:
+    """What a route without `HISTORY` sends, in words, under the project default `mode`."""
+    if mode == "full":
+        return "the whole conversation (the default, `full`)"
+    sends = {
+        "none": "no earlier messages",
+        "summary_only": "only the route's `SUMMARY`",
+        "auto": "the `SUMMARY`, or the last five messages when there is none",
+    }
+    what = sends.get(mode) or f"the last {mode.removeprefix('last_')} messages"
+    return f"{what} (the project's `default-history`, `{mode}`)"
+
+
+def _ignored_history_key(route: HandoffRoute) -> bool:
+    """An uppercase `HISTORY` inside `CONTEXT`: the author wrote a history, which is ignored."""
+    return any(key.text.lower() == "history" for key in route.ignored_context_keys)
 
 
 @agent_rule("HISTORY_NONE_WITHOUT_CONTEXT", "HANDOFF_SUMMARY_ONLY_WITHOUT_SUMMARY")
 def history_leaves_target_blind(check: Check, agent: Agent) -> None:
     for route in agent.handoffs:
         spec = route.history
-        if spec is None or spec.error is not None or spec.fallback is not None:
+        if spec is None:
+            _default_leaves_target_blind(check, route)
+            continue
+        if spec.error is not None or spec.fallback is not None:
             continue
         has_summary = route.summary is not None and route.summary.text.strip() != ""
         target = route.target.text if route.target else "the target"
@@ -129,6 +157,26 @@ def history_leaves_target_blind(check: Check, agent: Agent) -> None:
             "or `SET`; add the fields it needs to `PASS`, or a `SUMMARY`",
             where,
         )
+
+
+def _default_leaves_target_blind(check: Check, route: HandoffRoute) -> None:
+    """A route without `HISTORY` under a project default that sends (almost) nothing."""
+    default = check.project.default_history
+    if default == "full" or route.node is None:
+        return
+    has_summary = route.summary is not None and route.summary.text.strip() != ""
+    if has_summary or route.passes or route.set:
+        return
+    count = default.removeprefix("last_")
+    if default != "none" and not (count.isdigit() and int(count) <= _BLIND_WINDOW):
+        return
+    target = route.target.text if route.target else "the target"
+    check.report(
+        "HISTORY_NONE_WITHOUT_CONTEXT",
+        f"{target} starts blind: the route sets no `HISTORY`, so it sends {describe_default(default)}, "
+        "and it has no `PASS`, `SUMMARY` or `SET`; add the fields it needs to `PASS`, or a `SUMMARY`",
+        route_anchor(route),
+    )
 
 
 @agent_rule("CONTEXT_KEY_IGNORED")

@@ -1,0 +1,75 @@
+"""Apply the fixes of the reported diagnostics to a project, in memory, until nothing changes.
+
+Only the diagnostics the caller reports are fixed (the caller's `check` decides: after the
+configuration, suppressions and hint visibility), and of each one only its first applicable fix:
+its first safe fix, or with `unsafe` its first fix of any kind. The rules list a diagnostic's
+fixes in the order of what the author most likely meant, so that fix is the one that keeps the
+author's intent when several compete.
+
+Fixes are applied whole, the earlier diagnostic's first; one that overlaps a fix already taken
+waits for the next pass, where it is judged again on the new text (it may no longer apply).
+Passes repeat until a pass changes nothing, so a second run finds nothing left to do. A file
+that was not valid UTF-8 is never fixed: writing it back would replace its unreadable bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from abl.checks.fixes import apply_fixes
+from abl.diagnostics import Diagnostic, Fix
+from abl.workspace import Project
+
+# More passes than any chain of fixes in the catalogue needs; a guard against two fixes that
+# undo each other, not a limit anyone should reach.
+MAX_PASSES = 10
+
+
+@dataclass(slots=True)
+class FixOutcome:
+    """What the passes did: the new text of each changed file, and the diagnostics fixed."""
+
+    original: dict[str, str] = field(default_factory=dict)  # path -> text before any fix
+    texts: dict[str, str] = field(default_factory=dict)  # path -> text after the fixes
+    fixed: dict[str, list[Diagnostic]] = field(default_factory=dict)  # in the text of their pass
+
+    @property
+    def changed(self) -> list[str]:
+        return [path for path, text in self.texts.items() if text != self.original[path]]
+
+
+def chosen_fix(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
+    """The fix `--fix` applies for `diagnostic`: its first safe one, or with `unsafe` its first."""
+    return next((f for f in diagnostic.fixes if f.safe or unsafe), None)
+
+
+def fix_project(
+    project: Project,
+    paths: Iterable[str],
+    check: Callable[[str], list[Diagnostic]],
+    *,
+    unsafe: bool = False,
+) -> FixOutcome:
+    """Fix `paths` of `project` in place (the project's texts are updated, no file is written).
+    `check(path)` gives the diagnostics reported for one file of the current project."""
+    outcome = FixOutcome()
+    fixable = [p for p in paths if not project.read_diagnostics.get(p)]
+    for _ in range(MAX_PASSES):
+        changed = False
+        for path in fixable:
+            chosen = [(d, f) for d in check(path) if (f := chosen_fix(d, unsafe)) is not None]
+            if not chosen:
+                continue
+            text = project.texts[path]
+            new_text, applied = apply_fixes(text, [f for _, f in chosen])
+            if new_text == text:
+                continue
+            outcome.original.setdefault(path, text)
+            outcome.fixed.setdefault(path, []).extend(chosen[i][0] for i in applied)
+            outcome.texts[path] = new_text
+            project.update(path, new_text)
+            changed = True
+        if not changed:
+            break
+    return outcome

@@ -1,0 +1,136 @@
+"""What a return writes into the parent: the writes the runtime refuses, and a repeated `MAP` key.
+
+## What it does
+- `RETURN_TARGET_NOT_DECLARED`: on a returnable route, a `MAP` parent variable, an `ON_RETURN`
+  `SET` or `CLEAR` target, or the `CLEAR` of a return handler the route names, that the parent
+  does not declare in `MEMORY` or `GATHER` (`abl.model.writable_variables`, the same set the
+  runtime uses). Names starting with `_` are the runtime's own and are left to
+  `RESERVED_VARIABLE_NAME`.
+- `DUPLICATE_KEY`: a child field mapped twice in one return map.
+
+## Why is this bad?
+Seed 004: "If one target is not writable, the runtime applies none of the return effects", so
+one undeclared `SET` loses every mapped value too. A repeated `MAP` key is one entry on the
+platform (a map holds one value per child field) and two in this tool's runtime.
+
+## Fix safety
+Declaring the variable makes the return's effects apply: unsafe. A repeated `MAP` key gets no
+fix: which copy the author needs is a choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from abl.checks.context import Check, agent_rule
+from abl.checks.rules.handoff_text import insert_lines, newline_of
+from abl.diagnostics import Fix, TextEdit
+from abl.model import Agent, HandoffRoute, MapEntry, produced_fields, writable_variables
+from abl.model.fields import root
+from abl.model.types import Name
+from abl.text import Position, Range
+
+
+@agent_rule("RETURN_TARGET_NOT_DECLARED")
+def return_target_not_declared(check: Check, agent: Agent) -> None:
+    writable = writable_variables(agent)
+    reported: set[tuple[str, Range]] = set()
+    for route in agent.handoffs:
+        if not route.is_returnable:
+            continue  # `ON_RETURN` never runs: HANDOFF_ON_RETURN_WITHOUT_RETURN says so
+        child = route.target.text if route.target is not None else "the child"
+        for what, name in _targets(check, agent, route):
+            text = name.text.strip()
+            if not text or text.startswith("_") or root(text) in writable or (text, name.range) in reported:
+                continue
+            reported.add((text, name.range))
+            check.report(
+                "RETURN_TARGET_NOT_DECLARED",
+                f"`{text}` is not declared in the `MEMORY` or `GATHER` of {agent.name.text}, so when {child} "
+                f"returns, the runtime refuses this {what} and applies none of the return's effects "
+                "(no `MAP`, `SET` or `CLEAR`); declare it under `MEMORY` `session:`",
+                name.range,
+                fixes=_declare(check, agent, root(text)),
+            )
+
+
+@agent_rule("DUPLICATE_KEY")
+def repeated_map_key(check: Check, agent: Agent) -> None:
+    for route in agent.handoffs:
+        entries = list(route.on_return.map) if route.on_return is not None else []
+        for group in (entries, list(route.legacy_map)):
+            for earlier, later in _repeats(group):
+                gap = later.child.range.start.line - earlier.child.range.start.line
+                where = f"{gap} line{'s' if gap != 1 else ''} below" if gap else "later on this line"
+                check.report(
+                    "DUPLICATE_KEY",
+                    f"child field `{earlier.child.text}` is mapped again {where} (into `{later.parent.text}`); "
+                    "a `MAP` holds one entry per child field, so the platform keeps only one of them, "
+                    "while this tool's runtime applies every entry; map each child field once",
+                    earlier.child.range,
+                    related=((check.document.path, later.child.range, "the same child field, mapped again"),),
+                )
+
+
+def _targets(check: Check, agent: Agent, route: HandoffRoute) -> Iterator[tuple[str, Name]]:
+    """(what, name) for every variable a return through `route` writes into the parent. A `MAP`
+    entry whose child field the child does not produce is left out: the compiler rejects it
+    (UNKNOWN_HANDOFF_RETURN_FIELD, often with MAP_DIRECTION_REVERSED), so it never runs."""
+    produced = _child_fields(check, route)
+    on_return = route.on_return
+    for entry in [*(on_return.map if on_return is not None else ()), *route.legacy_map]:
+        if produced is None or root(entry.child.text) in produced:
+            yield "`MAP` entry", entry.parent
+    if on_return is None:
+        return
+    for assignment in on_return.set:
+        yield "`SET`", assignment.target
+    for name in on_return.clear:
+        yield "`CLEAR`", name
+    handler_name = on_return.handler.text.strip() if on_return.handler is not None else None
+    for handler in agent.return_handlers:
+        if handler.name.text == handler_name:
+            for name in handler.clear:
+                yield f"`CLEAR` of handler `{handler_name}`", name
+
+
+def _child_fields(check: Check, route: HandoffRoute) -> set[str] | None:
+    """What the route's target produces; None when it is remote or not in the project."""
+    if route.target is None or route.remote:
+        return None
+    child = check.project.agent(route.target.text)
+    return produced_fields(child) if child is not None else None
+
+
+def _repeats(entries: list[MapEntry]) -> Iterator[tuple[MapEntry, MapEntry]]:
+    """(entry, the next entry with the same child field) for each repeated child field."""
+    last: dict[str, MapEntry] = {}
+    for entry in reversed(entries):
+        key = entry.child.text
+        if key in last:
+            yield entry, last[key]
+        last[key] = entry
+
+
+def _declare(check: Check, agent: Agent, name: str) -> tuple[Fix, ...]:
+    """`- name` in the parent's `MEMORY` session list, creating the list or the section."""
+    source = check.document.source
+    title = f"Declare `{name}` in `MEMORY`"
+    memory = agent.section("MEMORY")
+    if memory is not None:
+        session = next((c for c in memory.children if c.is_entry and c.key.lower() == "session"), None)
+        if session is not None and session.children:
+            last = session.children[-1]
+            return (Fix(title, (insert_lines(source, last, last.col, [f"- {name}"]),), False),)
+        if session is None and memory.children:
+            column = memory.children[0].col
+            lines = ["session:", f"  - {name}"]
+            return (Fix(title, (insert_lines(source, memory.children[-1], column, lines),), False),)
+        return ()
+    handoff = agent.section("HANDOFF")  # a returnable route lives there: the new section goes above it
+    if handoff is None:
+        return ()
+    nl = newline_of(source)
+    at = Position(handoff.row, 0)
+    text = f"MEMORY:{nl}  session:{nl}    - {name}{nl}{nl}"
+    return (Fix(title, (TextEdit(Range(at, at), text),), False),)
