@@ -1,0 +1,626 @@
+"""The handoff graph of a project: who can pass the conversation to whom, and what goes wrong.
+
+Nodes are the project's supervisors and agents, the tools they declare, the human an
+escalation reaches, and the targets a route names that are remote or do not exist. Edges are
+`HANDOFF` routes (with their condition, whether they return, the history as the platform reads
+it, `PASS` and `MAP`), handoffs written elsewhere (`ON_FAILURE: HANDOFF X`, `ON_ERROR`),
+`DELEGATE` entries, `ESCALATE` triggers, tool declarations, and the built-in return of a
+returnable child to its parent. Every node and edge keeps the file and range it was written at.
+
+On top of the edges, three analyses of how the runtime walks them:
+
+- **Roots and reachability.** A project with a supervisor starts there: every supervisor is a
+  root, and an agent that no chain of handoffs or delegates from a root reaches never runs.
+  A project without a supervisor has its entry agent chosen on deployment, so any agent could
+  be it: the roots are the agents nothing routes to (and, for a group that only routes among
+  itself, its first agent), and no agent is called unreachable.
+- **Hand-backs.** A route whose target is the caller's waiting parent is not a new handoff: the
+  parent resumes (seed 004). A route X → T counts as a hand-back when T has a returnable route
+  to X, or to an agent from which permanent handoffs lead to X within the runtime's nesting
+  limit (the parent is still the one waiting then).
+- **Cycles.** The runtime refuses a handoff to an agent already in the active handoff chain
+  (`recursion`), and a permanent handoff does not leave the chain. So a loop of handoff routes
+  that is not closed by a hand-back is refused when it comes round. Cycles are searched among
+  `HANDOFF` routes only (a self-route is `SELF_HANDOFF_TARGET`'s business).
+
+**Invariants.** Building never raises, on any project (half-typed files, missing targets,
+duplicate names: the first agent of a name is the one routes reach, as everywhere). The graph
+is a function of the project's agents alone, so it can be rebuilt whenever the roster changes,
+and it imports nothing from the checks. An agent's own edges are computed once per agent
+object and reused while the agent is unchanged.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable, Iterator
+
+from abl.model import Agent
+from abl.model.types import AgentKind, HandoffRoute
+from abl.text import Range
+
+# The runtime's nesting limit (waiting parents, the active agent and one-way hops): a
+# hand-back through permanent handoffs is looked for no deeper than this.
+NESTING_LIMIT = 10
+
+ESCALATION_ID = "escalation:human"
+
+
+class NodeKind(str, enum.Enum):
+    SUPERVISOR = "supervisor"
+    AGENT = "agent"
+    TOOL = "tool"
+    ESCALATION = "escalation"  # the human an `ESCALATE` trigger hands the customer to
+    REMOTE = "remote"  # a target in another deployment (`REMOTE` / `LOCATION: remote`)
+    MISSING = "missing"  # a target no agent of the project is called
+
+
+class EdgeKind(str, enum.Enum):
+    HANDOFF = "handoff"
+    DELEGATE = "delegate"
+    ESCALATE = "escalate"
+    RETURN = "return"  # a returnable child back to its parent
+    TOOL = "tool"  # an agent declares (or imports) a tool
+
+
+@dataclass(frozen=True, slots=True)
+class GraphNode:
+    id: str
+    kind: NodeKind
+    label: str  # the name as written
+    path: str | None  # where it is declared; None for the human, remote and missing targets
+    range: Range | None
+
+
+@dataclass(frozen=True, slots=True)
+class GraphEdge:
+    source: str
+    target: str
+    kind: EdgeKind
+    path: str
+    range: Range
+    returnable: bool = False
+    history: str | None = None  # the mode as the platform reads it (handoff routes only)
+    history_count: int | None = None  # for `last_n`
+    condition: str | None = None  # the `WHEN` as written
+    passes: tuple[str, ...] = ()  # `PASS` (handoff) or `INPUT` parameters (delegate)
+    maps: tuple[tuple[str, str], ...] = ()  # (child field, parent variable)
+    via: str | None = None  # where a handoff written outside `HANDOFF:` is, e.g. `ON_FAILURE`
+    route: int | None = None  # the index of the `HANDOFF` entry (handoff and return edges)
+    hand_back: bool = False  # a route to the waiting parent: the parent resumes
+
+    @property
+    def key(self) -> tuple[str, int] | None:
+        """What identifies a `HANDOFF` route: its agent and its index."""
+        if self.kind is EdgeKind.HANDOFF and self.via is None and self.route is not None:
+            return (self.source, self.route)
+        return None
+
+
+@dataclass(slots=True)
+class ProjectGraph:
+    """The graph of one project and what the analyses found (see the module docstring)."""
+
+    nodes: dict[str, GraphNode]
+    edges: list[GraphEdge]
+    roots: tuple[str, ...]
+    unreachable: tuple[str, ...]
+    cycles: tuple[tuple[str, ...], ...]  # one cycle per group of agents that loop, in route order
+    has_supervisor: bool
+    default_history: str = "full"  # what a route without `HISTORY` gets in this project
+    _cycle_groups: dict[str, int] = field(default_factory=dict, repr=False)  # agent → its group
+    _towards_root: list[dict[str, str]] = field(default_factory=list, repr=False)
+    _from_root: list[dict[str, str]] = field(default_factory=list, repr=False)
+    _by_route: dict[tuple[str, int], GraphEdge] | None = field(default=None, repr=False)
+
+    def node(self, node_id: str) -> GraphNode | None:
+        return self.nodes.get(node_id)
+
+    def edges_from(self, node_id: str) -> Iterator[GraphEdge]:
+        return (e for e in self.edges if e.source == node_id)
+
+    def cycle_through(self, agent: str, route: int) -> tuple[str, ...] | None:
+        """A cycle the `HANDOFF` route `route` of `agent` lies on, as agent names from the
+        route's agent round to the agent before it returns there; None when the route is on no
+        cycle (or is a hand-back)."""
+        edge = self._route_edges().get((agent, route))
+        if edge is None or edge.hand_back or edge.source == edge.target:
+            return None
+        group = self._cycle_groups.get(edge.source)
+        if group is None or self._cycle_groups.get(edge.target) != group:
+            return None
+        # target → … → group root (walking towards the root), then root → … → source.
+        walk = [edge.target]
+        towards, away = self._towards_root[group], self._from_root[group]
+        while walk[-1] in towards:
+            walk.append(towards[walk[-1]])
+        tail = [edge.source]
+        while tail[-1] in away:
+            tail.append(away[tail[-1]])
+        walk.extend(reversed(tail[:-1]))
+        # The walk runs from the route's target to its agent, which routes back to the target.
+        return (edge.source, *_simple_cycle(walk)[:-1])
+
+    def fingerprint(self) -> str:
+        """A digest of what the graph says, without positions: equal for two graphs that draw
+        the same (lines moving in a file do not change it)."""
+        digest = hashlib.blake2b(digest_size=16)
+        for node in self.nodes.values():
+            digest.update(f"N\0{node.id}\0{node.kind.value}\0{node.label}\0{node.path}\n".encode())
+        for e in self.edges:
+            digest.update(
+                f"E\0{e.source}\0{e.target}\0{e.kind.value}\0{e.returnable}\0{e.history}\0{e.history_count}\0"
+                f"{e.condition}\0{e.passes}\0{e.maps}\0{e.via}\0{e.route}\0{e.hand_back}\0{e.path}\n".encode()
+            )
+        digest.update(f"U\0{self.unreachable}\0C\0{self.cycles}\0R\0{self.roots}".encode())
+        return digest.hexdigest()
+
+    def _route_edges(self) -> dict[tuple[str, int], GraphEdge]:
+        if self._by_route is None:
+            self._by_route = {e.key: e for e in self.edges if e.key is not None}
+        return self._by_route
+
+
+# --- one agent's edges ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """A name an edge points at, resolved against the project when the graph is assembled."""
+
+    name: str
+    remote: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Draft:
+    """An edge of one agent, before its target is resolved."""
+
+    target: _Target | str  # a node id, when it needs no resolution (tools, the human)
+    edge: GraphEdge  # with `target` left empty
+
+
+@dataclass(frozen=True, slots=True)
+class _Tool:
+    name: str
+    path: str
+    range: Range
+
+
+def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...], tuple[_Tool, ...]]:
+    """Every edge that leaves `agent`, and the tools it declares. Reads the agent only (and
+    the project's default history, for routes that set none)."""
+    name, path = agent.name.text, agent.path
+    drafts: list[_Draft] = []
+    for route in agent.handoffs:
+        if route.target is None or not route.target.text:
+            continue
+        history = route.history
+        drafts.append(
+            _Draft(
+                _Target(route.target.text, route.remote),
+                GraphEdge(
+                    name,
+                    "",
+                    EdgeKind.HANDOFF,
+                    path,
+                    route.range,
+                    returnable=route.is_returnable,
+                    history=history.resolved_mode if history is not None else default_history,
+                    history_count=history.resolved_count if history is not None and history.resolved_mode == "last_n" else None,
+                    condition=route.when.text if route.when is not None else None,
+                    passes=tuple(n.text for n in route.passes),
+                    maps=_maps(route),
+                    route=route.index,
+                ),
+            )
+        )
+    for where, target in agent.other_handoff_refs:
+        if target.text:
+            drafts.append(_Draft(_Target(target.text), GraphEdge(name, "", EdgeKind.HANDOFF, path, target.range, via=where)))
+    for delegate in agent.delegates:
+        if delegate.target is None or not delegate.target.text:
+            continue
+        drafts.append(
+            _Draft(
+                _Target(delegate.target.text, delegate.remote),
+                GraphEdge(
+                    name,
+                    "",
+                    EdgeKind.DELEGATE,
+                    path,
+                    delegate.range,
+                    condition=delegate.when.text if delegate.when is not None else None,
+                    passes=tuple(param.text for param, _ in delegate.inputs),
+                    maps=tuple((m.child.text, m.parent.text) for m in delegate.returns),
+                ),
+            )
+        )
+    for trigger in agent.escalations:
+        condition = trigger.when.text if trigger.when is not None else None
+        drafts.append(_Draft(ESCALATION_ID, GraphEdge(name, "", EdgeKind.ESCALATE, path, trigger.range, condition=condition)))
+    tools: list[_Tool] = [_Tool(t.name.text, path, t.name.range) for t in agent.tools if t.name.text]
+    tools.extend(_Tool(n.text, path, n.range) for imp in agent.tool_imports for n in imp.names if n.text)
+    for tool in tools:
+        drafts.append(_Draft(_tool_id(tool.name), GraphEdge(name, "", EdgeKind.TOOL, path, tool.range)))
+    return tuple(drafts), tuple(tools)
+
+
+def _maps(route: HandoffRoute) -> tuple[tuple[str, str], ...]:
+    entries = list(route.on_return.map) if route.on_return is not None else []
+    entries.extend(route.legacy_map)
+    return tuple((e.child.text, e.parent.text) for e in entries)
+
+
+def _return_range(route: HandoffRoute) -> Range:
+    """Where the way back is written: the `ON_RETURN` block, else the `RETURN: true` line."""
+    if route.node is not None:
+        for child in route.node.children:
+            if child.is_entry and child.key.upper() == "ON_RETURN":
+                return child.range()
+    if route.returns is not None:
+        return route.returns.key.range.union(route.returns.value.range)
+    return route.range
+
+
+def _tool_id(name: str) -> str:
+    return f"tool:{name}"
+
+
+# --- assembling the graph ---------------------------------------------------------------------
+
+
+class GraphBuilder:
+    """Builds a project's graph, keeping each agent's edges while the agent object is the same
+    (an edit re-reads only the agents it touched, see `abl.model.incremental`)."""
+
+    def __init__(self) -> None:
+        # id(agent) → (the agent, kept alive so the id stays its own; its drafts and tools)
+        self._parts: dict[int, tuple[Agent, tuple[_Draft, ...], tuple[_Tool, ...]]] = {}
+        self._default_history = "full"
+
+    def build(self, agents: Iterable[Agent], default_history: str = "full") -> ProjectGraph:
+        if default_history != self._default_history:
+            self._parts = {}
+            self._default_history = default_history
+        roster = [a for a in agents if a.kind is not AgentKind.BEHAVIOR_PROFILE and a.name.text]
+        parts: dict[int, tuple[Agent, tuple[_Draft, ...], tuple[_Tool, ...]]] = {}
+        for agent in roster:
+            kept = self._parts.get(id(agent))
+            if kept is None or kept[0] is not agent:
+                kept = (agent, *_agent_drafts(agent, default_history))
+            parts[id(agent)] = kept
+        self._parts = parts
+        return _assemble(roster, parts, default_history)
+
+
+def build_graph(agents: Iterable[Agent], default_history: str = "full") -> ProjectGraph:
+    """The graph of these agents (in project order), built from scratch."""
+    return GraphBuilder().build(agents, default_history)
+
+
+def _assemble(
+    roster: list[Agent], parts: dict[int, tuple[Agent, tuple[_Draft, ...], tuple[_Tool, ...]]], default_history: str
+) -> ProjectGraph:
+    nodes: dict[str, GraphNode] = {}
+    first: list[Agent] = []
+    for agent in roster:
+        name = agent.name.text
+        if name in nodes:
+            continue  # a duplicate name: routes reach the first one
+        kind = NodeKind.SUPERVISOR if agent.kind is AgentKind.SUPERVISOR else NodeKind.AGENT
+        nodes[name] = GraphNode(name, kind, name, agent.path, agent.name.range)
+        first.append(agent)
+    agent_ids = set(nodes)
+
+    edges: list[GraphEdge] = []
+    others: dict[str, GraphNode] = {}
+    for agent in first:
+        _, drafts, tools = parts[id(agent)]
+        for tool in tools:
+            tool_id = _tool_id(tool.name)
+            if tool_id not in others:
+                others[tool_id] = GraphNode(tool_id, NodeKind.TOOL, tool.name, tool.path, tool.range)
+        for draft in drafts:
+            target = draft.target
+            if isinstance(target, str):
+                if target == ESCALATION_ID and target not in others:
+                    others[target] = GraphNode(target, NodeKind.ESCALATION, "human agent", None, None)
+                edges.append(_with_target(draft.edge, target))
+                continue
+            if target.remote:
+                node_id = f"remote:{target.name}"
+                others.setdefault(node_id, GraphNode(node_id, NodeKind.REMOTE, target.name, None, None))
+            elif target.name in agent_ids:
+                node_id = target.name
+            else:
+                node_id = target.name
+                others.setdefault(node_id, GraphNode(node_id, NodeKind.MISSING, target.name, None, None))
+            edges.append(_with_target(draft.edge, node_id))
+    nodes.update(others)
+
+    edges = _mark_hand_backs(edges, agent_ids)
+    edges.extend(_return_edges(first, edges, agent_ids))
+    has_supervisor = any(a.kind is AgentKind.SUPERVISOR for a in first)
+    roots, unreachable = _reachability(first, edges, agent_ids, has_supervisor)
+    graph = ProjectGraph(nodes, edges, roots, unreachable, (), has_supervisor, default_history)
+    _find_cycles(graph, [a.name.text for a in first])
+    return graph
+
+
+def _with_target(edge: GraphEdge, target: str) -> GraphEdge:
+    return replace(edge, target=target)
+
+
+def _return_edges(agents: list[Agent], edges: list[GraphEdge], agent_ids: set[str]) -> Iterator[GraphEdge]:
+    """The built-in way back of every returnable route into a local agent, drawn where the
+    route says what happens on return."""
+    routes = {(a.name.text, r.index): r for a in agents for r in a.handoffs}
+    for e in edges:
+        if e.kind is not EdgeKind.HANDOFF or not e.returnable or e.target not in agent_ids or e.key is None:
+            continue
+        route = routes.get(e.key)
+        if route is None:
+            continue
+        yield GraphEdge(e.target, e.source, EdgeKind.RETURN, e.path, _return_range(route), returnable=True, maps=e.maps, route=e.route)
+
+
+def _mark_hand_backs(edges: list[GraphEdge], agent_ids: set[str]) -> list[GraphEdge]:
+    """Mark the routes that lead to a waiting parent (module docstring, "Hand-backs")."""
+    permanent: dict[str, list[str]] = {}
+    returnable: list[tuple[str, str]] = []
+    for e in edges:
+        if e.kind is EdgeKind.HANDOFF and e.via is None and e.source in agent_ids and e.target in agent_ids:
+            if e.returnable:
+                returnable.append((e.source, e.target))
+            else:
+                permanent.setdefault(e.source, []).append(e.target)
+    if not returnable:
+        return edges
+    # waits_for[x]: the parents that may be waiting while x is active.
+    waits_for: dict[str, set[str]] = {}
+    for parent, child in returnable:
+        for active in _within(child, permanent, NESTING_LIMIT):
+            waits_for.setdefault(active, set()).add(parent)
+    marked = []
+    for e in edges:
+        if e.kind is EdgeKind.HANDOFF and e.target in waits_for.get(e.source, ()):
+            e = replace(e, hand_back=True)
+        marked.append(e)
+    return marked
+
+
+def _within(start: str, adjacency: dict[str, list[str]], limit: int) -> set[str]:
+    """`start` and every node `limit` steps or fewer away from it."""
+    seen = {start}
+    frontier = [start]
+    for _ in range(limit):
+        step = []
+        for node in frontier:
+            for nxt in adjacency.get(node, ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    step.append(nxt)
+        if not step:
+            break
+        frontier = step
+    return seen
+
+
+def _reachability(
+    agents: list[Agent], edges: list[GraphEdge], agent_ids: set[str], has_supervisor: bool
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The roots and the agents no root reaches (module docstring, "Roots and reachability")."""
+    onward: dict[str, list[str]] = {}
+    routed_to: set[str] = set()
+    for e in edges:
+        if e.kind in (EdgeKind.HANDOFF, EdgeKind.DELEGATE) and e.source in agent_ids and e.target in agent_ids:
+            onward.setdefault(e.source, []).append(e.target)
+            if e.source != e.target:
+                routed_to.add(e.target)
+    names = [a.name.text for a in agents]
+    if has_supervisor:
+        roots = [a.name.text for a in agents if a.kind is AgentKind.SUPERVISOR]
+        reached = _reach(roots, onward)
+        return tuple(roots), tuple(n for n in names if n not in reached)
+    roots = [n for n in names if n not in routed_to]
+    reached = _reach(roots, onward)
+    for name in names:  # a group that only routes among itself: its first agent is a root
+        if name not in reached:
+            roots.append(name)
+            reached |= _reach([name], onward)
+    return tuple(roots), ()
+
+
+def _reach(starts: Iterable[str], adjacency: dict[str, list[str]]) -> set[str]:
+    seen = set(starts)
+    stack = list(seen)
+    while stack:
+        for nxt in adjacency.get(stack.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen
+
+
+# --- cycles -----------------------------------------------------------------------------------
+
+
+def _find_cycles(graph: ProjectGraph, order: list[str]) -> None:
+    """Group the agents that loop (strongly connected over `HANDOFF` routes that are not
+    hand-backs) and keep, per group, the paths to and from its first agent, from which
+    `cycle_through` puts a cycle together for any route of the group."""
+    adjacency: dict[str, list[str]] = {}
+    for e in graph.edges:
+        if e.key is not None and not e.hand_back and e.source != e.target and e.target in graph.nodes:
+            if graph.nodes[e.target].kind in (NodeKind.AGENT, NodeKind.SUPERVISOR):
+                adjacency.setdefault(e.source, []).append(e.target)
+    reverse: dict[str, list[str]] = {}
+    for source, targets in adjacency.items():
+        for target in targets:
+            reverse.setdefault(target, []).append(source)
+    cycles = []
+    position = {name: i for i, name in enumerate(order)}
+    for group in _strong_components(order, adjacency):
+        if len(group) < 2:
+            continue
+        members = set(group)
+        root = min(group, key=position.__getitem__)
+        index = len(graph._from_root)
+        for name in group:
+            graph._cycle_groups[name] = index
+        graph._from_root.append(_bfs_parents(root, adjacency, members))  # node → the one before it
+        graph._towards_root.append(_bfs_parents(root, reverse, members))  # node → the one after it
+        cycles.append(_first_cycle(root, adjacency, members))
+    graph.cycles = tuple(cycles)
+
+
+def _bfs_parents(root: str, adjacency: dict[str, list[str]], members: set[str]) -> dict[str, str]:
+    parents: dict[str, str] = {}
+    queue = deque([root])
+    while queue:
+        node = queue.popleft()
+        for nxt in adjacency.get(node, ()):
+            if nxt in members and nxt != root and nxt not in parents:
+                parents[nxt] = node
+                queue.append(nxt)
+    return parents
+
+
+def _first_cycle(root: str, adjacency: dict[str, list[str]], members: set[str]) -> tuple[str, ...]:
+    """The shortest cycle through `root`, in route order: root, …, the agent that routes back."""
+    parents: dict[str, str] = {}
+    queue = deque([root])
+    while queue:
+        node = queue.popleft()
+        for nxt in adjacency.get(node, ()):
+            if nxt == root:
+                path = [node]
+                while path[-1] != root:
+                    path.append(parents[path[-1]])
+                return tuple(reversed(path))
+            if nxt in members and nxt not in parents:
+                parents[nxt] = node
+                queue.append(nxt)
+    return (root,)
+
+
+def _simple_cycle(walk: list[str]) -> list[str]:
+    """A closed walk (its last node routes back to its first) without repeated nodes: a loop
+    between two visits of one node is cut out, keeping the first and last nodes."""
+    out: list[str] = []
+    at: dict[str, int] = {}
+    for node in walk:
+        if node in at:
+            for dropped in out[at[node] + 1 :]:
+                del at[dropped]
+            del out[at[node] + 1 :]
+            continue
+        at[node] = len(out)
+        out.append(node)
+    return out
+
+
+def _strong_components(order: list[str], adjacency: dict[str, list[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components, without recursion (a long chain of agents must
+    not hit Python's recursion limit)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    groups: list[list[str]] = []
+    counter = 0
+    for start in order:
+        if start in index:
+            continue
+        work: list[tuple[str, Iterator[str]]] = [(start, iter(adjacency.get(start, ())))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, successors = work[-1]
+            advanced = False
+            for nxt in successors:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(adjacency.get(nxt, ()))))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                groups.append(group)
+    return groups
+
+
+# --- the way back of a returnable child -------------------------------------------------------
+
+
+def ends_own_thread(agent: Agent) -> bool:
+    """Whether an agent can end its thread by itself, which returns a waiting parent: a
+    `COMPLETE` rule, the built-in return of a reasoning agent (every agent without `FLOW`), or
+    a `FLOW` with a step that completes or returns, or a reasoning step."""
+    if agent.complete or agent.flow is None:
+        return True
+    for node in agent.sections:
+        for n in node.walk():
+            if not n.is_entry:
+                continue
+            key = n.key.upper()
+            value = n.value.strip().strip("\"'").upper()
+            if key in ("COMPLETE", "RETURN_TO_PARENT"):
+                return True
+            if key == "THEN" and value.split(" ")[0] in ("COMPLETE", "RETURN", "RETURN_TO_PARENT"):
+                return True
+            if key == "REASONING" and value == "TRUE":
+                return True
+    return False
+
+
+def way_back(parent: str, child: Agent, lookup: Callable[[str], Agent | None]) -> bool:
+    """Whether a returnable `child` of `parent` can give control back: it, or an agent its
+    permanent handoffs lead to (the parent still waits meanwhile), ends its own thread or hands
+    off to the parent. Looks agents up through `lookup` only, so a caller can track what it read."""
+    seen = {child.name.text}
+    frontier = [child]
+    for _ in range(NESTING_LIMIT):
+        step: list[Agent] = []
+        for agent in frontier:
+            if ends_own_thread(agent):
+                return True
+            for route in agent.handoffs:
+                if route.target is None or route.remote:
+                    continue
+                name = route.target.text
+                if name == parent:
+                    return True
+                if route.is_returnable or name in seen:
+                    continue
+                seen.add(name)
+                found = lookup(name)
+                if found is not None:
+                    step.append(found)
+        if not step:
+            return False
+        frontier = step
+    return True  # deeper than the runtime nests: not this check's to judge

@@ -1,0 +1,124 @@
+"""`abl graph` as a user runs it: formats, selection, usage errors, and the HTML page opened in
+headless Chromium, which must draw every node (a screenshot is kept as an artifact)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from graph_projects import EXAMPLES, generated_project
+
+ABL = [sys.executable, "-m", "abl"]
+
+
+def abl(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*ABL, "graph", *args], capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def test_json_of_an_example() -> None:
+    done = abl(str(EXAMPLES / "loan-supervisor"), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["version"] == 1 and data["roots"] == ["Loan_Supervisor"]
+    assert [(e["from"], e["to"], e["kind"], e["returnable"]) for e in data["edges"]] == [
+        ("Loan_Supervisor", "Income_Capture_Agent", "handoff", True),
+        ("Loan_Supervisor", "Offer_Agent", "handoff", False),
+        ("Income_Capture_Agent", "Loan_Supervisor", "return", True),
+    ]
+    assert data["nodes"][0]["path"].endswith("loan-supervisor.agent.abl")
+
+
+def test_several_projects_are_told_apart() -> None:
+    data = json.loads(abl(str(EXAMPLES), "--format", "json").stdout)
+    ids = [n["id"] for n in data["nodes"]]
+    assert "retail-hub/Retail_Hub" in ids and "loan-supervisor/Loan_Supervisor" in ids
+    assert len(ids) == len(set(ids))
+
+
+def test_agent_and_depth() -> None:
+    done = abl(str(EXAMPLES / "retail-hub"), "--agent", "Returns_Agent", "--depth", "1", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert sorted(n["id"] for n in json.loads(done.stdout)["nodes"]) == ["Retail_Hub", "Returns_Agent"]
+
+
+def test_mermaid_is_the_default_and_output_goes_to_a_file(tmp_path: Path) -> None:
+    assert abl(str(EXAMPLES / "retail-hub")).stdout.startswith("flowchart LR\n")
+    out = tmp_path / "g.dot"
+    done = abl(str(EXAMPLES / "retail-hub"), "--format", "dot", "-o", str(out))
+    assert done.returncode == 0 and done.stdout == ""
+    assert out.read_text().startswith("digraph abl {")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["nowhere"], "cannot read nowhere"),
+        (["examples/retail-hub", "--agent", "Retail_Hb"], "did you mean Retail_Hub"),
+        (["examples/retail-hub", "--depth", "-2"], "invalid depth"),
+        (["examples/retail-hub", "--format", "svg"], "invalid choice"),
+        ([], "the following arguments are required"),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(args: list[str], message: str) -> None:
+    done = abl(*args, cwd=EXAMPLES.parent)
+    assert done.returncode == 2
+    assert message in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+# --- the HTML page in a real browser ---------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+BROWSER = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--virtual-time-budget=5000",
+]
+
+
+def browser(*args: str) -> subprocess.CompletedProcess[str]:
+    assert CHROMIUM is not None
+    return subprocess.run([CHROMIUM, *BROWSER, *args], capture_output=True, text=True, timeout=120)
+
+
+def artifacts(tmp_path: Path) -> Path:
+    """Where screenshots are kept: `ABL_TEST_ARTIFACTS` when set, else the test's own folder."""
+    folder = Path(os.environ.get("ABL_TEST_ARTIFACTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)")
+@pytest.mark.parametrize("source", ["examples", "generated"])
+def test_the_html_page_draws_every_node(tmp_path: Path, source: str) -> None:
+    root = EXAMPLES if source == "examples" else tmp_path / "generated"
+    if source == "generated":
+        generated_project(root, 24)
+    page = tmp_path / "graph.html"
+    assert abl(str(root), "--format", "html", "-o", str(page)).returncode == 0
+    data = json.loads(abl(str(root), "--format", "json").stdout)
+    html = page.read_text(encoding="utf-8")
+    assert "http://" not in html.replace("http://www.w3.org/2000/svg", "") and "https://" not in html  # no network
+
+    dom = browser("--dump-dom", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    drawn = set(re.findall(r'data-node="([^"]*)"', dom.stdout))
+    wanted = {n["id"] for n in data["nodes"]}
+    assert wanted and wanted <= {_unescape(d) for d in drawn}, sorted(wanted - drawn)
+    assert len(re.findall(r'data-edge="\d+"', dom.stdout)) == len(data["edges"])
+
+    shot = artifacts(tmp_path) / f"graph-{source}.png"
+    taken = browser("--hide-scrollbars", "--window-size=1400,900", f"--screenshot={shot}", page.as_uri())
+    assert taken.returncode == 0 and shot.is_file() and shot.stat().st_size > 5_000, taken.stderr[-2000:]
+
+
+def _unescape(text: str) -> str:
+    return text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
