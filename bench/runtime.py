@@ -2,8 +2,16 @@
 
     python bench/runtime.py [--turns 3000] [--sessions 10000]
 
-Runs the seeds' scenarios (the loan supervisor's gate-and-return, the retail hub's three
-routes) with the embedded model and the trace on, and reports turns per second on one core.
+Runs conversations of three kinds with the embedded model and the trace on, and reports turns
+per second on one core for each kind:
+
+- routing: the seeds' scenarios (the loan supervisor's gate-and-return, the retail hub's three
+  routes);
+- flow: the furniture delivery desk's FLOW (gathering, a correction, a digression, a tool call
+  with TRANSFORM, buttons, an answer, completion);
+- tools: a reasoning agent that chooses and calls its tools through the model, and a flow's
+  reasoning step that exits once its tool was called.
+
 Then it holds many sessions in memory at once (each after one turn) and reports the memory
 per session, measured with tracemalloc.
 """
@@ -15,31 +23,65 @@ import gc
 import sys
 import time
 import tracemalloc
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
 from abl.runtime import RuntimeOptions, start_session  # noqa: E402
-from abl.workspace import load_project  # noqa: E402
+from abl.workspace import Project, load_project  # noqa: E402
 
-SCENARIOS = {
-    "loan-supervisor": ("Loan_Supervisor", ["I want a loan offer", "85,000", "what rates can I get?"]),
-    "retail-hub": (
-        "Retail_Hub",
-        ["hi there", "I have a question", "where is my order ORD-20931?", "thanks"],
+SCENARIOS_DIR = ROOT / "tests" / "runtime" / "scenarios"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    folder: Path
+    agent: str
+    script: tuple[str, ...]
+    mocks: dict[str, Any]
+
+
+SLOTS = {"slots": [{"day": "Tuesday", "start": "14:00", "period": "afternoon"},
+                   {"day": "Wednesday", "start": "09:00", "period": "morning"},
+                   {"day": "Monday", "start": "10:30", "period": "morning"}]}
+POLICY = {"cover": "home contents", "renewal": "2026-09-01"}
+CLAIMS = {"claims": [{"claim_id": "C-9", "status": "open"}]}
+
+KINDS: dict[str, tuple[Scenario, ...]] = {
+    "routing": (
+        Scenario(ROOT / "examples" / "loan-supervisor", "Loan_Supervisor",
+                 ("I want a loan offer", "85,000", "what rates can I get?"), {}),
+        Scenario(ROOT / "examples" / "retail-hub", "Retail_Hub",
+                 ("hi there", "I have a question", "where is my order ORD-20931?", "thanks"), {}),
+    ),
+    "flow": (
+        Scenario(SCENARIOS_DIR / "furniture-delivery", "Delivery_Desk",
+                 ("hi", "FN-1234 with 2 items", "what are your opening hours?", "SW1", "actually it is 3 items",
+                  "First morning slot", "maybe", "yes"),
+                 {"find_slots": SLOTS, "book_slot": {"booking_id": "BK-77"}}),
+    ),
+    "tools": (
+        Scenario(SCENARIOS_DIR / "insurance-assistant", "Policy_Assistant",
+                 ("what does my policy cover?", "P-1001", "and do I have any open claims?", "thanks"),
+                 {"get_policy": POLICY, "list_claims": CLAIMS}),
+        Scenario(SCENARIOS_DIR / "insurance-assistant", "Claims_Intake",
+                 ("I want to report a burst pipe", "P-1001", "do I have open claims already?"),
+                 {"list_claims": CLAIMS}),
     ),
 }
 
 
-def run_turns(projects: dict, total: int) -> tuple[int, float, int]:
+def run_turns(projects: dict[Path, Project], scenarios: tuple[Scenario, ...], total: int) -> tuple[int, float, int]:
     turns = 0
     events = 0
     t0 = time.perf_counter()
     while turns < total:
-        for folder, (agent, script) in SCENARIOS.items():
-            session = start_session(projects[folder], agent, RuntimeOptions())
-            for message in script:
+        for scenario in scenarios:
+            session = start_session(projects[scenario.folder], scenario.agent, RuntimeOptions(mocks=scenario.mocks))
+            for message in scenario.script:
                 session.send(message)
                 turns += 1
             events += len(session.trace)
@@ -65,13 +107,20 @@ def memory_per_session(count: int) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--turns", type=int, default=3000)
+    ap.add_argument("--turns", type=int, default=3000, help="turns per kind")
     ap.add_argument("--sessions", type=int, default=10_000)
     args = ap.parse_args()
-    projects = {folder: load_project([str(ROOT / "examples" / folder)])[0] for folder in SCENARIOS}
-    run_turns(projects, 50)  # warm caches (parsed conditions, compiled patterns)
-    turns, secs, events = run_turns(projects, args.turns)
-    print(f"{turns} turns in {secs:.2f} s: {turns / secs:,.0f} turns/s with the trace on ({events / turns:.1f} events per turn)")
+    folders = {s.folder for scenarios in KINDS.values() for s in scenarios}
+    projects = {folder: load_project([str(folder)])[0] for folder in folders}
+    all_turns = all_seconds = 0.0
+    for kind, scenarios in KINDS.items():
+        run_turns(projects, scenarios, 50)  # warm caches (parsed conditions, compiled patterns, plans)
+        turns, secs, events = run_turns(projects, scenarios, args.turns)
+        all_turns += turns
+        all_seconds += secs
+        print(f"{kind:8} {turns} turns in {secs:.2f} s: {turns / secs:,.0f} turns/s with the trace on "
+              f"({events / turns:.1f} events per turn)")
+    print(f"{'all':8} {all_turns / all_seconds:,.0f} turns/s")
     per = memory_per_session(args.sessions)
     print(f"{args.sessions:,} sessions held at once: {per / 1024:.1f} KiB per session ({per * args.sessions / 2**20:.0f} MiB in all)")
     return 0

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from abl.launch import LaunchRefused, launch
+
 from abl.runtime import RuntimeOptions, SessionError, start_session
 from abl.runtime.models import (
     ConditionDecision,
@@ -129,7 +131,7 @@ def test_an_unknown_agent_is_a_session_error() -> None:
     assert "Retail_Hub" in caught.value.problems[0]
 
 
-def test_a_project_with_errors_is_a_session_error() -> None:
+def test_a_project_with_errors_cannot_be_launched() -> None:
     text = """
 AGENT: Hub
 GOAL: "Route"
@@ -142,9 +144,9 @@ HANDOFF:
 AGENT: Other
 GOAL: "Other"
 """
-    with pytest.raises(SessionError) as caught:
-        start_session(project_text(text), "Hub")
-    assert any("E331" in p for p in caught.value.problems)
+    with pytest.raises(LaunchRefused) as caught:
+        launch(project_text(text), "Hub")
+    assert any("error[E331]" in p for p in caught.value.problems)
 
 
 def test_an_unknown_trace_level_is_a_session_error() -> None:
@@ -192,7 +194,7 @@ def test_every_model_question_is_a_model_call_event() -> None:
             assert "count" in event.get("messages")
 
 
-def test_a_flow_with_a_construct_the_runtime_does_not_run_says_so_once_naming_it() -> None:
+def test_a_flow_with_buttons_runs_them_and_warns_about_nothing() -> None:
     text = """AGENT: Wizard
 GOAL: "Walk the customer through a form"
 FLOW:
@@ -207,8 +209,8 @@ FLOW:
 """
     session = start_session(project_text(text), "Wizard")
     first = session.send("hello")
-    warnings = [e for e in of_type(first.events, "warning") if e.get("code") == "flow_not_executed"]
-    assert len(warnings) == 1 and "ACTIONS" in warnings[0].get("message")
-    assert warnings[0].get("constructs") == ["ACTIONS"]
-    assert "Step one" not in [r.text for r in first.replies]
-    assert not [e for e in of_type(session.send("again").events, "warning") if e.get("code") == "flow_not_executed"]
+    assert [(r.text, r.choices) for r in first.replies] == [("Step one", (("yes", "Yes"),))]
+    assert not of_type(first.events, "warning")
+    chosen = session.send("Yes")
+    assert one(chosen.events, "action_handler_executed").get("action") == "yes"
+    assert chosen.ended

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from abl.runtime import RuntimeOptions, start_session
+from abl.runtime.tools import call_tool
 from abl.runtime.trace import REDACTED
 from engine_support import of_type, one, project_text, texts, thread_of, types
 
@@ -66,12 +67,10 @@ def test_a_missing_mock_is_a_failed_tool_result_not_a_crash() -> None:
 
 
 def test_mock_lists_are_used_in_turn() -> None:
-    from abl.runtime.tools import call_tool
-
     session = session_of(GREETER, "Greeter", mocks={"lookup_customer": [{"name": "A"}, {"name": "B"}]})
     engine = session._engine  # noqa: SLF001
     thread = engine.data.active_thread
-    outputs = [call_tool(engine, thread, "lookup_customer", {}, None)[1] for _ in range(2)]
+    outputs = [call_tool(engine, thread, "lookup_customer", {}, None).value for _ in range(2)]
     assert outputs == [{"name": "B"}, {"name": "B"}]  # the greeting used the first; the last repeats
 
 

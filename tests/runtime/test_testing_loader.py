@@ -100,12 +100,13 @@ def test_scripted_answers_combine_file_and_turns(tmp_path: Path):
     loaded = load_file(path)
     conversation = loaded.conversations[0]
     assert loaded.model_for(conversation) == "scripted"
+    # The file's answers are shared by the conversation; each turn keeps its own.
     assert loaded.script_for(conversation) == {
-        "intents": ["billing", "refund"],
+        "intents": ["billing"],
         "replies": {"Billing_Agent": "Here is your bill."},
         "fallback": "embedded",
-        "conditions": [True, False],
     }
+    assert [turn.scripted for turn in conversation.turns] == [{"intents": ["refund"]}, {"conditions": [True, False]}]
     assert set(loaded.script_for(conversation)) <= set(SCRIPT_PURPOSES) | {"fallback"}
 
 
@@ -143,10 +144,8 @@ BAD = [
     ("project: .\nagent: A\nscripted: [a]\ntests: [{name: a, turns: [hi]}]\n", "3: `scripted` must be a mapping"),
     ("project: .\nagent: A\nscripted: {intent: [a]}\ntests: [{name: a, turns: [hi]}]\n", "3: unknown key `intent` in `scripted`; did you mean `intents`?"),
     ("project: .\nagent: A\nscripted: {fallback: openai}\ntests: [{name: a, turns: [hi]}]\n", "3: `fallback` can only be `embedded`"),
-    (
-        "project: .\nagent: A\nscripted: {intents: {hi: x}}\ntests:\n  - name: a\n    turns:\n      - user: hi\n        scripted: {intents: y}\n",
-        "7: this turn queues scripted intents, but the test's `scripted.intents` is a mapping",
-    ),
+    ("project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        after: soon\n", "7: `after` takes a duration"),
+    ("project: .\nagent: A\nhandoff_delays: {B: later}\ntests: [{name: a, turns: [hi]}]\n", "3: `B` takes a duration"),
     ("project: .\nagent: A\nmodel_options: {api_key: x}\ntests: [{name: a, turns: [hi]}]\n", "3: unknown key `api_key` in `model_options`"),
     ("project: .\nproject: ..\n", "2: duplicate key 'project' (first written on line 1)"),
     ("project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n       reply: x\n", "7:8: not valid YAML"),

@@ -17,7 +17,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from abl.cli.run import TRACE_LEVELS, Driver
+from abl.cli.driver import TRACE_LEVELS, Driver
+from abl.model.lower_steps import duration_ms
 from abl.runtime.testing.describe import describe_event
 from abl.runtime.testing.matcher import show
 from abl.runtime.trace import TraceLevel, event_level
@@ -28,6 +29,7 @@ COMMANDS = {
     "/history": "the conversation so far, as the customer saw it",
     "/reset": "start over with a fresh session on the same agent",
     "/save": "save the session to a file: /save FILE (resume with --session FILE)",
+    "/wait": "let time pass before the next message: /wait 90s (handoff timeouts, queued requests)",
     "/help": "this list",
     "/quit": "leave (Ctrl-D does the same)",
 }
@@ -105,6 +107,10 @@ class ChatLoop:
         for reply in replies:
             style = "bold red" if reply.text.startswith("[error]") else _AGENT_STYLE
             self.console.print(Text.assemble((f"[{reply.agent}]", style), " ", reply.text))
+            choices = getattr(reply, "choices", ())
+            if choices:
+                shown = " | ".join(f"{label} ({ident})" for ident, label in choices)
+                self.console.print(Text(f"  choices: {shown}", style="italic"))
 
     def show_trace(self, events: Iterable[Mapping[str, Any]]) -> None:
         for event in events:
@@ -149,6 +155,7 @@ class ChatLoop:
             "/history": self.cmd_history,
             "/reset": self.cmd_reset,
             "/save": self.cmd_save,
+            "/wait": self.cmd_wait,
             "/help": self.cmd_help,
         }.get(name)
         if handler is None:
@@ -212,6 +219,14 @@ class ChatLoop:
             self.console.print(Text(f"cannot save to {target}: {err.strerror or err}", style="red"))
             return
         self.console.print(f"saved to {target} (resume with --session {target})")
+
+    def cmd_wait(self, rest: list[str]) -> None:
+        ms = duration_ms(rest[0]) if len(rest) == 1 else None
+        if ms is None:
+            self.console.print(Text("usage: /wait DURATION (for example /wait 90s, /wait 2m, /wait 500ms)", style="red"))
+            return
+        self.driver.session.wait(ms)
+        self.console.print(Text(f"{rest[0]} pass before your next message.", style=_TRACE_STYLE))
 
     # --- input -------------------------------------------------------------------------------
 

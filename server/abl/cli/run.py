@@ -1,10 +1,13 @@
 """`abl run`: talk to an agent of a project, interactively or from a script, with its trace.
 
-The project is loaded and checked first; a project with errors, an unknown agent or an
-unreadable file stops here with the reasons (exit 2). With a terminal and no `--script`, an
-interactive chat starts (`abl.cli.chat`). Otherwise each line of the script (or of piped
-stdin) is one user message and each reply is printed as `[Agent_Name] text` on stdout; the
-trace goes to stderr only when `--trace` asks for it, so stdout can be compared across runs.
+The project is loaded and judged by the one loader (`abl.launch`); a project with errors, an
+unknown agent or an unreadable file stops here with the reasons (exit 2). With a terminal and no
+`--script`, an interactive chat starts (`abl.cli.chat`). Otherwise each line of the script (or
+of piped stdin) is one user message and each reply is printed as `[Agent_Name] text` on stdout;
+the trace goes to stderr only when `--trace` asks for it, so stdout can be compared across runs.
+Slash commands belong to the interactive chat: in a script or piped input, a line that is one of
+the chat's commands (`/vars`, `/trace`, ...) is skipped with a note on stderr, never sent to the
+agent as a customer message.
 
 After every turn: `--trace-out` holds every event so far as JSONL, `--session` the saved
 session, `--record` the conversation as a conversation test.
@@ -15,23 +18,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any, TextIO
 
-from abl.checks.engine import check_project
-from abl.diagnostics import Diagnostic, Severity
-from abl.model.types import AgentKind
+from abl.cli.chat import COMMANDS, ChatLoop
+from abl.cli.driver import TRACE_LEVELS, Driver, reason
+from abl.launch import LaunchRefused, launch, read_project
+from abl.runtime import RuntimeOptions, Session, SessionError, start_session
 from abl.runtime.testing.describe import describe_event
-from abl.runtime.testing.recorder import RecordedTurn, Recording
-from abl.runtime.testing.recorder import write as write_recording
+from abl.runtime.testing.recorder import Recording
 from abl.runtime.testing.yamlread import FormatError, LineDict, plain, read_yaml
-from abl.runtime.trace import TraceLevel, to_json
-from abl.suggest import did_you_mean
-from abl.workspace import Project, load_project
+from abl.runtime.trace import TraceLevel, event_level
 
-TRACE_LEVELS = ("minimal", "standard", "verbose", "debug")
 RUN_MODELS = ("embedded", "openai")
 
 
@@ -77,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             script = Path(args.script).read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as err:
-            print(f"abl run: error: cannot read the script {args.script}: {_reason(err)}", file=sys.stderr)
+            print(f"abl run: error: cannot read the script {args.script}: {reason(err)}", file=sys.stderr)
             return 2
     try:
         driver = prepare(args)
@@ -86,8 +85,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     interactive = args.script is None and sys.stdin.isatty()
     if interactive:
-        from abl.cli.chat import ChatLoop
-
         return ChatLoop(driver, trace_level=args.trace or "standard", color=args.color).run()
     lines = script if script is not None else _read_stdin().splitlines()
     return run_script(driver, lines, sys.stdout, sys.stderr, args.trace)
@@ -96,10 +93,13 @@ def run(args: argparse.Namespace) -> int:
 # --- preparing a run ----------------------------------------------------------------------------
 
 
-def prepare(args: argparse.Namespace) -> "Driver":
+def prepare(args: argparse.Namespace) -> Driver:
     """Everything a run needs, or UsageProblem with the message to print."""
-    project = load_checked(args.path, "abl run")
-    agent = choose_agent(project, args.agent, args.path)
+    try:
+        ready = launch(read_project(args.path), args.agent, where=args.path, naming=" with --agent")
+    except LaunchRefused as refused:
+        raise UsageProblem(refusal("abl run", refused)) from None
+    project, agent = ready.project, ready.agent
     mocks = read_mocks(args.mocks) if args.mocks else {}
     options = runtime_options(args, mocks)
     session_file = Path(args.session) if args.session else None
@@ -109,8 +109,6 @@ def prepare(args: argparse.Namespace) -> "Driver":
             "abl run: error: --record writes a test that starts a fresh session, so it cannot be combined "
             f"with resuming {session_file}; use a new --session file or leave it out"
         )
-    from abl.runtime import Session, SessionError, start_session
-
     try:
         if resuming:
             session = Session.load(project, session_file, options)
@@ -153,62 +151,11 @@ def prepare(args: argparse.Namespace) -> "Driver":
     return driver
 
 
-def load_checked(path: str, command: str) -> Project:
-    """Load a project and refuse it when it cannot be read or has errors."""
-    if not Path(path).exists():
-        raise UsageProblem(f"{command}: error: {path} does not exist")
-    project, unreadable = load_project([path])
-    if unreadable:
-        raise UsageProblem("\n".join(f"{command}: error: cannot read {p}" for p in unreadable))
-    if not project.documents:
-        raise UsageProblem(f"{command}: error: no .abl files under {path}")
-    errors = project_errors(project)
-    if errors:
-        listing = "\n".join(errors)
-        raise UsageProblem(
-            f"{listing}\n{command}: error: the project has {len(errors)} error(s); fix them first (`abl check {path}`)"
-        )
-    return project
-
-
-def project_errors(project: Project) -> list[str]:
-    """Every error of the project as `path:line:col: error[CODE] message`."""
-    out = []
-    for path, diagnostics in check_project(project).items():
-        out.extend(format_diagnostic(path, d) for d in diagnostics if d.severity is Severity.ERROR)
-    return out
-
-
-def format_diagnostic(path: str, diagnostic: Diagnostic) -> str:
-    start = diagnostic.range.start
-    return f"{path}:{start.line + 1}:{start.character + 1}: {diagnostic.severity.value}[{diagnostic.code}] {diagnostic.message}"
-
-
-def runnable_agents(project: Project) -> list[str]:
-    """Names of the agents and supervisors a session can start with."""
-    return [
-        name
-        for name in project.agent_names()
-        if (agent := project.agent(name)) is not None and agent.kind is not AgentKind.BEHAVIOR_PROFILE
-    ]
-
-
-def choose_agent(project: Project, wanted: str | None, path: str) -> str:
-    names = runnable_agents(project)
-    if wanted is None:
-        supervisors = [n for n in names if (a := project.agent(n)) is not None and a.is_supervisor]
-        if len(supervisors) == 1:
-            return supervisors[0]
-        if len(names) == 1:
-            return names[0]
-        raise UsageProblem(f"abl run: error: name the entry agent with --agent; known agents: {', '.join(names) or 'none'}")
-    if wanted in names:
-        return wanted
-    close = did_you_mean(wanted, names)
-    hint = f"; did you mean {close}?" if close else ""
-    raise UsageProblem(
-        f"abl run: error: no agent named {wanted} in {path}{hint}\nknown agents: {', '.join(names) or 'none'}"
-    )
+def refusal(command: str, refused: LaunchRefused) -> str:
+    """A refused launch as the CLI prints it: the project's errors first, then the verdict."""
+    if refused.problems and refused.message.startswith("the project has"):
+        return "\n".join(refused.problems) + f"\n{command}: error: {refused.message}"
+    return "\n".join([f"{command}: error: {refused.message}", *refused.problems])
 
 
 def read_mocks(path: str) -> dict[str, Any]:
@@ -227,9 +174,7 @@ def read_mocks(path: str) -> dict[str, Any]:
     return {k: plain(v) for k, v in data.items()}
 
 
-def runtime_options(args: argparse.Namespace, mocks: Mapping[str, Any]) -> Any:
-    from abl.runtime import RuntimeOptions
-
+def runtime_options(args: argparse.Namespace, mocks: Mapping[str, Any]) -> RuntimeOptions:
     model_options: dict[str, Any] = {}
     if args.model == "openai":
         if args.model_url:
@@ -244,89 +189,23 @@ def runtime_options(args: argparse.Namespace, mocks: Mapping[str, Any]) -> Any:
     return RuntimeOptions(model=args.model, model_options=model_options, mocks=dict(mocks), trace_level="debug")
 
 
-# --- the running conversation --------------------------------------------------------------------
-
-
-@dataclass
-class Driver:
-    """A session plus what each turn must update: the trace file, the saved session, the recording."""
-
-    session: Any
-    project: Project
-    agent: str
-    resumed: bool = False
-    trace_out: Path | None = None
-    session_file: Path | None = None
-    recording: Recording | None = None
-    record_path: Path | None = None
-    problems: list[str] = field(default_factory=list)  # files that could not be written
-
-    def send(self, text: str) -> tuple[Any, list[dict[str, Any]]]:
-        """One user message; returns the turn and its events (all levels, as dicts)."""
-        before = len(self.session.trace)
-        turn = self.session.send(text)
-        events = [e.to_dict() for e in list(self.session.trace)[before:]]
-        if self.recording is not None:
-            self.recording.add(
-                RecordedTurn(
-                    user=text,
-                    replies=tuple((r.agent, r.text) for r in turn.replies),
-                    active_agent=turn.active_agent,
-                    events=tuple(events),
-                    ended=bool(turn.ended),
-                )
-            )
-        self.persist()
-        return turn, events
-
-    def reset(self) -> None:
-        self.session.reset()
-        if self.recording is not None:
-            self.recording.turns.clear()
-            self.recording.greeting = tuple((r.agent, r.text) for r in self.session.greeting)
-            self.recording.start_events = tuple(e.to_dict() for e in self.session.trace)
-        self.persist()
-
-    def persist(self) -> None:
-        """Bring every output file up to date. A write failure is reported once, the chat goes on."""
-        if self.session_file is not None:
-            self._write(self.session_file, lambda: self.session.save(self.session_file))
-        if self.trace_out is not None:
-            self._write(self.trace_out, lambda: _write_atomic(self.trace_out, jsonl(self.session.trace)))
-        if self.recording is not None and self.record_path is not None:
-            self._write(self.record_path, lambda: write_recording(self.recording, self.record_path))
-
-    def _write(self, path: Path, action: Callable[[], None]) -> None:
-        try:
-            action()
-        except OSError as err:
-            message = f"cannot write {path}: {_reason(err)}"
-            if message not in self.problems:
-                self.problems.append(message)
-                print(f"abl run: warning: {message}", file=sys.stderr)
-
-
-def jsonl(events: Iterable[Any]) -> str:
-    """Trace events as JSON lines, in the trace module's stable key order."""
-    return "".join(to_json(e) + "\n" for e in events)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
-
-
 # --- script mode ---------------------------------------------------------------------------------
 
 
-def script_messages(lines: Iterable[str]) -> Iterator[str]:
-    """The user messages of a script: blank lines and `#` comment lines are skipped."""
-    for line in lines:
+def script_messages(lines: Iterable[str], err: TextIO | None = None) -> Iterator[str]:
+    """The user messages of a script: blank lines and `#` comment lines are skipped, and so are
+    the chat's slash commands (said on `err`), which are not messages from a customer."""
+    for number, line in enumerate(lines, start=1):
         text = line.strip()
-        if text and not text.startswith("#"):
-            yield text
+        if not text or text.startswith("#"):
+            continue
+        command = text.split()[0].lower()
+        if command in COMMANDS or command in ("/exit", "/q"):
+            if err is not None:
+                print(f"abl run: line {number}: `{command}` is a command of the interactive chat; "
+                      "a script sends customer messages only, so it is skipped", file=err)
+            continue
+        yield text
 
 
 def run_script(driver: Driver, lines: Iterable[str], out: TextIO, err: TextIO, trace: str | None) -> int:
@@ -337,7 +216,7 @@ def run_script(driver: Driver, lines: Iterable[str], out: TextIO, err: TextIO, t
             print_reply(out, reply.agent, reply.text)
         if level is not None:
             print_trace(err, [e.to_dict() for e in driver.session.trace], level)
-    messages = list(script_messages(lines))
+    messages = list(script_messages(lines, err))
     for number, text in enumerate(messages, start=1):
         if driver.session.state().ended:
             left = len(messages) - number + 1
@@ -345,7 +224,7 @@ def run_script(driver: Driver, lines: Iterable[str], out: TextIO, err: TextIO, t
             break
         turn, events = driver.send(text)
         for reply in turn.replies:
-            print_reply(out, reply.agent, reply.text)
+            print_reply(out, reply.agent, reply.text, reply.choices)
         if level is not None:
             print_trace(err, events, level)
         else:
@@ -356,13 +235,13 @@ def run_script(driver: Driver, lines: Iterable[str], out: TextIO, err: TextIO, t
     return 0
 
 
-def print_reply(out: IO[str], agent: str, text: str) -> None:
+def print_reply(out: IO[str], agent: str, text: str, choices: tuple[tuple[str, str], ...] = ()) -> None:
     out.write(f"[{agent}] {text}\n")
+    if choices:
+        out.write("  choices: " + " | ".join(f"{label} ({ident})" for ident, label in choices) + "\n")
 
 
 def print_trace(err: IO[str], events: Iterable[Mapping[str, Any]], level: TraceLevel) -> None:
-    from abl.runtime.trace import event_level
-
     for event in events:
         if event_level(str(event.get("type"))) <= level:
             shown = dict(event)
@@ -378,9 +257,3 @@ def _read_stdin() -> str:
     if raw is None:
         return sys.stdin.read()
     return raw.read().decode("utf-8", "replace")
-
-
-def _reason(err: BaseException) -> str:
-    if isinstance(err, OSError):
-        return err.strerror or str(err)
-    return str(err)

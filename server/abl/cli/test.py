@@ -13,13 +13,13 @@ import os
 import sys
 from pathlib import Path
 
+from abl.launch import conversation_loader
 from abl.runtime.testing.coverage import Coverage, compute_coverage
 from abl.runtime.testing.format import Conversation, ConversationFile
 from abl.runtime.testing.loader import discover, load_file
 from abl.runtime.testing.render import coverage_full, coverage_short, render_failure, status_line, summary_line
-from abl.runtime.testing.runner import ConversationResult, ProjectProblem, Runner, load_plain_project
+from abl.runtime.testing.runner import ConversationResult, ProjectProblem, Runner
 from abl.runtime.testing.yamlread import FormatError
-from abl.workspace import Project
 
 _GREEN, _RED, _YELLOW, _BOLD, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[0m"
 
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     keep = _keyword_filter(args.keyword)
-    runner = Runner(load_checked_project)
+    runner = Runner(conversation_loader())
     if args.keyword and not any(keep(c) for f in loaded for c in f.conversations):
         print(f"abl test: error: no test name contains {args.keyword!r}", file=sys.stderr)
         return 2
@@ -83,17 +83,6 @@ def run(args: argparse.Namespace) -> int:
     line = summary_line(results)
     out.write("\n" + _paint(line, _RED if failed else _GREEN, color) + "\n")
     return 1 if failed else 0
-
-
-def load_checked_project(path: Path) -> Project:
-    """The project at `path`; its errors (`path:line:col: error[CODE] message`) fail its tests."""
-    from abl.cli.run import project_errors
-
-    project = load_plain_project(path)
-    errors = project_errors(project)
-    if errors:
-        raise ProjectProblem(errors + [f"the project has {len(errors)} error(s); fix them first (`abl check {path}`)"])
-    return project
 
 
 def _run(runner: Runner, files: list[ConversationFile], keep, *, color: bool, stop_early: bool) -> list[ConversationResult]:

@@ -13,8 +13,8 @@ from .evaluate import EvalResult, evaluate, evaluate_text
 from .functions import Environment, is_known_function
 from .parse import ConditionParse, ExprError, parse_condition
 from .query import (
-    EmptyStringComparison, NameRef, empty_string_comparisons, function_calls, mixes_routing_state,
-    names,
+    EmptyStringComparison, NameRef, compared_texts, empty_string_comparisons, function_calls,
+    mixes_routing_state, names,
 )
 from .scope import ChainScope, DictScope, Scope
 from .show import show
@@ -25,7 +25,7 @@ __all__ = [
     "EmptyStringComparison", "Environment", "EvalResult", "Expr", "ExprError", "Group", "In",
     "Index", "IsNumber", "IsSet", "ListLiteral", "Literal", "Member", "NameRef", "ObjectEntry",
     "ObjectLiteral", "Path", "RegexLiteral", "Scope", "Span", "Ternary", "TextOp", "UNDEFINED",
-    "Unary", "empty_string_comparisons", "evaluate", "evaluate_text", "format_path",
+    "Unary", "compared_texts", "empty_string_comparisons", "evaluate", "evaluate_text", "format_path",
     "function_calls", "is_known_function", "is_missing", "mixes_routing_state", "names",
     "parse_condition", "show", "truthy", "walk",
 ]

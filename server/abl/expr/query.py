@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .ast import Call, Compare, Expr, Group, Literal, Path, PathKey, Span, walk
+from .ast import Call, Compare, Expr, Group, In, ListLiteral, Literal, Path, PathKey, Span, walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +76,33 @@ def mixes_routing_state(expr: Expr | None) -> bool:
     uses_routing_intent = any(ref.root == "routing_intent" for ref in refs)
     uses_category = any(ref.segments[:2] == ("intent", "category") for ref in refs)
     return uses_routing_intent and uses_category
+
+
+def compared_texts(expr: Expr | None, segments: tuple[PathKey, ...]) -> list[str]:
+    """The texts a condition compares a path with, by `==` (either side) or `IN [...]`, in source
+    order and each once: `["order_status", "returns"]` for `intent.category == "order_status" OR
+    intent.category IN ["returns"]` and the path `("intent", "category")`."""
+    found: dict[str, None] = {}
+    if expr is None:
+        return []
+    for node in sorted(walk(expr), key=lambda n: n.span):
+        if isinstance(node, Compare) and node.op == "==":
+            left, right = _unwrap(node.left), _unwrap(node.right)
+            for subject, other in ((left, right), (right, left)):
+                if _is_path(subject, segments) and isinstance(other, Literal) and isinstance(other.value, str):
+                    found.setdefault(other.value, None)
+        elif isinstance(node, In) and not node.negated and _is_path(_unwrap(node.item), segments):
+            container = _unwrap(node.container)
+            if isinstance(container, ListLiteral):
+                for item in container.items:
+                    item = _unwrap(item)
+                    if isinstance(item, Literal) and isinstance(item.value, str):
+                        found.setdefault(item.value, None)
+    return list(found)
+
+
+def _is_path(node: Expr, segments: tuple[PathKey, ...]) -> bool:
+    return isinstance(node, Path) and node.segments == segments
 
 
 def _unwrap(node: Expr) -> Expr:

@@ -56,6 +56,13 @@ def set_targets(agent: Agent) -> set[str]:
     return out
 
 
+def writable_variables(agent: Agent) -> frozenset[str]:
+    """What a returning child may write into this agent: its `MEMORY` variables and `GATHER`
+    fields. A return whose `MAP`, `SET` or `CLEAR` names anything else (by its root) is refused
+    as a whole at runtime: `memory_error`, and none of its effects apply (seed 004)."""
+    return frozenset(v.name.text for v in agent.memory) | {f.name.text for f in agent.all_gather_fields()}
+
+
 def declared_variables(agent: Agent) -> set[str]:
     """Names a condition or template of this agent may read without a warning."""
     return produced_fields(agent) | {i.name.text for i in agent.intents}

@@ -23,15 +23,14 @@ from abl.model.types import (
     EscalateTrigger,
     FailureAction,
     FailureKind,
-    FlowInfo,
     GatherField,
     HandoffRoute,
     Intent,
     MapEntry,
     MemoryVar,
+    MultiIntent,
     Name,
     OnReturn,
-    OnStart,
     ParentReturn,
     RememberRule,
     ReturnFlag,
@@ -40,7 +39,9 @@ from abl.model.types import (
     Tool,
     ToolImport,
     ToolParam,
+    read_flag,
 )
+from abl.model.lower_steps import StepReader, listed_step_names
 from abl.syntax.cst import Node, SourceFile, find_entry
 from abl.syntax.values import Value, ValueKind, read_value, split_top_level, unquote
 from abl.text import Position, Range
@@ -49,7 +50,6 @@ HEADERS = {"AGENT": AgentKind.AGENT, "SUPERVISOR": AgentKind.SUPERVISOR, "BEHAVI
 _ASSIGN = re.compile(r"([A-Za-z_$][\w.$\[\]]*)\s*=(?!=)\s*(.*)")
 _SIGNATURE = re.compile(r"([A-Za-z_][\w.]*)\s*\((.*)\)\s*(?:->\s*(.*))?$", re.S)
 _IMPORT = re.compile(r"""(".*?"|'.*?'|\S+)\s*(?:\[(.*)\])?\s*$""")
-_FLOW_RESERVED = frozenset({"entry_point", "steps", "global_digressions"})
 
 
 def lower(source: SourceFile, path: str, carry: "Callable[[Agent], Agent | None] | None" = None) -> Document:
@@ -239,18 +239,25 @@ class _Lowering:
         return doc
 
     def fill(self, agent: Agent, doc: Document) -> None:
-        flow_steps: set[str] = set()
+        flow: Node | None = None
+        listed: set[str] = set()
+        column_zero: list[Node] = []
         for node in agent.sections[1:]:
             key = node.key.upper()
             handler = _SECTION_READERS.get(key)
-            if handler is not None:
+            if key == "FLOW":
+                flow, listed, column_zero = node, listed_step_names(node), []
+            elif handler is not None:
                 handler(self, agent, node)
-            elif agent.flow is not None and node.key in {s.text for s in agent.flow.listed_steps}:
-                flow_steps.add(node.key)
+            elif flow is not None and node.key in listed:
+                # DESIGN.md: a column-0 block that `steps` lists is read as that step of the
+                # FLOW above it, by the checker and the runtime alike.
                 doc.column_zero_steps.append((agent, node))
-                self.flow_step(agent.flow, node)
+                column_zero.append(node)
             if key in _HANDLER_SECTIONS:
                 self.handler_writes(agent, node)
+        if flow is not None:
+            agent.flow = StepReader(self).flow(flow, column_zero)
 
     def handler_writes(self, agent: Agent, node: Node) -> None:
         """Variables written by handlers outside FLOW: `SET` blocks (`set:` maps, `- SET:`
@@ -326,6 +333,10 @@ class _Lowering:
             elif content.is_entry and not child.is_item and content.key.lower() in ("reads", "writes"):
                 yield from self.memory_vars(content, scope)  # `persistent: READS: [...]` shorthand
                 continue
+            elif content.is_entry and child.is_item and self._names_the_item(content, scope):
+                # The object form `- name: order_id` / `- PATH: user.x`: the value is the name.
+                text, _ = unquote(content.value)
+                name = Name(text, content.value_range)
             elif content.is_entry:
                 name = Name(content.key, content.key_range)
                 props = list(content.children) + props
@@ -339,6 +350,12 @@ class _Lowering:
                 initial=self.scalar(find_entry(props, "INITIAL") or find_entry(props, "initial_value")),
                 sensitive=_is_true(self.scalar(find_entry(props, "SENSITIVE"))),
             )
+
+    @staticmethod
+    def _names_the_item(content: Node, scope: str) -> bool:
+        """`name:` heads a session variable and `PATH:` a persistent fact when a value follows."""
+        key = "name" if scope == "session" else "path"
+        return content.key.lower() == key and content.has_value and bool(content.value.strip())
 
     def remember(self, node: Node) -> Iterator[RememberRule]:
         for child in node.children:
@@ -396,8 +413,9 @@ class _Lowering:
         required = self.scalar(find_entry(props, "REQUIRED"))
         if required is None and inline is not None and inline.has_value:
             required = self.scalar(inline)  # `- field: required|optional`
-            if required is not None and required.lower == "required":
-                required = Scalar("true", required.raw, False, required.range, required.key_range)
+            if required is not None and required.lower in ("required", "optional"):
+                word = "true" if required.lower == "required" else "false"
+                required = Scalar(word, required.raw, False, required.range, required.key_range)
         options_node = find_entry(props, "OPTIONS")
         options = tuple(n.text for n in self.names(options_node)) if options_node is not None else ()
         sensitive = _is_true(self.scalar(find_entry(props, "SENSITIVE")))
@@ -590,19 +608,37 @@ class _Lowering:
             )
 
     def on_start(self, agent: Agent, node: Node) -> None:
-        calls = []
-        for c in node.children:
-            if c.is_entry and c.key.upper() == "CALL" and c.has_value:
-                name = c.value.split("(")[0].strip()
-                calls.append(Name(name, c.value_range))
-        agent.on_start = OnStart(
-            node.key_range,
-            tuple(self.assignments(node.find("SET"))),
-            self.scalar(node.find("RESPOND")),
-            tuple(calls),
+        agent.on_start = StepReader(self).on_start(node)
+
+    def messages(self, agent: Agent, node: Node) -> None:
+        for entry in node.children:
+            value = self.scalar(entry) if entry.is_entry else None
+            if value is not None:
+                agent.messages.append((entry.key, value))
+
+    def multi_intent(self, agent: Agent, node: Node) -> None:
+        def number(key: str, default: float) -> float:
+            value = self.scalar(node.find(key))
+            try:
+                return float(value.text) if value is not None else default
+            except ValueError:
+                return default
+
+        strategy = self.scalar(node.find("strategy"))
+        unknown = self.scalar(node.find("unknown_relationship_strategy"))
+        agent.multi_intent = MultiIntent(
+            range=node.key_range,
+            enabled=read_flag(self.scalar(node.find("enabled"))) is not False,
+            strategy=strategy.lower if strategy is not None else "primary_queue",
+            unknown_relationship_strategy=unknown.lower if unknown is not None else "parallel",
+            max_intents=int(number("max_intents", 3)),
+            confidence_threshold=number("confidence_threshold", 0.6),
+            queue_max_age_ms=int(number("queue_max_age_ms", 600_000)),
+            advance_on_primary_response=read_flag(self.scalar(node.find("advance_on_primary_response"))) is not False,
         )
 
     def execution(self, agent: Agent, node: Node) -> None:
+        agent.max_reasoning_iterations = self.scalar(node.find("max_reasoning_iterations"))
         pipeline = node.find("pipeline")
         parent = pipeline.find("parentReturn") if pipeline is not None else None
         if parent is not None:
@@ -687,37 +723,6 @@ class _Lowering:
                 child.range(),
             )
 
-    def flow(self, agent: Agent, node: Node) -> None:
-        info = FlowInfo(node=node)
-        agent.flow = info
-        for e in node.children:
-            if not e.is_entry:
-                continue
-            key = e.key.lower()
-            if key != "steps":
-                self.flow_step(info, e, record=key not in _FLOW_RESERVED)
-            elif e.has_value and "->" in e.value:
-                parts = (part.strip() for part in e.value.split("->"))
-                info.listed_steps.extend(Name(part, e.value_range) for part in parts if part)
-            else:
-                info.listed_steps.extend(self.names(e))
-
-    def flow_step(self, info: FlowInfo, node: Node, record: bool = True) -> None:
-        if record:
-            info.steps.append(Name(node.key, node.key_range))
-        for n in node.walk():
-            if not n.is_entry:
-                continue
-            key = n.key.upper()
-            if key == "SET":
-                info.sets.extend(self.assignments(n))
-            elif key == "AS" and n.has_value:
-                v = self.scalar(n)
-                if v is not None:
-                    info.call_results.append(Name(v.text, v.range))
-            elif key == "GATHER" and n is not node:
-                info.gather.extend(self.gather_fields(n, in_flow=True))
-
     def hooks(self, agent: Agent, node: Node) -> None:
         for n in node.walk():
             if n.is_entry and n.key.upper() == "SET" and n is not node:
@@ -729,6 +734,7 @@ class _Lowering:
                 self._handoff_ref(agent, n, n.key.upper())
 
     def on_error(self, agent: Agent, node: Node) -> None:
+        agent.error_handlers = tuple(StepReader(self).error_handlers(node))
         for n in node.walk():
             if n is node or not n.is_entry or not n.has_value:
                 continue
@@ -798,7 +804,7 @@ def _is_remote(lowering: _Lowering, props: list[Node]) -> bool:
 
 
 def _is_true(value: Scalar | None) -> bool:
-    return value is not None and value.lower == "true"
+    return read_flag(value) is True
 
 
 def _params(text: str) -> Iterator[ToolParam]:
@@ -844,8 +850,9 @@ _SECTION_READERS = {
     "DELEGATE": _Lowering.delegate,
     "ESCALATE": _Lowering.escalate,
     "TOOLS": _Lowering.tools_section,
-    "FLOW": _Lowering.flow,
     "HOOKS": _Lowering.hooks,
+    "MESSAGES": _Lowering.messages,
+    "MULTI_INTENT": _Lowering.multi_intent,
     "CONSTRAINTS": _Lowering.constraints,
     "ON_ERROR": _Lowering.on_error,
 }

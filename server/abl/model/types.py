@@ -15,6 +15,7 @@ from abl.text import Range
 
 if TYPE_CHECKING:
     from abl.expr import ConditionParse
+    from abl.model.steps import ErrorHandler, Flow, OnStart
     from abl.syntax.cst import Node, SourceFile
 
 
@@ -39,6 +40,20 @@ class Scalar:
     @property
     def lower(self) -> str:
         return self.text.strip().lower()
+
+
+def read_flag(value: "Scalar | None") -> bool | None:
+    """A boolean as the platform reads it: `true` or `false` in any case, quoted or not; None
+    for anything else (the checker reports it) and when nothing is written. The one exception
+    is `RETURN`, where only the exact lowercase `true` counts (`ReturnFlag`)."""
+    if value is None:
+        return None
+    word = value.lower
+    if word == "true":
+        return True
+    if word == "false":
+        return False
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +124,15 @@ class MapEntry:
     range: Range
 
 
+RETURN_ACTIONS = ("continue", "resume_intent")
+RESUME_WITH = (
+    "original_handoff_utterance",
+    "latest_child_user_utterance",
+    "latest_session_user_utterance",
+    "forwarded_return_message",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class OnReturn:
     key_range: Range
@@ -136,6 +160,28 @@ class OnReturn:
         if word is None:
             return None
         return "resume_intent" if word == "resume_intent" else "continue"
+
+    @property
+    def handler_name(self) -> str | None:
+        """The `RETURN_HANDLERS` entry named by `handler:` or by a one-line value that is not a
+        built-in action."""
+        if self.handler is not None:
+            return self.handler.text.strip() or None
+        if self.shorthand is not None and self.shorthand.lower not in RETURN_ACTIONS:
+            return self.shorthand.text.strip() or None
+        return None
+
+    @property
+    def unknown_action(self) -> str | None:
+        """An `action:` word that is not a built-in action (it runs `continue`)."""
+        word = self.action_name
+        return self.action.text if word is not None and word not in RETURN_ACTIONS else None
+
+    @property
+    def resume_message(self) -> str | None:
+        """`resume_with` when it names a known message, else None (the original one is used)."""
+        word = self.resume_with.lower if self.resume_with is not None else None
+        return word if word in RESUME_WITH else None
 
 
 class FailureKind(enum.Enum):
@@ -203,7 +249,11 @@ class ReturnHandler:
 
     @staticmethod
     def flag(value: Scalar | None) -> bool:
-        return value is not None and value.lower == "true"
+        return read_flag(value) is True
+
+    @property
+    def resumes_intent(self) -> bool:
+        return read_flag(self.resume_intent) is True
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +295,8 @@ class GatherField:
 
     @property
     def is_required(self) -> bool:
-        return self.required is None or self.required.lower not in ("false", "no", "optional")
+        # `- field: optional` is lowered to `false`; anything unreadable keeps the default.
+        return read_flag(self.required) is not False
 
     @property
     def type_name(self) -> str:
@@ -263,7 +314,7 @@ class CompleteRule:
 
     @property
     def is_terminal(self) -> bool:
-        return self.terminal is None or self.terminal.lower != "false"
+        return read_flag(self.terminal) is not False
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,23 +376,17 @@ class ToolImport:
 
 
 @dataclass(frozen=True, slots=True)
-class OnStart:
+class MultiIntent:
+    """`MULTI_INTENT`: how a message that asks for several things at once is handled."""
+
     range: Range
-    set: tuple[Assignment, ...]
-    respond: Scalar | None
-    calls: tuple[Name, ...]
-
-
-@dataclass(slots=True)
-class FlowInfo:
-    """What a `FLOW` declares that other parts of the project can see."""
-
-    steps: list[Name] = field(default_factory=list)
-    listed_steps: list[Name] = field(default_factory=list)  # `steps: [...]`
-    sets: list[Assignment] = field(default_factory=list)
-    call_results: list[Name] = field(default_factory=list)  # `AS: name`
-    gather: list[GatherField] = field(default_factory=list)
-    node: "Node | None" = field(default=None, repr=False)  # the `FLOW:` section itself
+    enabled: bool = True
+    strategy: str = "primary_queue"  # primary_queue | sequential | parallel | disambiguate | auto
+    unknown_relationship_strategy: str = "parallel"
+    max_intents: int = 3
+    confidence_threshold: float = 0.6
+    queue_max_age_ms: int = 600_000
+    advance_on_primary_response: bool = True
 
 
 class AgentKind(enum.Enum):
@@ -369,13 +414,17 @@ class Agent:
     handoffs: list[HandoffRoute] = field(default_factory=list)
     return_handlers: list[ReturnHandler] = field(default_factory=list)
     complete: list[CompleteRule] = field(default_factory=list)
-    on_start: OnStart | None = None
+    on_start: "OnStart | None" = None
     parent_return: ParentReturn | None = None
     delegates: list[Delegate] = field(default_factory=list)
     escalations: list[EscalateTrigger] = field(default_factory=list)
     tools: list[Tool] = field(default_factory=list)
     tool_imports: list[ToolImport] = field(default_factory=list)
-    flow: FlowInfo | None = None
+    flow: "Flow | None" = None
+    error_handlers: "tuple[ErrorHandler, ...]" = ()  # the agent's `ON_ERROR`
+    messages: list[tuple[str, Scalar]] = field(default_factory=list)  # `MESSAGES` overrides
+    multi_intent: MultiIntent | None = None
+    max_reasoning_iterations: Scalar | None = None  # `EXECUTION.max_reasoning_iterations`
     hooks_sets: list[Assignment] = field(default_factory=list)
     # SETs and `AS:` results outside FLOW, HOOKS and ON_ERROR: tool `on_result`/`on_error`,
     # action handlers, escalation triggers, ON_START branches and calls.
@@ -387,6 +436,14 @@ class Agent:
     @property
     def is_supervisor(self) -> bool:
         return self.kind is AgentKind.SUPERVISOR
+
+    def message(self, key: str) -> Scalar | None:
+        """A `MESSAGES` override (the last one written wins)."""
+        found = None
+        for written, text in self.messages:
+            if written == key:
+                found = text
+        return found
 
     def section(self, key: str) -> "Node | None":
         want = key.upper()

@@ -2,19 +2,34 @@
 
 The sub-agent starts from its `INPUT` values (parent expressions), runs its `COMPLETE` rules once,
 and its `RETURNS` fields are copied into the parent. It cannot ask the customer anything: a
-required `GATHER` field that `INPUT` does not fill makes the call fail.
+required `GATHER` field that `INPUT` does not fill makes the call fail. The same one-shot run
+serves the sibling requests of a parallel multi-intent plan (`run_one_shot`), which may also read
+their own fields from the words that asked for them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from abl.model.types import Delegate
+from abl.model.types import Agent, Delegate
 from abl.runtime.engine import Engine, TurnContext
 from abl.runtime.evaluation import check, fill, value_of
 from abl.runtime.gather import next_required
 from abl.runtime.history import Entry
 from abl.runtime.state import COMPLETED, Thread
+from abl.runtime.values import initial_values
+
+
+@dataclass(frozen=True, slots=True)
+class OneShot:
+    """What a one-shot run of an agent gave: its COMPLETE reply, its values, or the field it lacks."""
+
+    completed: bool
+    reply: str | None = None
+    values: Mapping[str, Any] = field(default_factory=dict)
+    missing: str | None = None
 
 
 def run_delegates(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -> bool:
@@ -45,14 +60,27 @@ def run_delegate(engine: Engine, parent: Thread, delegate: Delegate) -> None:
     if agent is None:
         _done(engine, parent, target, False, error=f"no agent named `{target}` in the project")
         return
-    from abl.runtime.handoff import initial_values
+    shot = run_one_shot(engine, parent, agent, inputs)
+    if not shot.completed and shot.missing is not None:
+        _done(engine, parent, target, False,
+              error=f"`{target}` needs `{shot.missing}` from the customer; a delegate cannot ask, so give it in INPUT")
+        return
+    returned: list[str] = []
+    for entry in delegate.returns:
+        value = shot.values.get(entry.child.text)
+        if value is None:
+            continue
+        parent.set_value(entry.parent.text, value)
+        returned.append(entry.parent.text)
+    _done(engine, parent, target, True, returned=returned, result=shot.reply)
 
-    child = Thread(id=engine.ids.next_id("delegate"), agent=target, values=initial_values(engine, agent),
-                   origin=parent.id, status=COMPLETED)
+
+def run_one_shot(engine: Engine, parent: Thread, agent: Agent, inputs: Mapping[str, Any]) -> OneShot:
+    """Run `agent` once on `inputs`: its first COMPLETE rule that holds answers for it."""
+    child = Thread(id=engine.ids.next_id("delegate"), agent=agent.name.text,
+                   values=initial_values(agent, engine.env), origin=parent.id, status=COMPLETED)
     for name, value in inputs.items():
         child.set_value(name, value, gathered=True)
-    result: str | None = None
-    completed = False
     for rule in agent.complete:
         if rule.when is None or rule.when.is_natural_language:
             continue
@@ -60,25 +88,10 @@ def run_delegate(engine: Engine, parent: Thread, delegate: Delegate) -> None:
             for assignment in rule.set:
                 value, _ = value_of(assignment.expr, child.values, engine.env)
                 child.set_value(assignment.target.text, value)
-            if rule.respond is not None:
-                result = fill(rule.respond.text, child.values, engine.env)
-            completed = True
-            break
-    if not completed:
-        missing = next_required(agent, child)
-        if missing is not None:
-            _done(engine, parent, target, False,
-                  error=f"`{target}` needs `{missing.name.text}` from the customer; a delegate cannot ask, "
-                        "so give it in INPUT")
-            return
-    returned: list[str] = []
-    for entry in delegate.returns:
-        value = child.values.get(entry.child.text)
-        if value is None:
-            continue
-        parent.set_value(entry.parent.text, value)
-        returned.append(entry.parent.text)
-    _done(engine, parent, target, True, returned=returned, result=result)
+            reply = fill(rule.respond.text, child.values, engine.env) if rule.respond is not None else None
+            return OneShot(True, reply, dict(child.values))
+    missing = next_required(agent, child)
+    return OneShot(False, None, dict(child.values), missing.name.text if missing is not None else None)
 
 
 def _done(engine: Engine, parent: Thread, target: str, success: bool, *, error: str | None = None,

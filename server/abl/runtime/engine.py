@@ -1,26 +1,29 @@
-"""The engine's shared services: the project, the model, the trace, and per-agent plans.
+"""The engine's shared services: the project, the model, the trace, the timeline, per-agent plans.
 
-Every other engine module works through an `Engine`: it emits trace events, adds replies,
-asks the model (turning a `ModelError` into an `error` event and a clear reply), and hands out
-an `AgentPlan`, the per-agent facts computed once (route order, what routes read, which names
-the agent may write) so the per-turn path never re-derives them.
+Every other engine module works through an `Engine`: it emits trace events (only types that
+`abl.runtime.events` describes), adds replies, asks the model (turning a `ModelError` into an
+`error` event and a clear reply), and hands out an `AgentPlan`. Nothing here decides what
+happens next; that is `turn`'s loop over the outcomes the other modules return.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from abl.expr import Environment
-from abl.model.types import Agent, Condition, HandoffRoute, ReturnHandler
-from abl.runtime.api import Reply, RuntimeOptions
-from abl.runtime.evaluation import check, referenced_paths
+from abl.model.types import Agent, Condition
+from abl.runtime.evaluation import check
+from abl.runtime.events import EVENTS
 from abl.runtime.history import Entry
-from abl.runtime.models import ChatMessage, IntentDecision, IntentOption, Model, ModelContext, ModelError
+from abl.runtime.models import ChatMessage, IntentDecision, Model, ModelContext, ModelError
+from abl.runtime.plan import AgentPlan, cached_plan
+from abl.runtime.session_types import Reply, RuntimeOptions
 from abl.runtime.state import SessionData, Thread
+from abl.runtime.timeline import Timeline
 from abl.runtime.trace import Clock, IdSource, Trace, TraceEvent
 from abl.workspace import Project
 
@@ -29,70 +32,6 @@ T = TypeVar("T")
 CONTEXT_WINDOW = 40  # messages handed to a model with each question (the platform's window)
 MAX_HANDOFF_DEPTH = 10  # nested agents: waiting parents, the active agent, and this turn's one-way hops
 MAX_STEPS_PER_TURN = 64  # agent activations in one turn; a guard against loops
-
-_INTENT_LITERAL = re.compile(r"""intent\.category\s*(?:==|IN)\s*\[?\s*((?:["'][^"']*["']\s*,?\s*)+)""", re.I)
-_QUOTED = re.compile(r"""["']([^"']*)["']""")
-
-
-@dataclass(slots=True)
-class AgentPlan:
-    """Facts about one agent that the engine needs on every turn, computed once."""
-
-    agent: Agent
-    routes: tuple[HandoffRoute, ...]  # evaluation order: PRIORITY, then position; `WHEN: true` last
-    routes_read_intent: bool
-    intent_options: tuple[IntentOption, ...]
-    writable: frozenset[str]
-    sensitive: frozenset[str]
-    handlers: dict[str, ReturnHandler]
-    route_intents: dict[int, tuple[str, ...]]  # route index -> intent names its WHEN compares with
-    scope_text: str  # what the agent is about, for the built-in return to the parent
-
-    @property
-    def name(self) -> str:
-        return self.agent.name.text
-
-
-def build_plan(agent: Agent) -> AgentPlan:
-    def order(route: HandoffRoute) -> tuple[int, int, int]:
-        fallback = route.when is not None and route.when.parse.content.strip().lower() == "true"
-        # An unreadable PRIORITY (reported by the checker) keeps the authored position.
-        written = route.priority.text.strip() if route.priority is not None else ""
-        priority = int(written) if re.fullmatch(r"[+-]?\d+", written) else route.index + 1
-        return (1 if fallback else 0, priority, route.index)
-
-    routes = tuple(sorted((r for r in agent.handoffs if r.target is not None), key=order))
-    reads_intent = False
-    route_intents: dict[int, tuple[str, ...]] = {}
-    for route in routes:
-        if route.when is None or route.when.parse.expr is None:
-            continue
-        paths = referenced_paths(route.when.parse)
-        if any(p == "intent" or p.startswith("intent.") for p in paths):
-            reads_intent = True
-            found: list[str] = []
-            for m in _INTENT_LITERAL.finditer(route.when.parse.content):
-                found.extend(_QUOTED.findall(m.group(1)))
-            route_intents[route.index] = tuple(found)
-    writable = {v.name.text for v in agent.memory} | {f.name.text for f in agent.all_gather_fields()}
-    sensitive = {f.name.text for f in agent.all_gather_fields() if f.sensitive}
-    sensitive |= {v.name.text for v in agent.memory if v.sensitive}
-    scope_parts = [agent.goal.text if agent.goal else "", agent.description.text if agent.description else ""]
-    for f in agent.gather:
-        scope_parts.append(f.prompt.text if f.prompt else f.name.text.replace("_", " "))
-        if f.description:
-            scope_parts.append(f.description.text)
-    return AgentPlan(
-        agent=agent,
-        routes=routes,
-        routes_read_intent=reads_intent,
-        intent_options=tuple(IntentOption(i.name.text, i.description) for i in agent.intents),
-        writable=frozenset(writable),
-        sensitive=frozenset(sensitive),
-        handlers={h.name.text: h for h in agent.return_handlers},
-        route_intents=route_intents,
-        scope_text=" ".join(p for p in scope_parts if p),
-    )
 
 
 @dataclass(slots=True)
@@ -111,21 +50,16 @@ class TurnContext:
     claimed: dict[int, list[tuple[int, int, str, str]]] = field(default_factory=dict)
     error_reported: bool = False
     stopped: bool = False  # a loop guard fired; nothing more runs this turn
+    siblings: dict[int, int] = field(default_factory=dict)  # handoff attempt -> sibling intent time (ms)
+    attempts: int = 0  # handoff attempts started this turn
+    pending_siblings: tuple[tuple[str, str], ...] = ()  # a parallel plan's siblings, for the next handoff
 
 
 class Engine:
     """Services shared by the engine's modules for one session."""
 
-    def __init__(
-        self,
-        project: Project,
-        options: RuntimeOptions,
-        data: SessionData,
-        trace: Trace,
-        clock: Clock,
-        ids: IdSource,
-        model: Model,
-    ) -> None:
+    def __init__(self, project: Project, options: RuntimeOptions, data: SessionData, trace: Trace,
+                 clock: Clock, ids: IdSource, model: Model, real_time: bool = False) -> None:
         self.project = project
         self.options = options
         self.data = data
@@ -133,6 +67,7 @@ class Engine:
         self.clock = clock
         self.ids = ids
         self.model = model
+        self.timeline = Timeline(data, real_time)
         self.env = Environment(now=clock.now, make_id=self._unique_id)
         self._plans: dict[str, AgentPlan] = {}
         self._recent: list[TraceEvent] = []
@@ -151,13 +86,30 @@ class Engine:
             agent = self.project.agent(name)
             if agent is None:
                 raise KeyError(name)
-            plan = build_plan(agent)
+            plan = cached_plan(agent, self.project)
             self._plans[name] = plan
         return plan
+
+    def announce(self, thread: Thread) -> None:
+        """Say once per thread what its agent declares that the local runtime does not run."""
+        not_run = self.plan(thread.agent).not_run
+        if not_run and "not_run_locally" not in thread.warned:
+            thread.warned.append("not_run_locally")
+            self.emit("warning", {"code": "not_run_locally", "constructs": list(not_run),
+                                  "message": f"{thread.agent} declares what the local runtime does not run: "
+                                             + "; ".join(not_run)}, thread)
+
+    def message_text(self, thread: Thread, key: str, default: str) -> str:
+        """A runtime message in the agent's wording (`MESSAGES`), else the platform's."""
+        agent = self.agent(thread.agent)
+        written = agent.message(key) if agent is not None else None
+        return written.text if written is not None and written.text.strip() else default
 
     # --- trace -------------------------------------------------------------------------------
 
     def emit(self, event_type: str, fields: dict[str, Any], thread: Thread | None = None) -> TraceEvent:
+        if event_type not in EVENTS:
+            raise ValueError(f"`{event_type}` is not an event type of abl.runtime.events")
         where = thread if thread is not None else self.data.threads.get(self.data.active)
         return self.trace.emit(
             event_type,
@@ -199,18 +151,28 @@ class Engine:
 
     # --- conversation ------------------------------------------------------------------------
 
-    def new_entry(self, role: str, text: str, thread: Thread, tool_call_id: str | None = None) -> Entry:
-        return Entry(role, text, thread.agent, self.data.next_seq(), thread.id, tool_call_id)
+    def new_entry(self, role: str, text: str, thread: Thread, tool_call_id: str | None = None,
+                  tool: str | None = None) -> Entry:
+        return Entry(role, text, thread.agent, self.data.next_seq(), thread.id, tool_call_id, tool)
 
-    def say(self, thread: Thread, text: str, ctx: TurnContext | None) -> Reply:
-        """The agent of `thread` says `text` to the customer."""
+    def say(self, thread: Thread, text: str, ctx: TurnContext | None,
+            choices: tuple[tuple[str, str], ...] = ()) -> Reply:
+        """The agent of `thread` says `text` to the customer (with buttons, when given)."""
         entry = self.new_entry("assistant", text, thread)
         thread.history.append(entry)
         self.data.log.append(entry)
-        reply = Reply(thread.agent, text)
+        reply = Reply(thread.agent, text, choices)
         if ctx is not None:
             ctx.replies.append(reply)
         return reply
+
+    def relay(self, thread: Thread, speaker: str, text: str, ctx: TurnContext | None) -> None:
+        """Another agent's one-shot answer, said to the customer in `thread`'s conversation."""
+        entry = Entry("assistant", text, speaker, self.data.next_seq(), thread.id)
+        thread.history.append(entry)
+        self.data.log.append(entry)
+        if ctx is not None:
+            ctx.replies.append(Reply(speaker, text))
 
     def notice(self, thread: Thread, text: str, ctx: TurnContext | None) -> None:
         """A runtime message the customer sees that is not part of any agent's conversation."""
@@ -221,24 +183,39 @@ class Engine:
 
     # --- model -------------------------------------------------------------------------------
 
-    def model_context(self, thread: Thread, current: Entry | None) -> tuple[ModelContext, int]:
-        """The conversation a model sees for `thread`, and how many earlier messages it has.
+    def conversation(self, thread: Thread, current: Entry | None) -> tuple[tuple[ChatMessage, ...], int]:
+        """The messages a model sees for `thread`, and how many earlier ones the thread has.
 
-        The messages are the latest `CONTEXT_WINDOW` ones before `current`, after the handoff
-        summary when the thread has one; the count is of all earlier conversation messages.
+        The latest `CONTEXT_WINDOW` messages, with `current` (the customer message being
+        answered) after every earlier one, followed only by the tool calls made for it; the
+        handoff summary comes first when the thread has one.
         """
         history = thread.history
-        end = len(history)
-        if current is not None and end and history[-1].seq == current.seq:
-            end -= 1
-        start = max(0, end - CONTEXT_WINDOW)
-        messages = tuple(ChatMessage(_chat_role(e.role), e.text) for e in history[start:end])
+        if current is None:
+            window = history[-CONTEXT_WINDOW:]
+            earlier = len(history)
+        elif history and history[-1].seq == current.seq:
+            window = [*history[-CONTEXT_WINDOW - 1:-1], current]
+            earlier = len(history) - 1
+        else:
+            # A replayed message, or one followed by the tool calls made for it: it goes after
+            # the conversation it answers, with this thread's tool calls behind it.
+            recent = history[-2 * CONTEXT_WINDOW:]
+            after = [e for e in recent if _answers(e, current, thread)]
+            before = [e for e in recent if e.seq != current.seq and not _answers(e, current, thread)]
+            window = [*before[-CONTEXT_WINDOW:], current, *after]
+            earlier = sum(1 for e in history if e.seq != current.seq)
+        messages = tuple(_chat(e) for e in window)
         summary = thread.values.get("_handoff_summary")
         if summary:
             messages = (ChatMessage("system", f"Handoff summary: {summary}"), *messages)
+        return messages, earlier
+
+    def model_context(self, thread: Thread, current: Entry | None) -> tuple[ModelContext, int]:
+        messages, earlier = self.conversation(thread, current)
         agent = self.agent(thread.agent)
         goal = agent.goal.text if agent is not None and agent.goal is not None else ""
-        return ModelContext(agent=thread.agent, goal=goal, messages=messages), end
+        return ModelContext(agent=thread.agent, goal=goal, messages=messages), earlier
 
     def consult(self, purpose: str, thread: Thread, ctx: TurnContext | None, earlier: int,
                 ask: Callable[[], T]) -> tuple[bool, T | None]:
@@ -256,11 +233,12 @@ class Engine:
         self._record_calls(thread, earlier)
         return True, answer
 
-    def holds(self, condition: Condition, thread: Thread, message: Entry, ctx: TurnContext) -> bool:
+    def holds(self, condition: Condition, thread: Thread, message: Entry, ctx: TurnContext,
+              extras: dict[str, Any] | None = None) -> bool:
         """Whether a `WHEN` holds for `thread`: an expression is evaluated, plain English is put to
         the model (and does not hold when the model cannot answer)."""
         if not condition.is_natural_language:
-            return check(condition.parse, thread.values, None, self.env).result
+            return check(condition.parse, thread.values, extras, self.env).result
         context, earlier = self.model_context(thread, message)
         text = condition.parse.content
         ok, verdict = self.consult("condition", thread, ctx, earlier,
@@ -283,8 +261,19 @@ class Engine:
         return digits[-max(length, 1):]
 
 
-def _chat_role(role: str) -> Any:
-    return role if role in ("system", "user", "assistant", "tool") else "system"
+def _answers(entry: Entry, current: Entry, thread: Thread) -> bool:
+    """A tool call (or result) this thread made for `current`, which belongs after it."""
+    return entry.tool is not None and entry.seq > current.seq and entry.thread == thread.id
+
+
+def _chat(entry: Entry) -> ChatMessage:
+    if entry.tool is not None and entry.role == "assistant":
+        arguments = entry.text[len(entry.tool) + 1:-1] if entry.text.startswith(entry.tool + "(") else entry.text
+        return ChatMessage("assistant", arguments, entry.tool, entry.tool_call_id)
+    if entry.role == "tool":
+        return ChatMessage("tool", entry.text, entry.tool, entry.tool_call_id)
+    role: Any = entry.role if entry.role in ("system", "user", "assistant") else "system"
+    return ChatMessage(role, entry.text)
 
 
 def intent_scope(decision: IntentDecision | None) -> dict[str, Any]:
@@ -298,3 +287,11 @@ def intent_scope(decision: IntentDecision | None) -> dict[str, Any]:
             "unclear": decision.name is None or decision.ambiguous,
         }
     }
+
+
+def compact_json(value: Any) -> str:
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return str(value)
+

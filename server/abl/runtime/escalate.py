@@ -1,8 +1,8 @@
 """`ESCALATE`: hand the conversation to a human.
 
 Triggers are checked first on every turn. When one holds, the runtime emits `escalate`, tells
-the customer (the platform's default wording), and the session ends: it now waits for a human,
-which the local runtime does not simulate.
+the customer (the agent's `MESSAGES.escalation_format`, else the platform's wording), and the
+session ends: it now waits for a human, which the local runtime does not simulate.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from abl.runtime.evaluation import fill
 from abl.runtime.history import Entry
 from abl.runtime.state import Thread
 
-ESCALATION_FORMAT = "Escalating to human agent. Reason: {reason}"
+ESCALATION_FORMAT = "Escalating to human agent. Reason: {{reason}}"
 
 
 def check_triggers(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -> bool:
@@ -38,6 +38,7 @@ def escalate(engine: Engine, thread: Thread, reason: str, priority: str | None, 
     if trigger is not None:
         fields["trigger"] = trigger
     engine.emit("escalate", fields, thread)
-    engine.say(thread, ESCALATION_FORMAT.format(reason=reason), ctx)
+    wording = engine.message_text(thread, "escalation_format", ESCALATION_FORMAT)
+    engine.say(thread, fill(wording, {"reason": reason}, engine.env), ctx)
     engine.data.ended = True
     engine.data.end_reason = "escalated"

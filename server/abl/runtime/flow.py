@@ -1,10 +1,22 @@
-"""`FLOW`: deterministic steps run one after another, pausing when they need the customer.
+"""`FLOW`: steps run one after another, pausing when they need the customer.
 
-A thread's place in its flow is plain data (`Thread.flow`): the current step, what it waits
-for (`gather`, `input`, `reasoning`, `retry`), and reasoning turns used. Inside a step the
-order is: `WHEN` guard, `RESPOND`/`PRESENT`, `GATHER`, `SET`/`CALL` (as written), `CHECK` +
-`ON_FAIL`, `ON_RESULT`, `ON_INPUT` (on the next message), `CLEAR`, `THEN`. A branch that
-transitions stops the step. Step entries per turn are bounded, so a loop never hangs a turn.
+A thread's place in its flow is plain data (`Thread.flow`): the current step, what it waits for
+(`gather`, `input`, `choice`, `reasoning`, `retry`), reasoning turns used, how often each step
+was entered, and the steps entered so far. The steps themselves are the model's `FlowStep`s.
+
+Entering a step: `MAX_ATTEMPTS` (more entries go to `ON_EXHAUSTED`), the `WHEN` guard (false
+skips to `THEN`), then for a deterministic step, in order: `RESPOND`/`SAY`/`PRESENT` (with the
+step's `ACTIONS` as buttons), `GATHER` (until `COMPLETE_WHEN` or every required field is set),
+`SET`/`CALL`/`TRANSFORM`/`CLEAR`/`LOG` as written (a failed call goes to `ON_ERROR`, then
+`ON_FAIL`; a successful one to `ON_SUCCESS`), `CHECK` (false: `ON_FAIL`, or the step halts
+until the next message), `ON_RESULT`, then it waits for a choice (`ACTIONS`/`ON_ACTION`) or an
+answer (`ON_INPUT`), and finally `THEN`. A branch that moves stops the step. A reasoning step
+answers through the model and its tools until `EXIT_WHEN` or `MAX_TURNS`.
+
+A message that reaches a waiting step is first read for a correction of an earlier answer
+(steps with `CORRECTIONS: true`), then for one of the step's `SUB_INTENTS`, then for a
+`DIGRESSIONS` entry of the step or of the flow (`global_digressions`). Step entries per turn are
+bounded, so a loop never hangs a turn.
 """
 
 from __future__ import annotations
@@ -13,84 +25,78 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from abl.expr import parse_condition
-from abl.model.types import Agent, FlowInfo, GatherField
+from abl.model.steps import (
+    Branch,
+    CallSpec,
+    Choice,
+    Digression,
+    Flow,
+    FlowStep,
+    Move,
+    Reaction,
+    SubIntent,
+    Transition,
+)
+from abl.model.types import Agent, Condition, GatherField, Name
+from abl.runtime.gather import field_spec, is_unset, validate
+from abl.runtime.actions import call, do_action
+from abl.runtime.agenda import NOTHING, Finish, ResumeFlow, Steps
+from abl.runtime.corrections import correct
 from abl.runtime.engine import Engine, TurnContext
-from abl.runtime.evaluation import check, fill, value_of
+from abl.runtime.errors import recover
+from abl.runtime.escalate import escalate
+from abl.runtime.evaluation import check, fill
+from abl.runtime.handoff import flow_route, perform
 from abl.runtime.history import Entry
-from abl.runtime.models import ReplyRequest
+from abl.runtime.models import IntentOption
+from abl.runtime.reasoning import think
 from abl.runtime.state import Thread
+from abl.runtime.tools import CallResult
 from abl.runtime.trace import REDACTED
-from abl.syntax.cst import Node, find_entry
-from abl.syntax.values import unquote
-from abl.text import Range
 
 MAX_STEP_ENTRIES_PER_TURN = 100
 DEFAULT_MAX_TURNS = 10
-
-_RESERVED = frozenset({"entry_point", "steps", "global_digressions"})
-_RUN = frozenset({"REASONING", "WHEN", "RESPOND", "SAY", "PRESENT", "GATHER", "SET", "CALL", "WITH", "AS",
-                  "CHECK", "ON_FAIL", "ON_RESULT", "ON_INPUT", "CLEAR", "THEN", "GOTO", "EXIT_WHEN",
-                  "MAX_TURNS"})
-# Written in real flows, but only shaping behaviour the local runtime does not model: the flow
-# still runs, and a one-time warning names them.
-_IGNORED = frozenset({"CORRECTIONS", "DIGRESSIONS", "SUB_INTENTS", "MESSAGE_KEY", "LOG", "GOAL", "BEHAVIOR",
-                      "AVAILABLE_TOOLS", "STEP_CONSTRAINTS", "DESCRIPTION"})
-_REASON = re.compile(r"REASON\s*:\s*(.*)$", re.I | re.S)
+TRAIL_LENGTH = 50  # steps remembered for BACKTRACK
+# What a waiting step does with the next message (a halted step, `retry`, is entered again).
+PHASES = {"gather": "gather", "input": "input", "choice": "choice", "reasoning": "reasoning"}
+CHOOSE_AGAIN = "Please choose one of: {{options}}."
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a step ended: `goto` a step, `wait` for a message, `complete`, `escalate`, or `end`."""
+    """How a step ended: `goto` a step, `wait` for a message, `stay` (waiting, nothing more to
+    do), `complete`, `escalate`, `handoff`, `continue` (no move), `steps` (the engine takes over)
+    or `end`."""
 
     kind: str
     target: str = ""
+    agent: Name | None = None
+    returns: bool = False
+    steps: Steps = ()
 
 
 WAIT = Outcome("wait")
+STAY = Outcome("stay")
 END = Outcome("end")
+CONTINUE = Outcome("continue")
 
 
-# --- what can run ------------------------------------------------------------------------------
+def runs(thread: Thread) -> bool:
+    """Whether the thread's flow still drives its messages."""
+    return not thread.flow.get("done")
 
 
-def steps_of(info: FlowInfo) -> dict[str, Node]:
-    if info.node is None:
-        return {}
-    return {e.key: e for e in info.node.children if e.is_entry and e.key.lower() not in _RESERVED}
+def run(engine: Engine, thread: Thread, agent: Agent, message: Entry, ctx: TurnContext) -> Steps:
+    return FlowRun(engine, thread, agent, message, ctx).run()
 
 
-def unsupported(info: FlowInfo) -> tuple[list[str], list[str]]:
-    """The constructs that stop the flow from running, and those it runs without."""
-    blocking: list[str] = []
-    ignored: list[str] = []
-    if info.node is not None and info.node.find("global_digressions") is not None:
-        ignored.append("global_digressions")
-    for step in steps_of(info).values():
-        for entry in step.entries():
-            key = entry.key.upper()
-            if key in _RUN:
-                continue
-            target = ignored if key in _IGNORED else blocking
-            if key not in target:
-                target.append(key)
-    return blocking, ignored
-
-
-def entry_step(info: FlowInfo) -> str | None:
-    node = info.node.find("entry_point") if info.node is not None else None
-    if node is not None and node.has_value:
-        return unquote(node.value)[0].strip()
-    if info.listed_steps:
-        return info.listed_steps[0].text
-    return info.steps[0].text if info.steps else None
-
-
-def is_finished(thread: Thread) -> bool:
-    return bool(thread.flow.get("done"))
-
-
-# --- running -----------------------------------------------------------------------------------
+def resume(engine: Engine, item: ResumeFlow, ctx: TurnContext) -> Steps:
+    """Control came back in the middle of the flow: the open question is asked again."""
+    agent = engine.agent(item.thread.agent)
+    if agent is None or agent.flow is None or not runs(item.thread):
+        return NOTHING
+    FlowRun(engine, item.thread, agent, item.message, ctx).ask_again()
+    return NOTHING
 
 
 class FlowRun:
@@ -101,14 +107,13 @@ class FlowRun:
         self.engine = engine
         self.thread = thread
         self.agent = agent
-        self.info = agent.flow
-        self.steps = steps_of(agent.flow)
+        self.flow: Flow = agent.flow
+        self.steps = engine.plan(agent.name.text).steps
         self.message = message
-        self.fresh = True  # the message has not yet been read by a GATHER, ON_INPUT or reasoning step
+        self.fresh = True  # the message has not yet been read by a GATHER, an answer or a reasoning step
         self.ctx = ctx
         self.entries = 0
 
-    # state helpers
     @property
     def state(self) -> dict[str, Any]:
         return self.thread.flow
@@ -119,328 +124,491 @@ class FlowRun:
             fields["to"] = to
         self.engine.emit("flow_step", fields, self.thread)
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, choices: tuple[tuple[str, str], ...] = ()) -> None:
         if text.strip():
-            self.engine.say(self.thread, fill(text, self.thread.values, self.engine.env), self.ctx)
+            self.engine.say(self.thread, fill(text, self.thread.values, self.engine.env), self.ctx, choices)
 
-    # the loop
-    def run(self) -> None:
-        from abl.runtime.turn import finish
+    def holds(self, condition: Condition | None, extras: dict[str, Any] | None = None) -> bool:
+        if condition is None:
+            return False
+        return check(condition.parse, self.thread.values, extras, self.engine.env).result
 
-        step = self.state.get("step")
-        waiting = self.state.get("waiting")
-        if step is None:
-            step, phase = entry_step(self.info), "start"
+    # --- the loop ----------------------------------------------------------------------------
+
+    def run(self) -> Steps:
+        name = self.state.get("step")
+        if name is None:
+            name, phase = self.flow.entry, "start"
+            if name is None:
+                self.state.update({"done": True})
+                return NOTHING
         else:
-            phase = {"gather": "gather", "input": "input", "reasoning": "reasoning"}.get(waiting or "", "start")
-        while step is not None:
-            node = self.steps.get(step)
-            if node is None:
-                self.engine.emit("error", {"code": "flow_unknown_step", "step": step,
-                                           "message": f"the flow has no step named `{step}`"}, self.thread)
+            phase = PHASES.get(self.state.get("waiting") or "", "start")
+            if phase != "start":
+                interrupted = self.interrupt(name)
+                if interrupted is not None:
+                    return self.carry_out(name, interrupted)
+        return self.walk(name, phase)
+
+    def walk(self, name: str, phase: str) -> Steps:
+        while True:
+            step = self.steps.get(name)
+            if step is None:
+                self.engine.emit("error", {"code": "flow_unknown_step", "step": name,
+                                           "message": f"the flow has no step named `{name}`"}, self.thread)
                 self.state.update({"step": None, "waiting": None, "done": True})
-                return
+                return NOTHING
             if phase == "start":
-                self.entries += 1
-                if self.entries > MAX_STEP_ENTRIES_PER_TURN:
-                    self.engine.emit("error", {"code": "flow_step_limit", "step": step,
-                                               "limit": MAX_STEP_ENTRIES_PER_TURN,
-                                               "message": f"more than {MAX_STEP_ENTRIES_PER_TURN} flow steps in one "
-                                                          "turn; the flow stops here until the next message"},
-                                     self.thread)
-                    self.state.update({"step": step, "waiting": "retry"})
-                    return
-                self.state.update({"step": step, "waiting": None, "turns": 0})
-                self.event(step, "enter")
-                self.revisit(step, node)
-            outcome = self.run_step(step, node, phase)
-            if outcome.kind == "wait":
-                self.event(step, "wait")
-                return
-            if outcome.kind == "goto":
-                self.event(step, "transition", outcome.target)
-                step, phase = outcome.target, "start"
-                continue
-            self.state.update({"step": None, "waiting": None, "done": True})
-            if outcome.kind == "complete":
-                self.event(step, "transition", "COMPLETE")
-                self.engine.emit("complete", {"step": step, "terminal": True}, self.thread)
-                finish(self.engine, self.thread, self.message, self.ctx)
-            elif outcome.kind == "escalate":
-                from abl.runtime.escalate import escalate
-
-                self.event(step, "transition", "ESCALATE")
-                escalate(self.engine, self.thread, outcome.target, None, self.ctx, source="flow")
+                entered = self.enter(step)
+                if entered is not None:
+                    outcome = entered
+                else:
+                    outcome = self.run_step(step, phase)
             else:
-                self.event(step, "end")
-            return
+                outcome = self.run_step(step, phase)
+            if outcome.kind == "goto":
+                self.event(name, "transition", outcome.target)
+                name, phase = outcome.target, "start"
+                continue
+            return self.carry_out(name, outcome)
 
-    def revisit(self, name: str, node: Node) -> None:
+    def enter(self, step: FlowStep) -> Outcome | None:
+        """Count the entry; an outcome when the step cannot be entered (loop bound, attempts)."""
+        name = step.name.text
+        self.entries += 1
+        if self.entries > MAX_STEP_ENTRIES_PER_TURN:
+            self.engine.emit("error", {"code": "flow_step_limit", "step": name, "limit": MAX_STEP_ENTRIES_PER_TURN,
+                                       "message": f"more than {MAX_STEP_ENTRIES_PER_TURN} flow steps in one "
+                                                  "turn; the flow stops here until the next message"}, self.thread)
+            self.state.update({"step": name, "waiting": "retry"})
+            return STAY
+        attempts: dict[str, int] = self.state.setdefault("attempts", {})
+        attempts[name] = attempts.get(name, 0) + 1
+        if step.max_attempts is not None and attempts[name] > step.max_attempts:
+            attempts[name] = 0
+            self.event(name, "exhausted")
+            if step.on_exhausted is None:
+                self.engine.emit("warning", {"code": "flow_attempts_exhausted", "step": name,
+                                             "message": f"step `{name}` was entered more than {step.max_attempts} "
+                                                        "times and has no ON_EXHAUSTED; the flow ends"}, self.thread)
+                return END
+            return self.transition(step.on_exhausted, step)
+        self.state.update({"step": name, "waiting": None, "turns": 0})
+        trail: list[str] = self.state.setdefault("trail", [])
+        trail.append(name)
+        del trail[:-TRAIL_LENGTH]
+        self.event(name, "enter")
+        self.revisit(step)
+        return None
+
+    def carry_out(self, name: str, outcome: Outcome) -> Steps:
+        """Act on a step's outcome other than moving to another step."""
+        if outcome.kind == "goto":
+            self.event(name, "transition", outcome.target)
+            return self.walk(outcome.target, "start")
+        if outcome.kind == "wait":
+            self.event(name, "wait")
+            return NOTHING
+        if outcome.kind == "stay":
+            return NOTHING
+        if outcome.kind == "steps":
+            return outcome.steps
+        if outcome.kind == "handoff" and outcome.returns and outcome.agent is not None:
+            # A digression's returnable handoff: the step waits for the child to come back.
+            self.event(name, "transition", outcome.agent.text)
+            steps = perform(self.engine, self.thread, flow_route(outcome.agent, True), self.message, self.ctx,
+                            source="flow")
+            return steps or NOTHING
+        self.state.update({"step": None, "waiting": None, "done": True})
+        if outcome.kind == "complete":
+            self.event(name, "transition", "COMPLETE")
+            self.engine.emit("complete", {"step": name, "terminal": True}, self.thread)
+            return (Finish(self.thread, self.message),)
+        if outcome.kind == "escalate":
+            self.event(name, "transition", "ESCALATE")
+            escalate(self.engine, self.thread, outcome.target, None, self.ctx, source="flow")
+            return NOTHING
+        if outcome.kind == "handoff" and outcome.agent is not None:
+            self.event(name, "transition", outcome.agent.text)
+            steps = perform(self.engine, self.thread, flow_route(outcome.agent, False), self.message, self.ctx,
+                            source="flow")
+            return steps or NOTHING
+        self.event(name, "end")
+        return NOTHING
+
+    def revisit(self, step: FlowStep) -> None:
         """Coming back to a GATHER step (a failed check, an invalid amount) asks its fields again."""
+        if not step.gather:
+            return
         visited: list[str] = self.state.setdefault("visited", [])
-        gather = node.find("GATHER")
-        if gather is None:
+        if step.name.text not in visited:
+            visited.append(step.name.text)
             return
-        if name not in visited:
-            visited.append(name)
-            return
-        span = gather.range()
-        for f in self.info.gather:
-            if _within(f.range, span):
-                self.thread.clear_value(f.name.text)
-                self.thread.attempts.pop(f.name.text, None)
+        for f in step.gather:
+            self.thread.clear_value(f.name.text)
+            self.thread.attempts.pop(f.name.text, None)
 
-    def run_step(self, name: str, node: Node, phase: str) -> Outcome:
+    # --- one step ----------------------------------------------------------------------------
+
+    def run_step(self, step: FlowStep, phase: str) -> Outcome:
         if phase == "start":
-            when = node.find("WHEN")
-            if when is not None and when.has_value and not self.holds(when.value):
-                self.event(name, "skip")
-                return self.then(node)
-            if _is_true(node.find("REASONING")):
-                return self.reasoning(node, resumed=False)
-            for key in ("RESPOND", "SAY", "PRESENT"):
-                part = node.find(key)
-                if part is not None:
-                    self.say(_text(part))
+            if step.when is not None and not self.holds(step.when):
+                self.event(step.name.text, "skip")
+                return self.then(step)
+            if step.is_reasoning:
+                return self.reasoning(step)
+            self.present(step)
         if phase == "reasoning":
-            return self.reasoning(node, resumed=True)
+            return self.reasoning(step)
         if phase in ("start", "gather"):
-            gather = node.find("GATHER")
-            if gather is not None and not self.gather(gather):
+            if step.gather and not self.gather(step):
                 self.state["waiting"] = "gather"
                 return WAIT
-            outcome = self.actions(node)
-            if outcome is not None:
+            outcome = self.actions(step)
+            if outcome is not None and outcome.kind != "continue":
                 return outcome
-            on_input = node.find("ON_INPUT")
-            if on_input is not None:
+            if step.choices or step.on_action:
+                self.state["waiting"] = "choice"
+                return WAIT
+            if step.on_input:
                 self.state["waiting"] = "input"
                 return WAIT
-        else:  # "input": the customer answered the step's question
-            on_input = node.find("ON_INPUT")
-            if on_input is not None:
-                self.fresh = False
-                outcome = self.branches(on_input, {"input": self.message.text.strip()})
-                if outcome is not None:
-                    return outcome
-        return self.then(node)
+        else:  # the customer answered the step's question or chose an action
+            self.fresh = False
+            outcome = self.answer(step)
+            if outcome is not None:
+                return outcome
+        return self.then(step)
 
-    def actions(self, node: Node) -> Outcome | None:
-        """`SET`/`CALL` in written order, then `CHECK` and `ON_RESULT`."""
-        for entry in node.entries():
-            key = entry.key.upper()
-            if key == "SET":
-                self.assign(entry)
-            elif key == "CALL":
-                self.call(node, entry)
-        condition = node.find("CHECK")
-        if condition is not None and condition.has_value and not self.holds(condition.value):
-            on_fail = node.find("ON_FAIL")
-            if on_fail is None:
+    def present(self, step: FlowStep, again: bool = False) -> None:
+        """The step's texts; its buttons go with the last one."""
+        choices = tuple((c.id, c.label) for c in step.choices)
+        for i, say in enumerate(step.messages):
+            last = i == len(step.messages) - 1
+            self.say(say.text.text, choices if last else ())
+        if again and not step.messages and choices:
+            self.say(fill(CHOOSE_AGAIN, {"options": ", ".join(c.label for c in step.choices)}, self.engine.env),
+                     choices)
+
+    def actions(self, step: FlowStep) -> Outcome | None:
+        """The step's own actions in written order, then `CHECK` and `ON_RESULT`."""
+        name = step.name.text
+        for action in step.actions:
+            result = do_action(self.engine, self.thread, action, self.ctx, name)
+            if result is None:
+                continue
+            if not result.ok:
+                spec = action.call  # type: ignore[union-attr]
+                result, moved = self.failed_call(step, spec, result)
+                if moved is not None:
+                    return moved
+                if not result.ok:
+                    continue
+            if result.ok and step.on_success:
+                moved = self.branches(step.on_success)
+                if moved is not None:
+                    return moved
+        if step.check is not None and not self.holds(step.check):
+            if not step.on_fail:
                 self.state["waiting"] = "retry"
                 return WAIT  # the step halts; the next message tries it again
-            return self.follow(on_fail) or WAIT
-        on_result = node.find("ON_RESULT")
-        if on_result is not None:
-            return self.branches(on_result, None)
+            return self.branches(step.on_fail) or WAIT
+        if step.on_result:
+            return self.branches(step.on_result)
         return None
 
-    def then(self, node: Node) -> Outcome:
-        clear = node.find("CLEAR")
-        if clear is not None:
-            self.clear(clear)
-        target = node.find("THEN") or node.find("GOTO")
-        return self.target(target) if target is not None else END
+    def failed_call(self, step: FlowStep, spec: CallSpec, failure: CallResult) -> tuple[CallResult, Outcome | None]:
+        """A failed call: the step's `ON_ERROR`, then its `ON_FAIL`/`ON_FAILURE`, then the
+        agent's `ON_ERROR`. The call's last result, and where the step goes (None: on)."""
+        name = step.name.text
 
-    def follow(self, node: Node) -> Outcome | None:
-        """`ON_FAIL: step`, or a block with `RESPOND` and `THEN`/`GOTO`."""
-        if node.has_value:
-            return self.target(node)
-        part = node.find("RESPOND") or node.find("SAY")
-        if part is not None:
-            self.say(_text(part))
-        target = node.find("THEN") or node.find("GOTO")
-        return self.target(target) if target is not None else None
+        def again() -> CallResult:
+            return call(self.engine, self.thread, spec, self.ctx, name)
 
-    def target(self, node: Node) -> Outcome:
-        raw = unquote(node.value)[0].strip()
-        if raw in self.steps:
-            return Outcome("goto", raw)  # a step may be called `complete` or `escalate`
-        word = raw.split(None, 1)[0] if raw else ""
-        if word.upper() == "COMPLETE":
+        for scopes in (("step",), ("agent",)):
+            recovery = recover(self.engine, self.thread, step, failure, spec.tool.text, again, self.ctx, scopes)
+            if recovery.result.ok:
+                return recovery.result, None
+            if recovery.then is not None:
+                moved = self.transition(recovery.then, step)
+                return recovery.result, (None if moved.kind == "continue" else moved)
+            if scopes == ("step",) and step.on_fail:
+                return failure, self.branches(step.on_fail) or WAIT
+        return failure, None
+
+    def then(self, step: FlowStep) -> Outcome:
+        return self.transition(step.then, step) if step.then is not None else END
+
+    def transition(self, then: Transition, step: FlowStep) -> Outcome:
+        move = then.move
+        if move is Move.STEP and then.target is not None:
+            return Outcome("goto", then.target.text)
+        if move is Move.COMPLETE:
             return Outcome("complete")
-        if word.upper() == "ESCALATE":
-            m = _REASON.search(raw)
-            reason = unquote(m.group(1).strip())[0] if m else "the flow escalated"
-            return Outcome("escalate", fill(reason, self.thread.values, self.engine.env))
-        return Outcome("goto", raw)
+        if move is Move.ESCALATE:
+            reason = fill(then.reason, self.thread.values, self.engine.env) if then.reason else "the flow escalated"
+            return Outcome("escalate", reason)
+        if move is Move.HANDOFF and then.target is not None:
+            return Outcome("handoff", agent=then.target)
+        if move is Move.CONTINUE:
+            return CONTINUE
+        if move is Move.RETRY_STEP:
+            return Outcome("goto", step.name.text)
+        if move is Move.BACKTRACK:
+            return Outcome("goto", self.previous(step))
+        if move is Move.RESUME:
+            self.ask_again()
+            return STAY
+        if move is Move.END:
+            return END
+        self.engine.emit("warning", {"code": "flow_transition_not_run", "step": step.name.text,
+                                     "message": f"`{then.value.raw}` is not a transition the runtime runs; the flow "
+                                                "ends here"}, self.thread)
+        return END
 
-    def branches(self, node: Node, extras: dict[str, Any] | None) -> Outcome | None:
-        """The first `- IF:` that holds (or `- ELSE:`) runs; conditions see the values as they
-        were before any branch ran."""
-        for item in node.children:
-            content = item.content if item.is_item else None
-            if content is None or not content.is_entry:
-                continue
-            props = list(content.children) + item.children[1:]
-            kind = content.key.upper()
-            if kind == "IF" and not self.holds(content.value, extras):
-                continue
-            if kind not in ("IF", "ELSE"):
-                continue
-            for prop in props:
-                if not prop.is_entry:
-                    continue
-                key = prop.key.upper()
-                if key in ("RESPOND", "SAY"):
-                    self.say(_text(prop))
-                elif key == "SET":
-                    self.assign(prop)
-                elif key == "CLEAR":
-                    self.clear(prop)
-            target = find_entry(props, "THEN") or find_entry(props, "GOTO")
-            return self.target(target) if target is not None else None
+    def previous(self, step: FlowStep) -> str:
+        handler_target = next((h.backtrack_to.text for h in step.on_error if h.backtrack_to is not None), None)
+        if handler_target is not None:
+            return handler_target
+        trail: list[str] = self.state.get("trail", [])
+        earlier = [s for s in trail[:-1] if s != step.name.text]
+        return earlier[-1] if earlier else step.name.text
+
+    def branches(self, branches: tuple[Branch, ...], extras: dict[str, Any] | None = None) -> Outcome | None:
+        """The first `- IF:` that holds (or `- ELSE:`) runs. Conditions are all judged on the
+        values as they were before any branch ran."""
+        chosen = next((b for b in branches if b.condition is None or self.holds(b.condition, extras)), None)
+        if chosen is None:
+            return None
+        return self.react(chosen.reaction, None)
+
+    def react(self, reaction: Reaction, step: FlowStep | None) -> Outcome | None:
+        for action in reaction.actions:
+            do_action(self.engine, self.thread, action, self.ctx, self.state.get("step"))
+        if reaction.gather:
+            self.read_fields(list(reaction.gather))
+        if reaction.then is None:
+            return None
+        current = step or self.steps.get(self.state.get("step") or "")
+        if current is None:
+            return None
+        moved = self.transition(reaction.then, current)
+        return None if moved.kind == "continue" else moved
+
+    def answer(self, step: FlowStep) -> Outcome | None:
+        """The customer's message at a step waiting for a choice or an answer."""
+        text = self.message.text.strip()
+        if step.choices or step.on_action:
+            chosen = _match_choice(step.choices, text) or _match_handler_id(step, text)
+            if chosen is not None:
+                self.engine.emit("action_handler_executed", {"step": step.name.text, "action": chosen}, self.thread)
+                handler = next((h for h in step.on_action if h.action == chosen
+                                and (h.condition is None or self.holds(h.condition, {"input": text}))), None)
+                if handler is None:
+                    return None
+                return self.react(handler.reaction, step) or self.then(step)
+            if not step.on_input:
+                self.present(step, again=True)
+                self.state["waiting"] = "choice"
+                return STAY
+        if step.on_input:
+            return self.branches(step.on_input, {"input": text})
         return None
 
-    # actions
-    def holds(self, text: str, extras: dict[str, Any] | None = None) -> bool:
-        return check(parse_condition(text.strip()), self.thread.values, extras, self.engine.env).result
+    # --- GATHER --------------------------------------------------------------------------------
 
-    def assign(self, node: Node) -> None:
-        span = node.range()
-        for assignment in self.info.sets:
-            if not _within(assignment.range, span):
-                continue
-            value, problems = value_of(assignment.expr, self.thread.values, self.engine.env)
-            self.thread.set_value(assignment.target.text, value)
-            if problems:
-                self.engine.emit("warning", {"code": "flow_set", "target": assignment.target.text,
-                                             "message": "; ".join(problems)}, self.thread)
-
-    def clear(self, node: Node) -> None:
-        raw = node.value.strip().strip("[]") if node.has_value else ""
-        names = [n.strip() for n in raw.split(",") if n.strip()]
-        names += [c.value.strip() for c in node.walk() if c.is_text and c is not node]
-        for name in names:
-            self.thread.clear_value(name)
-            self.thread.attempts.pop(name, None)
-
-    def call(self, step: Node, node: Node) -> None:
-        from abl.runtime.tools import call_tool
-
-        name = node.value.strip()
-        with_node = node.find("WITH") or step.find("WITH")
-        as_node = node.find("AS") or step.find("AS")
-        arguments: dict[str, Any] = {}
-        for pair in with_node.entries() if with_node is not None else []:
-            arguments[pair.key], _ = value_of(pair.value, self.thread.values, self.engine.env)
-        ok, result = call_tool(self.engine, self.thread, name, arguments, self.ctx)
-        if as_node is not None and as_node.has_value:
-            self.thread.set_value(as_node.value.strip(), result if ok else None)
-
-    def gather(self, node: Node) -> bool:
-        """Read the step's fields from a message not yet read; True when every required one is
-        set, else the first missing one is asked for."""
-        from abl.runtime.gather import field_spec, is_unset, validate
-
-        span = node.range()
-        fields = [f for f in self.info.gather if _within(f.range, span)]
-        open_fields = [f for f in fields if is_unset(self.thread, f.name.text)]
-        if open_fields and self.fresh:
+    def gather(self, step: FlowStep) -> bool:
+        """Read the step's fields from a message not yet read; True when every required one is set
+        (or `COMPLETE_WHEN` holds), else the first missing one is asked for."""
+        fields = list(step.gather)
+        if self.fresh:
             self.fresh = False
-            specs = [field_spec(self.agent, f, self.thread) for f in open_fields]
-            context, earlier = self.engine.model_context(self.thread, self.message)
-            ok, found = self.engine.consult("extract", self.thread, self.ctx, earlier,
-                                            lambda: self.engine.model.extract(specs, self.message.text, context))
-            for f in open_fields if ok and found else []:
-                extraction = found.get(f.name.text)
-                if extraction is None:
-                    continue
-                value, problem = validate(f, extraction.value)
-                attempt = self.thread.attempts.get(f.name.text, 0) + 1
-                self.thread.attempts[f.name.text] = attempt
-                fields_out: dict[str, Any] = {"field": f.name.text, "value": value, "valid": problem is None,
-                                              "attempt": attempt}
-                if problem is not None:
-                    fields_out["reason"] = problem
-                if f.sensitive:
-                    self.thread.sensitive = True
-                    self.engine.protect(f.name.text, value)
-                    fields_out["value"] = REDACTED
-                self.engine.emit("gather", fields_out, self.thread)
-                if problem is None:
-                    self.thread.set_value(f.name.text, value, gathered=True)
+            self.read_fields([f for f in fields if is_unset(self.thread, f.name.text)])
+        if step.complete_when is not None and self.holds(step.complete_when):
+            self.thread.asked = None
+            return True
         missing = next((f for f in fields if f.is_required and is_unset(self.thread, f.name.text)), None)
         if missing is None:
             self.thread.asked = None
             return True
-        self.say(self.question(node, missing))
+        self.say(self.question(step, missing))
         self.thread.asked = missing.name.text
         return False
 
-    def question(self, node: Node, f: GatherField) -> str:
+    def read_fields(self, fields: list[GatherField]) -> None:
+        if not fields:
+            return
+        specs = [field_spec(self.agent, f, self.thread) for f in fields]
+        context, earlier = self.engine.model_context(self.thread, self.message)
+        ok, found = self.engine.consult("extract", self.thread, self.ctx, earlier,
+                                        lambda: self.engine.model.extract(specs, self.message.text, context))
+        for f in fields if ok and found else []:
+            extraction = found.get(f.name.text)
+            if extraction is not None:
+                self.store(f, extraction.value)
+
+    def store(self, f: GatherField, raw: Any) -> bool:
+        value, problem = validate(f, raw)
+        attempt = self.thread.attempts.get(f.name.text, 0) + 1
+        self.thread.attempts[f.name.text] = attempt
+        fields_out: dict[str, Any] = {"field": f.name.text, "value": value, "valid": problem is None,
+                                      "attempt": attempt, "step": self.state.get("step") or ""}
+        if problem is not None:
+            fields_out["reason"] = problem
+        if f.sensitive:
+            self.thread.sensitive = True
+            self.engine.protect(f.name.text, value)
+            fields_out["value"] = REDACTED
+        self.engine.emit("gather", fields_out, self.thread)
+        if problem is None:
+            self.thread.set_value(f.name.text, value, gathered=True)
+        return problem is None
+
+    def question(self, step: FlowStep, f: GatherField) -> str:
         if self.thread.attempts.get(f.name.text, 0) > 0 and f.retry_prompt is not None:
             return f.retry_prompt.text
         if f.prompt is not None and f.prompt.text.strip():
             return f.prompt.text
-        shared = node.find("PROMPT")
-        if shared is not None:
-            return _text(shared)
+        if step.gather_prompt is not None:
+            return step.gather_prompt.text
         return f"Please provide: {f.name.text}"
 
-    def reasoning(self, node: Node, resumed: bool) -> Outcome:
-        """A free-talk step: the model answers each message until `EXIT_WHEN` or `MAX_TURNS`."""
-        exit_when = node.find("EXIT_WHEN")
-        if exit_when is not None and exit_when.has_value and self.holds(exit_when.value):
-            return self.then(node)
-        if not self.fresh:
-            self.state["waiting"] = "reasoning"
+    def ask_again(self) -> None:
+        """Say the open question of the current step again (after a digression or a return)."""
+        name = self.state.get("step")
+        step = self.steps.get(name or "")
+        if step is None:
+            return
+        self.event(step.name.text, "resume")
+        waiting = self.state.get("waiting")
+        if waiting == "gather":
+            missing = next((f for f in step.gather
+                            if f.is_required and is_unset(self.thread, f.name.text)), None)
+            if missing is not None:
+                self.say(self.question(step, missing))
+                self.thread.asked = missing.name.text
+        elif waiting in ("input", "choice"):
+            self.present(step, again=True)
+
+    # --- reasoning steps -------------------------------------------------------------------------
+
+    def reasoning(self, step: FlowStep) -> Outcome:
+        """A step the model drives: it answers each message (calling tools as it sees fit) until
+        `EXIT_WHEN` holds or `MAX_TURNS` messages were answered."""
+        if step.exit_when is not None and self.holds(step.exit_when):
+            return self.then(step)
+        if not self.fresh and self.state.get("waiting") == "reasoning":
             return WAIT
         self.fresh = False
-        self.reply(node)
+        plan = self.engine.plan(self.agent.name.text)
+        goal = step.goal.text if step.goal is not None else (self.agent.goal.text if self.agent.goal else "")
+        tools = plan.tool_specs(tuple(n.text for n in step.available_tools))
+        done = think(self.engine, self.thread, self.message, self.ctx, goal=goal, tools=tools,
+                     limit=plan.max_iterations, exit_when=step.exit_when, step=step)
+        if done.steps is not None:
+            self.state.update({"step": None, "waiting": None, "done": True})
+            return Outcome("steps", steps=done.steps)
         turns = int(self.state.get("turns", 0)) + 1
         self.state["turns"] = turns
-        if exit_when is not None and exit_when.has_value and self.holds(exit_when.value):
-            return self.then(node)
-        limit_node = node.find("MAX_TURNS")
-        limit = int(limit_node.value) if limit_node is not None and limit_node.value.strip().isdigit() \
-            else DEFAULT_MAX_TURNS
-        if turns >= limit:
-            return self.then(node)
+        if done.exited or (step.exit_when is not None and self.holds(step.exit_when)):
+            return self.then(step)
+        if turns >= (step.max_turns or DEFAULT_MAX_TURNS):
+            return self.then(step)
         self.state["waiting"] = "reasoning"
         return WAIT
 
-    def reply(self, node: Node) -> None:
-        goal_node = node.find("GOAL")
-        goal = _text(goal_node) if goal_node is not None else (self.agent.goal.text if self.agent.goal else "")
+    # --- what a message at a waiting step may be instead of an answer ----------------------------
+
+    def interrupt(self, name: str) -> Outcome | None:
+        """A correction, a sub-intent or a digression; None when the message is an answer."""
+        step = self.steps.get(name)
+        if step is None:
+            return None
+        if correct(self.engine, self.thread, self.agent, step, self.message, self.ctx):
+            self.fresh = False
+            self.ask_again()
+            return STAY
+        # One question covers every side request possible here: the step's sub-intents first,
+        # then its digressions, then the flow's.
+        digressions: list[tuple[Digression, str]] = [(d, "step") for d in step.digressions]
+        digressions += [(d, "global") for d in self.flow.global_digressions]
+        options = [(s.intent, ()) for s in step.sub_intents] + [(d.intent, d.keywords) for d, _ in digressions]
+        conditions = [None] * len(step.sub_intents) + [d.condition for d, _ in digressions]
+        found = self.detect(options, conditions)
+        if found is None:
+            return None
+        index, mode, confidence = found
+        if index < len(step.sub_intents):
+            return self.handle_sub_intent(step, step.sub_intents[index], mode, confidence)
+        digression, scope = digressions[index - len(step.sub_intents)]
+        return self.digress(step, digression, scope, mode, confidence)
+
+    def handle_sub_intent(self, step: FlowStep, sub: SubIntent, mode: str, confidence: float) -> Outcome:
+        self.fresh = False
+        self.engine.emit("sub_intent", {"intent": sub.intent, "step": step.name.text, "detectionMode": mode,
+                                        "confidence": confidence, "resume": sub.resume}, self.thread)
+        moved = self.react(sub.reaction, step)
+        if moved is not None:
+            return moved
+        if sub.resume:
+            # CLEAR in a sub-intent asks for the field again.
+            if self.state.get("waiting") != "gather" and any(
+                    is_unset(self.thread, f.name.text) for f in step.gather if f.is_required):
+                self.state["waiting"] = "gather"
+            self.ask_again()
+        return STAY
+
+    def digress(self, step: FlowStep, digression: Digression, scope: str, mode: str, confidence: float) -> Outcome:
+        self.fresh = False
+        then = digression.reaction.then
+        resume = then is not None and then.move is Move.RESUME
+        self.engine.emit("digression", {"intent": digression.intent, "step": step.name.text, "detectionMode": mode,
+                                        "confidence": confidence, "resume": resume, "scope": scope}, self.thread)
+        for action in digression.reaction.actions:
+            do_action(self.engine, self.thread, action, self.ctx, step.name.text)
+        if then is None:
+            return STAY  # the step keeps waiting for its answer
+        if then.move is Move.HANDOFF and then.target is not None:
+            return Outcome("handoff", agent=then.target, returns=digression.returns)
+        return self.transition(then, step)
+
+    def detect(self, options: list[tuple[str, tuple[str, ...]]],
+               conditions: list[Condition | None] | None = None) -> tuple[int, str, float] | None:
+        """Which of the side requests the message makes: a keyword in it, else the model's
+        intent match (its `CONDITION`, when written, must hold too)."""
+        if not options:
+            return None
+        allowed = [condition is None or self.holds(condition) for condition in conditions or [None] * len(options)]
+        lowered = self.message.text.lower()
+        for i, (_, keywords) in enumerate(options):
+            if allowed[i] and any(re.search(rf"\b{re.escape(k.lower())}\b", lowered) for k in keywords if k.strip()):
+                return i, "keyword", 1.0
+        intents = tuple(IntentOption(intent, "", keywords) for intent, keywords in options)
         context, earlier = self.engine.model_context(self.thread, self.message)
-        request = ReplyRequest(agent=self.thread.agent, goal=goal,
-                               persona=self.agent.persona.text if self.agent.persona is not None else "",
-                               messages=context.messages)
-        ok, text = self.engine.consult("reply", self.thread, self.ctx, earlier,
-                                       lambda: self.engine.model.reply(request))
-        if ok and text:
-            self.engine.say(self.thread, text, self.ctx)
+        ok, decision = self.engine.consult("intent", self.thread, self.ctx, earlier,
+                                           lambda: self.engine.model.classify_intent(self.message.text, intents, context))
+        if not ok or decision is None or decision.name is None:
+            return None
+        index = next(i for i, (intent, _) in enumerate(options) if intent == decision.name)
+        return (index, "model", decision.confidence) if allowed[index] else None
+
+def _match_choice(choices: tuple[Choice, ...], text: str) -> str | None:
+    """The action id a reply picks: an id, a label, a value, an option, or its number."""
+    said = text.strip().strip("\"'").lower()
+    if not said:
+        return None
+    for choice in choices:
+        names = {choice.id.lower(), choice.label.lower()} | ({choice.value.lower()} if choice.value else set())
+        if said in names:
+            return choice.id
+        for option_id, label in choice.options:
+            if said in (option_id.lower(), label.lower()):
+                return option_id
+    if said.isdigit() and 1 <= int(said) <= len(choices):
+        return choices[int(said) - 1].id
+    return None
 
 
-def run(engine: Engine, thread: Thread, agent: Agent, message: Entry, ctx: TurnContext) -> None:
-    FlowRun(engine, thread, agent, message, ctx).run()
-
-
-# --- small readers -----------------------------------------------------------------------------
-
-
-def _text(node: Node) -> str:
-    if node.is_pipe:
-        return node.pipe_text.rstrip("\n")
-    return unquote(node.value)[0] if node.has_value else ""
-
-
-def _is_true(node: Node | None) -> bool:
-    return node is not None and node.value.strip().lower() in ("true", "yes")
-
-
-def _within(inner: Range, outer: Range) -> bool:
-    return outer.start <= inner.start and inner.end <= outer.end
-
-
+def _match_handler_id(step: FlowStep, text: str) -> str | None:
+    said = text.strip().strip("\"'").lower()
+    return next((h.action for h in step.on_action if h.action.lower() == said), None)

@@ -38,6 +38,7 @@ class Entry:
     seq: int
     thread: str
     tool_call_id: str | None = None
+    tool: str | None = None  # the tool a call (or its result) is about
 
     @property
     def is_user(self) -> bool:
@@ -48,11 +49,14 @@ class Entry:
                                 "thread": self.thread}
         if self.tool_call_id is not None:
             data["tool_call_id"] = self.tool_call_id
+        if self.tool is not None:
+            data["tool"] = self.tool
         return data
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Entry:
-        return cls(data["role"], data["text"], data["agent"], data["seq"], data["thread"], data.get("tool_call_id"))
+        return cls(data["role"], data["text"], data["agent"], data["seq"], data["thread"], data.get("tool_call_id"),
+                   data.get("tool"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +66,18 @@ class Selection:
     mode: str
     count: int | None
     messages: tuple[Entry, ...]
+
+
+def add_in_order(history: list[Entry], entry: Entry) -> None:
+    """Add a message to a thread's history where it belongs in the session (a replayed request
+    forwarded to a new agent is older than the history copied to it), and only once."""
+    if history and history[-1].seq < entry.seq:
+        history.append(entry)
+        return
+    if any(e.seq == entry.seq for e in history):
+        return
+    at = next((i for i, e in enumerate(history) if e.seq > entry.seq), len(history))
+    history.insert(at, entry)
 
 
 # --- units ---------------------------------------------------------------------------------------

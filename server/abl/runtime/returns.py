@@ -1,4 +1,4 @@
-"""A returnable child gives control back to its waiting parent.
+"""A returnable child gives control back to its waiting parent, or the parent stops waiting.
 
 Three ways back (seed 004): the child completes, the child hands off to its waiting parent,
 or a reasoning child (no `FLOW`) sees a customer message that belongs to the parent more than
@@ -9,8 +9,15 @@ to itself (the built-in return; the message is forwarded). Then, in order:
 2. the effects, all or nothing: `MAP` (only child fields with a value), then `SET`, then `CLEAR`,
    then a handler's `RESPOND`. A target the parent may not write (not declared in its `MEMORY`
    or `GATHER`, or a reserved `_` name) cancels every effect and emits `memory_error`;
-3. `handoff_return_handler`, then the action: `continue`, or `resume_intent`, which replays one
-   message through the parent's routes, one level deep (`resume_intent_depth_limit` beyond).
+3. `handoff_return_handler`, then the action the model decided (`OnReturn.effective_action`, else
+   the handler's `RESUME_INTENT`): `continue`, or `resume_intent`, which replays one message
+   through the parent's routes, one level deep (`resume_intent_depth_limit` beyond). A parent in
+   the middle of its flow asks its open question again instead (no replay).
+
+A returnable route with a `TIMEOUT` makes the parent stop waiting when the next message arrives
+after that much time: `handoff_completed` with outcome `timeout`, then the route's `ON_TIMEOUT`
+(`continue`, `escalate` (the default) or `respond:<message>`). `ON_FAILURE` does not run: the
+child had accepted.
 """
 
 from __future__ import annotations
@@ -18,19 +25,15 @@ from __future__ import annotations
 from typing import Any
 
 from abl.model.fields import root
-from abl.model.types import HandoffRoute, OnReturn, ReturnHandler
+from abl.model.types import HandoffRoute, OnReturn, ReturnHandler, read_flag
+from abl.runtime.agenda import NOTHING, AnswerIfSilent, EndReplay, GiveBack, Handle, ResumeFlow, Steps, SurfaceQueue
 from abl.runtime.engine import Engine, TurnContext
+from abl.runtime.escalate import escalate
 from abl.runtime.evaluation import fill, value_of
 from abl.runtime.history import Entry, joins_parent
-from abl.runtime.state import ACTIVE, COMPLETED, WAITING, Thread
+from abl.runtime.plan import AgentPlan
+from abl.runtime.state import ACTIVE, COMPLETED, WAITING, Frame, Thread
 
-ACTIONS = ("continue", "resume_intent")
-RESUME_WITH = (
-    "original_handoff_utterance",
-    "latest_child_user_utterance",
-    "latest_session_user_utterance",
-    "forwarded_return_message",
-)
 MAX_REPLAY_DEPTH = 1
 # How clearly the parent's match must beat the child's own scope before a reasoning child gives
 # control back: a near tie ("my order number is 5521" to a returns agent that asked for the
@@ -38,35 +41,14 @@ MAX_REPLAY_DEPTH = 1
 RETURN_MARGIN = 0.15
 
 
-def hand_back(engine: Engine, child: Thread, route: HandoffRoute, message: Entry, ctx: TurnContext) -> None:
-    """The child's own route leads to its waiting parent: it ends and the parent resumes."""
-    parent = engine.data.waiting_parent()
-    assert parent is not None
-    passed = [n.text for n in route.passes if child.values.get(n.text) is not None]
-    engine.emit("handoff", {
-        "from": child.agent,
-        "to": parent.agent,
-        "returnExpected": False,
-        "reasonCode": "handoff_permanent",
-        "history": {"mode": "thread_resume", "count": None},
-        "historyMessages": 0,
-        "passed": passed,
-        "route": route.index,
-    }, child)
-    engine.emit("thread_resume", {"preservedHistoryLength": len(parent.history),
-                                  "preservedDataKeys": sorted(parent.values),
-                                  "reasonCode": "thread_resume_handoff"}, parent)
-    return_to_parent(engine, child, message, ctx, forwarded=message, cause="handback")
-
-
-def return_to_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnContext, *,
-                     forwarded: Entry | None, cause: str) -> None:
+def return_to_parent(engine: Engine, item: GiveBack, ctx: TurnContext) -> Steps:
     """Pop the stack and resume the parent; see the module docstring for the order of things."""
+    child, message, forwarded, cause = item.child, item.message, item.forwarded, item.cause
     data = engine.data
     frame = data.stack.pop()
     parent = data.threads[frame.parent]
     plan = engine.plan(parent.agent)
-    route = plan.agent.handoffs[frame.route]
+    route = plan.agent.handoffs[frame.route] if 0 <= frame.route < len(plan.agent.handoffs) else None
 
     if cause == "parent_return":
         child.status = WAITING
@@ -80,54 +62,10 @@ def return_to_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnCon
 
     _join_conversation(engine, parent, frame.child, frame.history_mode, forwarded)
 
-    on_return = route.on_return
-    handler, handler_problem = _handler(plan.handlers, on_return)
-    action, resume_with, action_problem = _action(on_return, handler, forwarded is not None)
-    for problem in (handler_problem, action_problem):
-        if problem is not None:
-            engine.emit("warning", {"code": "on_return_fallback", "message": problem}, parent)
-
-    maps = list(on_return.map if on_return is not None else ()) + list(route.legacy_map)
-    sets = list(on_return.set if on_return is not None else ())
-    clears = [n.text for n in (on_return.clear if on_return is not None else ())]
-    if handler is not None:
-        clears.extend(n.text for n in handler.clear)
-
-    denied = []
-    for source, target in [("MAP", m.parent.text) for m in maps] + [("SET", a.target.text) for a in sets] + [
-        ("CLEAR", name) for name in clears
-    ]:
-        problem = _not_writable(plan.writable, target, parent.agent)
-        if problem is not None:
-            denied.append((source, target, *problem))
-
-    mapped: list[str] = []
-    set_fields: list[str] = []
-    cleared: list[str] = []
-    emitted: str | None = None
-    if denied:
-        for source, target, code, reason in denied:
-            engine.emit("memory_error", {"target": target, "source": source, "code": code, "cause": reason,
-                                         "from": child.agent}, parent)
-    else:
-        for entry in maps:
-            value = _child_value(child, entry.child.text)
-            if value is None:
-                continue
-            parent.set_value(entry.parent.text, value, gathered=True)
-            if entry.parent.text not in mapped:
-                mapped.append(entry.parent.text)
-        for assignment in sets:
-            value, _ = value_of(assignment.expr, parent.values, engine.env)
-            parent.set_value(assignment.target.text, value)
-            set_fields.append(assignment.target.text)
-        for name in clears:
-            parent.clear_value(name)
-            if name not in cleared:
-                cleared.append(name)
-        if handler is not None and handler.respond is not None and handler.respond.text.strip():
-            emitted = fill(handler.respond.text, parent.values, engine.env)
-
+    on_return = route.on_return if route is not None else None
+    handler = _handler(engine, parent, plan, on_return)
+    action, resume_with = _action(engine, parent, on_return, handler, forwarded is not None)
+    mapped, set_fields, cleared, emitted = _apply_effects(engine, parent, child, plan, route, on_return, handler)
     engine.emit("handoff_return_handler", {
         "from": child.agent,
         "to": parent.agent,
@@ -143,31 +81,67 @@ def return_to_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnCon
     if emitted:
         engine.say(parent, emitted, ctx)
 
+    after: Steps = (SurfaceQueue(parent), AnswerIfSilent(parent, forwarded if forwarded is not None else message))
+    if _in_flow(engine, parent):
+        # A parent in the middle of its flow is not routed again: its open step goes on.
+        return (ResumeFlow(parent, forwarded if forwarded is not None else message), SurfaceQueue(parent))
     if action == "resume_intent":
         replayed = _pick_message(engine, resume_with, frame.utterance, frame.child, forwarded, ctx)
-        replay(engine, parent, replayed, resume_with, ctx)
-    if not ctx.replies and data.active == parent.id and not ctx.stopped:
-        # Nothing was said this turn (a silent completion, or no replay): the parent answers.
-        from abl.runtime.turn import answer
-
-        answer(engine, parent, forwarded if forwarded is not None else message, ctx)
+        return (*replay(engine, parent, replayed, resume_with, ctx), *after)
+    return after
 
 
-def replay(engine: Engine, parent: Thread, message: Entry, resume_with: str, ctx: TurnContext) -> None:
+def replay(engine: Engine, parent: Thread, message: Entry, resume_with: str, ctx: TurnContext) -> Steps:
     """Run one customer message again through the parent; a second level is refused."""
     if ctx.replay_depth >= MAX_REPLAY_DEPTH:
         engine.emit("resume_intent_depth_limit", {"message": message.text, "resumeWith": resume_with,
                                                   "depth": ctx.replay_depth + 1, "limit": MAX_REPLAY_DEPTH}, parent)
-        return
+        return NOTHING
     ctx.replay_depth += 1
     engine.emit("resume_intent", {"message": message.text, "resumeWith": resume_with, "depth": ctx.replay_depth},
                 parent)
-    from abl.runtime.turn import process
+    return (Handle(parent, message, replay=True), EndReplay())
 
-    try:
-        process(engine, parent, message, ctx, replay=True)
-    finally:
-        ctx.replay_depth -= 1
+
+def end_replay(engine: Engine, item: EndReplay, ctx: TurnContext) -> Steps:
+    ctx.replay_depth -= 1
+    return NOTHING
+
+
+def time_out(engine: Engine, message: Entry, ctx: TurnContext) -> Steps | None:
+    """Stop waiting for a returnable child whose route's `TIMEOUT` has passed (checked when a
+    message arrives); None when nothing timed out."""
+    data = engine.data
+    if not data.stack:
+        return None
+    frame = data.stack[-1]
+    waited = engine.timeline.now_ms() - frame.started_ms
+    if frame.timeout_ms is None or waited < frame.timeout_ms:
+        return None
+    data.stack.pop()
+    parent = data.threads[frame.parent]
+    late = data.active_thread
+    late.status = COMPLETED
+    del data.chain[frame.chain_length:]
+    parent.status = ACTIVE
+    data.active = parent.id
+    engine.emit("handoff_completed", {"to": data.threads[frame.child].agent, "outcome": "timeout",
+                                      "durationMs": waited, "code": "timeout",
+                                      "cause": f"no return within {frame.timeout_ms} ms"}, parent)
+    action = frame.on_timeout.strip()
+    if action.lower() == "continue":
+        return (Handle(parent, message),)
+    if action.lower().startswith("respond:"):
+        engine.say(parent, fill(action[len("respond:"):].strip(), parent.values, engine.env), ctx)
+        return (Handle(parent, message),)
+    escalate(engine, parent, f"no answer from {late.agent} within {frame.timeout_ms} ms", None, ctx, source="timeout")
+    return NOTHING
+
+
+def frame_route(engine: Engine, frame: Frame) -> HandoffRoute | None:
+    parent = engine.data.threads[frame.parent]
+    routes = engine.plan(parent.agent).agent.handoffs
+    return routes[frame.route] if 0 <= frame.route < len(routes) else None
 
 
 # --- the built-in return -------------------------------------------------------------------------
@@ -188,7 +162,7 @@ def wants_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnContext
     if child_agent is None or child_agent.flow is not None or ctx.extracted.get(child.id):
         return False
     parent_plan = engine.plan(parent.agent)
-    min_confidence, ignore_ambiguous = parent_return_settings(engine, parent_plan.agent)
+    min_confidence, ignore_ambiguous = parent_return_settings(engine, parent_plan)
     elsewhere = [r for r in parent_plan.routes if r.target is not None and r.target.text != child.agent]
     if not elsewhere:
         return False
@@ -240,25 +214,25 @@ def _own_scope_score(engine: Engine, child: Thread, message: Entry, ctx: TurnCon
     return verdict.confidence if verdict.result else 1.0 - verdict.confidence
 
 
-def parent_return_settings(engine: Engine, supervisor: Any) -> tuple[float | None, bool]:
+def parent_return_settings(engine: Engine, plan: AgentPlan) -> tuple[float | None, bool]:
     """`minConfidence` and `ignoreAmbiguous`: the supervisor's setting, else the project's."""
     project = engine.options.parent_return or {}
     min_confidence = _number(project.get("minConfidence"))
-    ignore = _flag(project.get("ignoreAmbiguous"))
-    own = supervisor.parent_return
+    project_flag = project.get("ignoreAmbiguous")
+    ignore = project_flag if isinstance(project_flag, bool) else str(project_flag).strip().lower() == "true"
+    own = plan.agent.parent_return
     if own is not None:
         if own.min_confidence is not None:
             value = _number(own.min_confidence.text)
             if value is not None:
                 min_confidence = value
-        if own.ignore_ambiguous is not None:
-            flag = _flag(own.ignore_ambiguous.text)
-            if flag is not None:
-                ignore = flag
+        flag = read_flag(own.ignore_ambiguous)
+        if flag is not None:
+            ignore = flag
     return min_confidence, bool(ignore)
 
 
-def _intents_routing_elsewhere(plan: Any, elsewhere: list[HandoffRoute], child: str) -> frozenset[str]:
+def _intents_routing_elsewhere(plan: AgentPlan, elsewhere: list[HandoffRoute], child: str) -> frozenset[str]:
     """The parent's intents that lead to another agent than the returning child."""
     if not plan.intent_options:
         return frozenset()
@@ -277,62 +251,100 @@ def _intents_routing_elsewhere(plan: Any, elsewhere: list[HandoffRoute], child: 
 # --- internals -----------------------------------------------------------------------------------
 
 
+def _in_flow(engine: Engine, thread: Thread) -> bool:
+    agent = engine.agent(thread.agent)
+    return agent is not None and agent.flow is not None and bool(thread.flow) and not thread.flow.get("done")
+
+
+def _apply_effects(engine: Engine, parent: Thread, child: Thread, plan: AgentPlan, route: HandoffRoute | None,
+                   on_return: OnReturn | None, handler: ReturnHandler | None
+                   ) -> tuple[list[str], list[str], list[str], str | None]:
+    """MAP, SET, CLEAR and the handler's RESPOND, all or nothing."""
+    maps = list(on_return.map if on_return is not None else ()) + list(route.legacy_map if route is not None else ())
+    sets = list(on_return.set if on_return is not None else ())
+    clears = [n.text for n in (on_return.clear if on_return is not None else ())]
+    if handler is not None:
+        clears.extend(n.text for n in handler.clear)
+    targets = [("MAP", m.parent.text) for m in maps] + [("SET", a.target.text) for a in sets] + \
+        [("CLEAR", name) for name in clears]
+    denied = [(source, target, *problem) for source, target in targets
+              if (problem := _not_writable(plan.writable, target, parent.agent)) is not None]
+    if denied:
+        for source, target, code, reason in denied:
+            engine.emit("memory_error", {"target": target, "source": source, "code": code, "cause": reason,
+                                         "from": child.agent}, parent)
+        return [], [], [], None
+    mapped: list[str] = []
+    set_fields: list[str] = []
+    cleared: list[str] = []
+    for entry in maps:
+        value = _child_value(child, entry.child.text)
+        if value is None:
+            continue
+        parent.set_value(entry.parent.text, value, gathered=True)
+        if entry.parent.text not in mapped:
+            mapped.append(entry.parent.text)
+    for assignment in sets:
+        value, _ = value_of(assignment.expr, parent.values, engine.env)
+        parent.set_value(assignment.target.text, value)
+        set_fields.append(assignment.target.text)
+    for name in clears:
+        parent.clear_value(name)
+        if name not in cleared:
+            cleared.append(name)
+    emitted = None
+    if handler is not None and handler.respond is not None and handler.respond.text.strip():
+        emitted = fill(handler.respond.text, parent.values, engine.env)
+    return mapped, set_fields, cleared, emitted
+
+
 def _join_conversation(engine: Engine, parent: Thread, child_id: str, mode: str, forwarded: Entry | None) -> None:
+    """With `full` or `last_n` the child's replies join the parent's conversation (then a
+    forwarded message); the parent's history stays in the order things were said."""
     known = {e.seq for e in parent.history}
+    joining: list[Entry] = []
     if joins_parent(mode):
         threads = [engine.data.threads[child_id], *engine.data.descendants(child_id)]
         ids = {t.id for t in threads}
-        replies = sorted(
-            (e for t in threads for e in t.history if e.role == "assistant" and e.thread in ids and e.seq not in known),
-            key=lambda e: e.seq,
-        )
-        for entry in replies:
-            known.add(entry.seq)
-            parent.history.append(entry)
+        joining.extend(e for t in threads for e in t.history
+                       if e.role == "assistant" and e.tool is None and e.thread in ids and e.seq not in known)
     if forwarded is not None and forwarded.seq not in known:
-        parent.history.append(forwarded)
+        joining.append(forwarded)
+    if not joining:
+        return
+    merged = {e.seq: e for e in [*parent.history, *joining]}
+    parent.history[:] = [merged[seq] for seq in sorted(merged)]
 
 
-def _handler(handlers: dict[str, ReturnHandler], on_return: OnReturn | None) -> tuple[ReturnHandler | None, str | None]:
-    if on_return is None:
-        return None, None
-    name: str | None = None
-    if on_return.handler is not None:
-        name = on_return.handler.text.strip()
-    elif on_return.shorthand is not None and on_return.shorthand.lower not in ACTIONS:
-        name = on_return.shorthand.text.strip()
-    if not name:
-        return None, None
-    handler = handlers.get(name)
+def _handler(engine: Engine, parent: Thread, plan: AgentPlan, on_return: OnReturn | None) -> ReturnHandler | None:
+    name = on_return.handler_name if on_return is not None else None
+    if name is None:
+        return None
+    handler = plan.handlers.get(name)
     if handler is None:
-        return None, f"ON_RETURN names the handler `{name}`, which RETURN_HANDLERS does not define; the parent continues"
-    return handler, None
+        engine.emit("warning", {"code": "on_return_fallback", "message": f"ON_RETURN names the handler `{name}`, "
+                                "which RETURN_HANDLERS does not define; the parent continues"}, parent)
+    return handler
 
 
-def _action(on_return: OnReturn | None, handler: ReturnHandler | None, forwarded: bool) -> tuple[str, str, str | None]:
-    """(action, resume_with, problem). Unknown actions continue."""
+def _action(engine: Engine, parent: Thread, on_return: OnReturn | None, handler: ReturnHandler | None,
+            forwarded: bool) -> tuple[str, str]:
+    """(action, resume_with): what the model says is written, else the handler, else the default."""
     if on_return is None:
         if forwarded:
-            return "resume_intent", "forwarded_return_message", None
-        return "continue", "original_handoff_utterance", None
-    resume_with = "original_handoff_utterance"
-    problem = None
-    if on_return.resume_with is not None:
-        written = on_return.resume_with.lower
-        if written in RESUME_WITH:
-            resume_with = written
-        else:
-            problem = f"resume_with `{on_return.resume_with.text}` is not known; the original handoff message is used"
-    written_action = on_return.action_name
-    if written_action is None and on_return.shorthand is not None and on_return.shorthand.lower in ACTIONS:
-        written_action = on_return.shorthand.lower
-    if written_action is not None:
-        if written_action in ACTIONS:
-            return written_action, resume_with, problem
-        return "continue", resume_with, f"ON_RETURN action `{written_action}` is not supported; the parent continues"
-    if handler is not None and ReturnHandler.flag(handler.resume_intent):
-        return "resume_intent", resume_with, problem
-    return "continue", resume_with, problem
+            return "resume_intent", "forwarded_return_message"
+        return "continue", "original_handoff_utterance"
+    if on_return.resume_with is not None and on_return.resume_message is None:
+        engine.emit("warning", {"code": "on_return_fallback", "message": f"resume_with `{on_return.resume_with.text}` "
+                                "is not known; the original handoff message is used"}, parent)
+    if on_return.unknown_action is not None:
+        engine.emit("warning", {"code": "on_return_fallback", "message": f"ON_RETURN action "
+                                f"`{on_return.unknown_action}` is not supported; the parent continues"}, parent)
+    resume_with = on_return.resume_message or "original_handoff_utterance"
+    action = on_return.effective_action
+    if action is None:
+        action = "resume_intent" if handler is not None and handler.resumes_intent else "continue"
+    return action, resume_with
 
 
 def _not_writable(writable: frozenset[str], target: str, parent: str) -> tuple[str, str] | None:
@@ -378,16 +390,3 @@ def _number(value: Any) -> float | None:
         return float(value)
     except (TypeError, ValueError):
         return None
-
-
-def _flag(value: Any) -> bool | None:
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "yes"):
-        return True
-    if text in ("false", "no"):
-        return False
-    return None

@@ -20,7 +20,8 @@ from abl.runtime.state import Thread
 
 
 def classify(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -> IntentDecision | None:
-    """The intent of `message` among the agent's INTENTS (None when it has none or the model failed)."""
+    """The intent of `message` among the agent's INTENTS (None when it has none or the model failed).
+    A multi-intent plan may have decided it already (`pin`)."""
     key = (thread.agent, message.seq)
     if key in ctx.intents:
         return ctx.intents[key]
@@ -35,6 +36,11 @@ def classify(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -
         decision = answer if ok else None
     ctx.intents[key] = decision
     return decision
+
+
+def pin(ctx: TurnContext, thread: Thread, message: Entry, intent: str, confidence: float) -> None:
+    """Decide the intent of `message` for `thread`'s agent without asking the model again."""
+    ctx.intents[(thread.agent, message.seq)] = IntentDecision(intent, confidence, [(intent, confidence)])
 
 
 def choose_route(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -> HandoffRoute | None:

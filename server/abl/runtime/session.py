@@ -17,10 +17,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from abl.diagnostics import Severity
-from abl.runtime.api import Message, Reply, RuntimeOptions, SessionError, SessionState, ThreadView, Turn
 from abl.runtime.engine import Engine
 from abl.runtime.models import Model, ModelError, create_model
+from abl.runtime.session_types import Message, Reply, RuntimeOptions, SessionError, SessionState, ThreadView, Turn
+from abl.runtime.start import begin
 from abl.runtime.state import SessionData, Thread
 from abl.runtime.trace import (
     DEFAULT_START,
@@ -33,6 +33,7 @@ from abl.runtime.trace import (
     TraceEvent,
     TraceLevel,
 )
+from abl.runtime.turn import run_turn
 from abl.workspace import Project
 
 FORMAT = "abl-session"
@@ -79,9 +80,11 @@ class Session:
 
     @classmethod
     def start(cls, project: Project, agent: str, options: RuntimeOptions) -> Session:
-        problems = project_problems(project, agent)
-        if problems:
-            raise SessionError(problems[0] if len(problems) == 1 else "the session cannot start", problems)
+        """A new conversation. Whether the project may run at all (its errors) is the loader's
+        question (`abl.launch`); here only the agent must exist."""
+        if project.agent(agent) is None:
+            known = ", ".join(project.agent_names()) or "none"
+            raise SessionError(f"unknown agent `{agent}` (agents in the project: {known})")
         session = cls._build(project, options, SessionData(entry_agent=agent), [], 0, {})
         session._begin()
         return session
@@ -108,22 +111,24 @@ class Session:
         trace = Trace(clock)
         trace.restore(events)
         model = _make_model(options, clock)
-        engine = Engine(project, options, data, trace, clock, ids, model)
+        real_time = bool(getattr(options.clock, "real_time", False))
+        engine = Engine(project, options, data, trace, clock, ids, model, real_time)
         return cls(project, options, engine, clock, ids)
 
     def _begin(self) -> None:
         """Create the entry thread and run its `ON_START` (once per session)."""
-        from abl.runtime.start import begin
-
         begin(self._engine, dict(self.options.initial_values))
 
     # --- the API -----------------------------------------------------------------------------
 
     def send(self, text: str) -> Turn:
         """One customer message: the replies and trace events of the turn."""
-        from abl.runtime.turn import run_turn
-
         return run_turn(self._engine, text, self._level)
+
+    def wait(self, ms: int) -> None:
+        """Time passes before the next message (a customer who takes a while to answer): it
+        counts for handoff timeouts and queued intents' age, and is saved with the session."""
+        self._engine.timeline.advance(int(ms))
 
     def state(self) -> SessionState:
         data = self._engine.data
@@ -182,6 +187,7 @@ class Session:
 
     def to_dict(self) -> dict[str, Any]:
         engine = self._engine
+        engine.timeline.settle()
         redactor = engine.trace.redactor
         state = _redact_state(engine, engine.data.to_data())
         return {
@@ -256,29 +262,6 @@ class Session:
         return {k: (REDACTED if k in sensitive and v is not None else v) for k, v in thread.values.items()}
 
 
-def project_problems(project: Project, agent: str) -> list[str]:
-    """Why a session on `agent` cannot start: an unknown agent, or errors in the project files."""
-    problems: list[str] = []
-    if project.agent(agent) is None:
-        known = ", ".join(project.agent_names()) or "none"
-        problems.append(f"unknown agent `{agent}` (agents in the project: {known})")
-    for path, document in sorted(project.documents.items()):
-        diagnostics = list(project.read_diagnostics.get(path, ())) + list(document.source.diagnostics)
-        for diagnostic in diagnostics:
-            if diagnostic.severity is Severity.ERROR:
-                line = diagnostic.range.start.line + 1
-                problems.append(f"{path}:{line}: {diagnostic.code}: {diagnostic.message}")
-        for found in document.agents:
-            for route in found.handoffs:
-                spec = route.history
-                if spec is not None and spec.error is not None:
-                    line = spec.key_range.start.line + 1
-                    what = "has no `count`" if spec.error == "E331" else "has a mode that does not exist"
-                    problems.append(f"{path}:{line}: {spec.error}: the HISTORY block of the route to "
-                                    f"`{route.target.text if route.target else '?'}` {what}")
-    return problems
-
-
 def _make_model(options: RuntimeOptions, clock: Clock) -> Model:
     if not isinstance(options.model, str):
         return options.model
@@ -325,4 +308,4 @@ def _event(data: Mapping[str, Any]) -> TraceEvent:
     return TraceEvent(data["type"], data["seq"], data["turn"], data["thread"], data["agent"], data["ts"], fields)
 
 
-__all__ = ["Session", "project_problems"]
+__all__ = ["Session"]

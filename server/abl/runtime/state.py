@@ -38,7 +38,8 @@ class Thread:
     waiting_for_input: list[str] = field(default_factory=list)
     suspended_turn: int | None = None  # the turn in which it gave control back with a question open
     warned: list[str] = field(default_factory=list)  # one-time warnings already given
-    flow: dict[str, Any] = field(default_factory=dict)  # FLOW position: step, waiting, turns, done
+    flow: dict[str, Any] = field(default_factory=dict)  # FLOW position: step, waiting, turns, done, ...
+    intents: dict[str, Any] = field(default_factory=dict)  # multi-intent queue and open questions
 
     def set_value(self, name: str, value: Any, gathered: bool = False) -> None:
         self.values[name] = value
@@ -70,6 +71,7 @@ class Thread:
             "suspended_turn": self.suspended_turn,
             "warned": self.warned,
             "flow": self.flow,
+            "intents": self.intents,
         }
 
     @classmethod
@@ -93,6 +95,7 @@ class Thread:
             suspended_turn=data["suspended_turn"],
             warned=list(data.get("warned", [])),
             flow=dict(data.get("flow", {})),
+            intents=dict(data.get("intents", {})),
         )
 
 
@@ -102,10 +105,13 @@ class Frame:
 
     parent: str  # the waiting thread
     child: str  # the thread the route created (a later permanent handoff may replace it)
-    route: int  # index of the route in the parent's HANDOFF list
+    route: int  # index of the route in the parent's HANDOFF list; -1 for a flow's own handoff
     utterance: Entry  # the customer message that triggered the handoff
     chain_length: int  # length of the handoff chain before the child joined it
     history_mode: str  # the route's resolved history mode
+    started_ms: int = 0  # on the session's timeline
+    timeout_ms: int | None = None  # the route's TIMEOUT: how long the parent waits
+    on_timeout: str = "escalate"  # what the parent does then: continue | escalate | respond:<text>
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -115,12 +121,16 @@ class Frame:
             "utterance": self.utterance.to_data(),
             "chain_length": self.chain_length,
             "history_mode": self.history_mode,
+            "started_ms": self.started_ms,
+            "timeout_ms": self.timeout_ms,
+            "on_timeout": self.on_timeout,
         }
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Frame:
         return cls(data["parent"], data["child"], data["route"], Entry.from_data(data["utterance"]),
-                   data["chain_length"], data["history_mode"])
+                   data["chain_length"], data["history_mode"], data.get("started_ms", 0),
+                   data.get("timeout_ms"), data.get("on_timeout", "escalate"))
 
 
 @dataclass(slots=True)
@@ -140,6 +150,7 @@ class SessionData:
     greeting: list[tuple[str, str]] = field(default_factory=list)
     tool_calls: dict[str, int] = field(default_factory=dict)  # mock results used, per tool
     unique_ids: int = 0
+    declared_ms: int = 0  # time the conversation declared to pass (see `runtime.timeline`)
 
     @property
     def active_thread(self) -> Thread:
@@ -180,6 +191,7 @@ class SessionData:
             "greeting": [list(pair) for pair in self.greeting],
             "tool_calls": self.tool_calls,
             "unique_ids": self.unique_ids,
+            "declared_ms": self.declared_ms,
         }
 
     @classmethod
@@ -199,4 +211,5 @@ class SessionData:
             greeting=[(a, t) for a, t in data["greeting"]],
             tool_calls=dict(data["tool_calls"]),
             unique_ids=data["unique_ids"],
+            declared_ms=data.get("declared_ms", 0),
         )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -79,8 +80,8 @@ def render(
     it) renders masked, except the result of an explicit `MASK(...)` call. `environment`
     gives functions such as `NOW()` their clock (pass the runtime's, for repeatable output).
     """
-    nodes, errors = _parse(template)
-    renderer = _Renderer(lookup, masks or {}, errors, environment)
+    nodes, errors = _parsed(template)
+    renderer = _Renderer(lookup, masks or {}, list(errors), environment)
     text = renderer.render_nodes(nodes, ())
     return RenderResult(text=text, missing=renderer.missing, errors=renderer.errors)
 
@@ -239,6 +240,13 @@ def _closing_braces(template: str, pos: int) -> tuple[int, int]:
             return -1, index
         index += 1
     return -1, -1
+
+
+@lru_cache(maxsize=2048)
+def _parsed(template: str) -> tuple[tuple[_Node, ...], tuple[str, ...]]:
+    """`_parse`, once per template text (the trees are only read afterwards)."""
+    nodes, errors = _parse(template)
+    return tuple(nodes), tuple(errors)
 
 
 def _parse(template: str) -> tuple[list[_Node], list[str]]:

@@ -1,20 +1,33 @@
 """Tool calls, answered by mocks: no network call is ever made from here.
 
 A mock is given per tool name (`RuntimeOptions.mocks`): one value used for every call, or a list
-whose items are used in turn (the last one repeats). The call and its result are two messages of
-the calling thread (one history unit) and two trace events; the result is stored as
-`last_<tool>_result`.
+whose items are used in turn (the last one repeats). A mock `{"$error": "message"}` (or
+`{"$error": {"type": ..., "subtype": ..., "message": ...}}`) makes that call fail, so error paths
+can be tried. The call and its result are two messages of the calling thread (one history unit)
+and two trace events; a result is stored as `last_<tool>_result`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from abl.model.types import Tool
-from abl.runtime.engine import Engine, TurnContext
+from abl.runtime.engine import Engine, TurnContext, compact_json
 from abl.runtime.state import Thread
+
+ERROR_KEY = "$error"
+
+
+@dataclass(frozen=True, slots=True)
+class CallResult:
+    ok: bool
+    value: Any = None
+    error_type: str = "tool_error"
+    subtype: str | None = None
+    message: str = ""
 
 
 def find_tool(engine: Engine, thread: Thread, name: str) -> Tool | None:
@@ -87,14 +100,35 @@ def type_name(value: Any) -> str:
     return type(value).__name__
 
 
-def call_tool(
-    engine: Engine, thread: Thread, name: str, arguments: Mapping[str, Any], ctx: TurnContext | None
-) -> tuple[bool, Any]:
-    """Call a tool through its mock; returns (success, result)."""
+def named_arguments(tool: Tool | None, written: Sequence[tuple[str | None, Any]]) -> dict[str, Any]:
+    """Arguments by parameter name; positional ones (`CALL: tool(x, y)`) take the signature's order."""
+    params = [p.name for p in tool.params] if tool is not None else []
+    out: dict[str, Any] = {}
+    position = 0
+    for name, value in written:
+        if name is None:
+            if position < len(params):
+                out[params[position]] = value
+            else:
+                out[f"arg{position + 1}"] = value
+            position += 1
+        else:
+            out[name] = value
+    return out
+
+
+def call_tool(engine: Engine, thread: Thread, name: str, arguments: Mapping[str, Any], ctx: TurnContext | None,
+              *, step: str | None = None, confidence: float | None = None) -> CallResult:
+    """Call a tool through its mock."""
     call_id = engine.ids.next_id("call")
     args = dict(arguments)
-    engine.emit("tool_call", {"tool": name, "callId": call_id, "input": args}, thread)
-    thread.history.append(engine.new_entry("assistant", f"{name}({_compact(args)})", thread, call_id))
+    fields: dict[str, Any] = {"tool": name, "callId": call_id, "input": args}
+    if step is not None:
+        fields["step"] = step
+    if confidence is not None:
+        fields["confidence"] = confidence
+    engine.emit("tool_call", fields, thread)
+    thread.history.append(engine.new_entry("assistant", f"{name}({compact_json(args)})", thread, call_id, name))
     problems = check_arguments(find_tool(engine, thread, name), args)
     mocks = engine.options.mocks
     if name not in mocks:
@@ -102,18 +136,32 @@ def call_tool(
     elif mocks[name] == []:
         problems.append(f"the mock for tool `{name}` is an empty list of results; give at least one "
                         "(a tool that returns a list is mocked as a list of lists)")
-    if problems:
-        message = "; ".join(problems)
-        engine.emit("tool_result", {"tool": name, "callId": call_id, "success": False, "mocked": True,
-                                    "error": message}, thread)
-        thread.history.append(engine.new_entry("tool", json.dumps({"error": message}), thread, call_id))
-        return False, None
-    result = _next_mock(engine, name, mocks[name])
+    result = CallResult(False, message="; ".join(problems)) if problems else _mocked(engine, name, mocks[name])
+    if not result.ok:
+        failed: dict[str, Any] = {"tool": name, "callId": call_id, "success": False, "mocked": True,
+                                  "error": result.message, "errorType": result.error_type}
+        if result.subtype is not None:
+            failed["subtype"] = result.subtype
+        engine.emit("tool_result", failed, thread)
+        thread.history.append(engine.new_entry("tool", json.dumps({"error": result.message}), thread, call_id, name))
+        return result
     engine.emit("tool_result", {"tool": name, "callId": call_id, "success": True, "mocked": True,
-                                "output": result}, thread)
-    thread.history.append(engine.new_entry("tool", _compact(result), thread, call_id))
-    thread.set_value(f"last_{name}_result", result)
-    return True, result
+                                "output": result.value}, thread)
+    thread.history.append(engine.new_entry("tool", compact_json(result.value), thread, call_id, name))
+    thread.set_value(f"last_{name}_result", result.value)
+    return result
+
+
+def _mocked(engine: Engine, name: str, mock: Any) -> CallResult:
+    value = _next_mock(engine, name, mock)
+    if isinstance(value, Mapping) and ERROR_KEY in value:
+        error = value[ERROR_KEY]
+        if isinstance(error, Mapping):
+            return CallResult(False, error_type=str(error.get("type") or "tool_error"),
+                              subtype=str(error["subtype"]) if error.get("subtype") else None,
+                              message=str(error.get("message") or f"`{name}` failed"))
+        return CallResult(False, message=str(error))
+    return CallResult(True, value)
 
 
 def _next_mock(engine: Engine, name: str, mock: Any) -> Any:
@@ -122,10 +170,3 @@ def _next_mock(engine: Engine, name: str, mock: Any) -> Any:
     used = engine.data.tool_calls.get(name, 0)
     engine.data.tool_calls[name] = used + 1
     return mock[min(used, len(mock) - 1)]
-
-
-def _compact(value: Any) -> str:
-    try:
-        return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return str(value)

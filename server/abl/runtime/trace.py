@@ -5,9 +5,10 @@ A `Trace` is an append-only list of `TraceEvent`s. Each event carries a fixed en
 injected `Clock` and thread/session ids from an injected `IdSource`, so two runs of the same
 conversation give byte-identical JSONL.
 
-Every event type has a verbosity level (`minimal` < `standard` < `verbose` < `debug`). The
-trace always keeps everything; a level only decides what a view or an export shows. A few
-fields are debug-only (the full message list of a `model_call`).
+Every event type has a verbosity level (`minimal` < `standard` < `verbose` < `debug`), given
+with its fields in `abl.runtime.events`. The trace always keeps everything; a level only
+decides what a view or an export shows. A few fields are debug-only (the full message list of
+a `model_call`).
 
 Sensitive values never leave the trace in clear: fields named as sensitive and registered
 secret values are replaced by `"[redacted]"` when an event is stored and again when it is
@@ -26,65 +27,16 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import IO, Any, Protocol
 
+from abl.runtime.events import DEBUG_ONLY_FIELDS, ENVELOPE_KEYS, EVENT_LEVELS, TraceLevel, event_level
+
+__all__ = [
+    "DEBUG_ONLY_FIELDS", "DEFAULT_START", "ENVELOPE_KEYS", "EVENT_LEVELS", "REDACTED", "Clock", "CounterIds", "FixedClock",
+    "IdSource", "JsonlStream", "Redactor", "SystemClock", "Trace", "TraceEvent", "TraceLevel", "event_level",
+    "format_timestamp", "read_jsonl", "redact_value", "to_json", "to_json_data",
+]
+
 REDACTED = "[redacted]"
-
-ENVELOPE_KEYS = ("type", "seq", "turn", "thread", "agent", "ts")
-
-
-# --- Levels -----------------------------------------------------------------------------------
-
-
-class TraceLevel(enum.IntEnum):
-    """Cumulative verbosity: a view at one level shows that level and every lower one."""
-
-    MINIMAL = 0
-    STANDARD = 1
-    VERBOSE = 2
-    DEBUG = 3
-
-    @classmethod
-    def parse(cls, text: str) -> TraceLevel:
-        """Read `minimal|standard|verbose|debug` (any case); raise ValueError otherwise."""
-        try:
-            return cls[text.strip().upper()]
-        except KeyError:
-            names = ", ".join(level.name.lower() for level in cls)
-            raise ValueError(f"unknown trace level {text!r}; expected one of {names}") from None
-
-
-# Outcomes a reader needs even in the quietest view are minimal; the reasons behind routing
-# decisions are standard; every model round-trip is verbose. Unlisted types are standard.
-EVENT_LEVELS: Mapping[str, TraceLevel] = {
-    "handoff": TraceLevel.MINIMAL,
-    "handoff_completed": TraceLevel.MINIMAL,
-    "complete": TraceLevel.MINIMAL,
-    "escalate": TraceLevel.MINIMAL,
-    "error": TraceLevel.MINIMAL,
-    "warning": TraceLevel.MINIMAL,
-    "handoff_condition_check": TraceLevel.STANDARD,
-    "handoff_return_handler": TraceLevel.STANDARD,
-    "resume_intent": TraceLevel.STANDARD,
-    "resume_intent_depth_limit": TraceLevel.STANDARD,
-    "thread_resume": TraceLevel.STANDARD,
-    "memory_error": TraceLevel.STANDARD,
-    "gather": TraceLevel.STANDARD,
-    "delegate_start": TraceLevel.STANDARD,
-    "delegate_complete": TraceLevel.STANDARD,
-    "tool_call": TraceLevel.STANDARD,
-    "tool_result": TraceLevel.STANDARD,
-    "flow_step": TraceLevel.STANDARD,
-    "model_call": TraceLevel.VERBOSE,
-}
-
-# Field paths (tuples of keys) shown only at debug level, per event type.
-DEBUG_ONLY_FIELDS: Mapping[str, tuple[tuple[str, ...], ...]] = {
-    "model_call": (("messages", "items"),),
-}
-
-
-def event_level(event_type: str) -> TraceLevel:
-    """The level at which events of this type become visible."""
-    return EVENT_LEVELS.get(event_type, TraceLevel.STANDARD)
+_ENVELOPE = frozenset(ENVELOPE_KEYS)
 
 
 # --- Clock and ids ----------------------------------------------------------------------------
@@ -127,6 +79,8 @@ class FixedClock:
 class SystemClock:
     """The real UTC wall clock, for interactive runs where determinism is not wanted."""
 
+    real_time = True  # durations and timeouts then count real time too (see `runtime.timeline`)
+
     def now(self) -> datetime:
         return datetime.now(timezone.utc)
 
@@ -148,7 +102,9 @@ def format_timestamp(instant: datetime) -> str:
     if instant.tzinfo is None:
         instant = instant.replace(tzinfo=timezone.utc)
     utc = instant.astimezone(timezone.utc)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+    # By hand rather than strftime: one of these is written for every event.
+    return (f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}:"
+            f"{utc.second:02d}.{utc.microsecond // 1000:03d}Z")
 
 
 # --- Redaction --------------------------------------------------------------------------------
@@ -300,12 +256,28 @@ def _without_path(fields: dict[str, Any], path: tuple[str, ...]) -> dict[str, An
     return {**fields, head: trimmed}
 
 
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def _first(pair: tuple[str, Any]) -> str:
+    return pair[0]
+
+
 def to_json_data(value: Any) -> Any:
     """Turn a field value into JSON-ready data: dicts with sorted string keys, lists, scalars.
 
     Dates become ISO strings, enums their values, dataclasses dicts, sets sorted lists. Any
     other object is a programming error and raises TypeError naming its type.
     """
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    # Plain dicts and lists of plain values are most fields of most events: the fast way.
+    if kind is dict:
+        pairs = sorted(((key if type(key) is str else str(key), item) for key, item in value.items()), key=_first)
+        return {key: item if type(item) in _SCALARS else to_json_data(item) for key, item in pairs}
+    if kind is list or kind is tuple:
+        return [item if type(item) in _SCALARS else to_json_data(item) for item in value]
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
@@ -356,11 +328,11 @@ class Trace:
         agent: str,
     ) -> TraceEvent:
         """Store one event and tell the listeners. Field names may not repeat envelope keys."""
-        data = dict(fields or {})
-        clash = sorted(key for key in data if key in ENVELOPE_KEYS)
-        if clash:
+        data = fields or {}
+        if not _ENVELOPE.isdisjoint(data):
+            clash = sorted(key for key in data if key in _ENVELOPE)
             raise ValueError(f"trace event {event_type!r}: field names {clash} are reserved for the envelope")
-        clean = self.redactor.apply(to_json_data(data))
+        clean = self.redactor.apply(to_json_data(dict(data)))
         event = TraceEvent(
             type=event_type,
             seq=len(self._events) + 1,

@@ -4,7 +4,7 @@
 - `embedded` (default): offline and deterministic (`EmbeddedModel`);
 - `scripted`: answers given by a test (`ScriptedModel`);
 - `openai` (also `openai_compat`, `openai-compatible`): an OpenAI-compatible endpoint
-  (`OpenAICompatModel`). It is only built, and only sends anything, when asked for by name.
+  (`OpenAICompatModel`). It only sends anything when asked for by name.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from abl.runtime.models.base import (
     CallLog,
     ChatMessage,
     ConditionDecision,
+    DetectedIntent,
     Extraction,
     FieldSpec,
     IntentDecision,
@@ -23,9 +24,16 @@ from abl.runtime.models.base import (
     ModelCallRecord,
     ModelContext,
     ModelError,
+    MultiIntentDecision,
     ReplyRequest,
+    ToolChoice,
+    ToolDecision,
+    ToolParamSpec,
+    ToolRequest,
+    ToolSpec,
 )
 from abl.runtime.models.embedded import EmbeddedModel
+from abl.runtime.models.openai_compat import OpenAICompatModel
 from abl.runtime.models.scripted import ScriptedModel, ScriptExhausted
 
 PROVIDER_NAMES = ("embedded", "scripted", "openai")
@@ -44,9 +52,6 @@ def create_model(name: str = "embedded", **options: Any) -> Model:
     if key == "scripted":
         return ScriptedModel(**options)
     if key == "openai":
-        # Imported here so that runs without this provider never touch the HTTP client.
-        from abl.runtime.models.openai_compat import OpenAICompatModel
-
         return OpenAICompatModel(**options)
     raise ModelError(f"unknown model provider {name!r}; choose one of: {', '.join(PROVIDER_NAMES)}")
 
@@ -55,6 +60,7 @@ __all__ = [
     "CallLog",
     "ChatMessage",
     "ConditionDecision",
+    "DetectedIntent",
     "EmbeddedModel",
     "Extraction",
     "FieldSpec",
@@ -64,9 +70,16 @@ __all__ = [
     "ModelCallRecord",
     "ModelContext",
     "ModelError",
+    "MultiIntentDecision",
+    "OpenAICompatModel",
     "PROVIDER_NAMES",
     "ReplyRequest",
     "ScriptExhausted",
     "ScriptedModel",
+    "ToolChoice",
+    "ToolDecision",
+    "ToolParamSpec",
+    "ToolRequest",
+    "ToolSpec",
     "create_model",
 ]

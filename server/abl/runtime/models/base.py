@@ -1,11 +1,16 @@
 """One interface for every decision the runtime cannot make deterministically.
 
-The engine asks a `Model` four kinds of question:
+The engine asks a `Model` six kinds of question:
 
 - `classify_intent`: which of the supervisor's `INTENTS` a message expresses (or none);
+- `detect_intents`: every intent a message expresses, for `MULTI_INTENT`;
 - `judge_condition`: whether a quoted natural-language `WHEN` holds for a message;
 - `extract`: which `GATHER` values a message gives;
+- `choose_tool`: which tool a reasoning agent calls next, with which arguments (or none);
 - `reply`: a reasoning agent's free answer when no template applies.
+
+The conversation handed with a question (`ModelContext.messages`, `ReplyRequest.messages`)
+ends with the customer message being answered, so a provider always sees it.
 
 Every provider also keeps a `ModelCallRecord` per question. The engine collects them with
 `take_calls()` after each question and turns each one into a `model_call` trace event, so the
@@ -29,7 +34,7 @@ from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from abl.runtime.trace import REDACTED
 
-Purpose = Literal["intent", "condition", "extract", "reply"]
+Purpose = Literal["intent", "intents", "condition", "extract", "reply", "tool_choice"]
 Role = Literal["system", "user", "assistant", "tool"]
 _T = TypeVar("_T")
 
@@ -44,8 +49,13 @@ class ModelError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ChatMessage:
+    """One message. A tool call is an assistant message whose `content` holds the arguments as
+    JSON, with `tool` and `tool_call_id` set; its result is a `tool` message with the same id."""
+
     role: Role
     content: str
+    tool: str | None = None
+    tool_call_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +133,72 @@ class Extraction:
 
 
 @dataclass(frozen=True, slots=True)
+class DetectedIntent:
+    """One intent found in a message, and the part of the message that expresses it."""
+
+    name: str
+    confidence: float
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class MultiIntentDecision:
+    """Every intent a message expresses, in the order written, and how they relate:
+    `independent`, `dependent` (one must come after the other) or `ambiguous`."""
+
+    intents: list[DetectedIntent]
+    relationship: str = "independent"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolParamSpec:
+    name: str
+    type: str = "string"
+    required: bool = True
+    default: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool as a reasoning agent sees it: its signature and what it is for."""
+
+    name: str
+    description: str = ""
+    params: Sequence[ToolParamSpec] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ToolRequest:
+    """What a reasoning agent's next tool choice is based on. `values` are the thread's values,
+    which a provider may use to fill arguments; `called` lists the tools already called since
+    the customer's last message."""
+
+    agent: str
+    goal: str
+    tools: Sequence[ToolSpec]
+    messages: Sequence[ChatMessage] = ()
+    persona: str = ""
+    values: Mapping[str, Any] = field(default_factory=dict)
+    called: Sequence[str] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ToolChoice:
+    name: str
+    arguments: Mapping[str, Any]
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDecision:
+    """A tool to call, or none. A provider that answered in words instead (a chat endpoint that
+    chose no tool) gives that answer as `reply`, so it is not asked twice."""
+
+    call: ToolChoice | None
+    reply: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ReplyRequest:
     """What a reasoning agent's free reply is based on."""
 
@@ -155,7 +231,7 @@ class ModelCallRecord:
             "provider": self.provider,
             "messages": {
                 "count": len(self.messages),
-                "items": [{"role": m.role, "content": m.content} for m in self.messages],
+                "items": [_message_data(m) for m in self.messages],
             },
             "result": self.result,
         }
@@ -179,6 +255,12 @@ class Model(Protocol):
     def extract(
         self, fields: Sequence[FieldSpec], message: str, context: ModelContext
     ) -> dict[str, Extraction]: ...
+
+    def detect_intents(
+        self, message: str, intents: Sequence[IntentOption], context: ModelContext
+    ) -> MultiIntentDecision: ...
+
+    def choose_tool(self, request: ToolRequest) -> ToolDecision: ...
 
     def reply(self, request: ReplyRequest) -> str: ...
 
@@ -218,6 +300,13 @@ class CallLog:
 # --- Shared by providers ------------------------------------------------------------------------
 
 
+def _message_data(message: ChatMessage) -> dict[str, Any]:
+    data: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.tool is not None:
+        data["tool"] = message.tool
+    return data
+
+
 def intent_result(decision: IntentDecision) -> dict[str, Any]:
     """An intent decision as trace data."""
     return {
@@ -226,6 +315,20 @@ def intent_result(decision: IntentDecision) -> dict[str, Any]:
         "ambiguous": decision.ambiguous,
         "ranked": [[name, score] for name, score in decision.ranked],
     }
+
+
+def intents_result(decision: MultiIntentDecision) -> dict[str, Any]:
+    return {
+        "intents": [{"intent": d.name, "confidence": d.confidence, "text": d.text} for d in decision.intents],
+        "relationship": decision.relationship,
+    }
+
+
+def tool_result(decision: ToolDecision) -> dict[str, Any]:
+    if decision.call is None:
+        return {"tool": None, "reply": decision.reply}
+    call = decision.call
+    return {"tool": call.name, "arguments": dict(call.arguments), "confidence": call.confidence}
 
 
 def condition_result(condition: str, decision: ConditionDecision) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
@@ -132,8 +133,14 @@ SYNONYMS = _build_synonyms()
 
 def concepts(text: str, extra_stop_words: Iterable[str] = ()) -> list[str]:
     """The concepts of `text`, in order of appearance, without repeats."""
+    return list(_concepts(text, frozenset(extra_stop_words)))
+
+
+@lru_cache(maxsize=4096)
+def _concepts(text: str, extra_stop_words: frozenset[str]) -> tuple[str, ...]:
+    # The same message is read for several questions in one turn (intents, conditions, tools).
     tokens = words(text)
-    stops = STOP_WORDS | frozenset(extra_stop_words)
+    stops = STOP_WORDS | extra_stop_words
     found: list[str] = []
     index = 0
     while index < len(tokens):
@@ -151,7 +158,7 @@ def concepts(text: str, extra_stop_words: Iterable[str] = ()) -> list[str]:
         concept = SYNONYMS.single.get(stemmed, stemmed)
         if concept not in found:
             found.append(concept)
-    return found
+    return tuple(found)
 
 
 def _phrase_at(tokens: Sequence[str], index: int) -> tuple[str | None, int]:

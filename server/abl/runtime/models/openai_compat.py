@@ -26,6 +26,7 @@ from abl.runtime.models.base import (
     CallLog,
     ChatMessage,
     ConditionDecision,
+    DetectedIntent,
     Extraction,
     FieldSpec,
     IntentDecision,
@@ -33,11 +34,18 @@ from abl.runtime.models.base import (
     ModelCallRecord,
     ModelContext,
     ModelError,
+    MultiIntentDecision,
     Purpose,
     ReplyRequest,
+    ToolChoice,
+    ToolDecision,
+    ToolRequest,
+    ToolSpec,
     condition_result,
     extraction_result,
     intent_result,
+    intents_result,
+    tool_result,
 )
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -56,6 +64,14 @@ _CONDITION_INSTRUCTIONS = (
     "You decide whether a condition holds for the customer's latest message, given the conversation. "
     'Answer with one JSON object and nothing else: {"result": true or false, "confidence": <0..1>}.'
 )
+_INTENTS_INSTRUCTIONS = (
+    "A customer's message may ask for several things. List every listed intent it expresses, in the "
+    "order written, with the words that express it. Answer with one JSON object and nothing else: "
+    '{"intents": [{"intent": <name>, "confidence": <0..1>, "text": <the words>}], '
+    '"relationship": "independent" | "dependent" | "ambiguous"}.'
+)
+_JSON_TYPES = {"string": "string", "number": "number", "integer": "integer", "float": "number",
+               "boolean": "boolean", "object": "object", "date": "string", "datetime": "string"}
 _EXTRACT_INSTRUCTIONS = (
     "You extract field values from the customer's latest message. Answer with one JSON object and "
     'nothing else: {"fields": {<field name>: {"value": <value>, "span": <the exact text it came from>, '
@@ -120,7 +136,7 @@ class OpenAICompatModel(CallLog):
         self, message: str, intents: Sequence[IntentOption], context: ModelContext
     ) -> IntentDecision:
         listing = "\n".join(_intent_line(option) for option in intents)
-        prompt = f"Intents:\n{listing}\n\n{self._conversation(context)}Message: {message}"
+        prompt = f"Intents:\n{listing}\n\n{self._conversation(context, message)}Message: {message}"
         messages = (ChatMessage("system", _INTENT_INSTRUCTIONS), ChatMessage("user", prompt))
         data = self._ask_json("intent", messages)
         decision = _read_intent(data, [option.name for option in intents])
@@ -128,7 +144,7 @@ class OpenAICompatModel(CallLog):
         return decision
 
     def judge_condition(self, condition: str, message: str, context: ModelContext) -> ConditionDecision:
-        prompt = f"Condition: {condition}\n\n{self._conversation(context)}Message: {message}"
+        prompt = f"Condition: {condition}\n\n{self._conversation(context, message)}Message: {message}"
         messages = (ChatMessage("system", _CONDITION_INSTRUCTIONS), ChatMessage("user", prompt))
         data = self._ask_json("condition", messages)
         result = data.get("result")
@@ -140,7 +156,7 @@ class OpenAICompatModel(CallLog):
 
     def extract(self, fields: Sequence[FieldSpec], message: str, context: ModelContext) -> dict[str, Extraction]:
         listing = "\n".join(_field_line(spec) for spec in fields)
-        prompt = f"Fields:\n{listing}\n\n{self._conversation(context)}Message: {message}"
+        prompt = f"Fields:\n{listing}\n\n{self._conversation(context, message)}Message: {message}"
         messages = (ChatMessage("system", _EXTRACT_INSTRUCTIONS), ChatMessage("user", prompt))
         data = self._ask_json("extract", messages)
         raw = data.get("fields", {})
@@ -162,6 +178,60 @@ class OpenAICompatModel(CallLog):
         self._log(ModelCallRecord("extract", self.provider, messages, result, secrets))
         return found
 
+    def detect_intents(
+        self, message: str, intents: Sequence[IntentOption], context: ModelContext
+    ) -> MultiIntentDecision:
+        listing = "\n".join(_intent_line(option) for option in intents)
+        prompt = f"Intents:\n{listing}\n\n{self._conversation(context, message)}Message: {message}"
+        messages = (ChatMessage("system", _INTENTS_INSTRUCTIONS), ChatMessage("user", prompt))
+        data = self._ask_json("intents", messages)
+        offered = {option.name for option in intents}
+        found: list[DetectedIntent] = []
+        raw = data.get("intents")
+        for item in raw if isinstance(raw, list) else []:
+            if isinstance(item, Mapping) and item.get("intent") in offered:
+                if any(d.name == item["intent"] for d in found):
+                    continue
+                text = item.get("text") if isinstance(item.get("text"), str) else message
+                found.append(DetectedIntent(item["intent"], _confidence(item.get("confidence"), 1.0), text))
+        relationship = data.get("relationship")
+        if relationship not in ("independent", "dependent", "ambiguous"):
+            relationship = "independent"
+        result = MultiIntentDecision(found, relationship)
+        self._log(ModelCallRecord("intents", self.provider, messages, intents_result(result)))
+        return result
+
+    def choose_tool(self, request: ToolRequest) -> ToolDecision:
+        system = f"You are {request.agent}, talking with a customer. Your goal: {request.goal}"
+        if request.persona:
+            system += f"\n{request.persona}"
+        messages = (ChatMessage("system", system), *request.messages)
+        body_messages = _tool_conversation(messages)
+        tools = [_tool_schema(tool) for tool in request.tools]
+        payload = self._post("tool_choice", messages, {"messages": body_messages, "tools": tools, "tool_choice": "auto"})
+        message = payload["message"]
+        calls = message.get("tool_calls")
+        decision: ToolDecision
+        if isinstance(calls, list) and calls:
+            function = calls[0].get("function") if isinstance(calls[0], Mapping) else None
+            name = function.get("name") if isinstance(function, Mapping) else None
+            if name not in {tool.name for tool in request.tools}:
+                self._fail("tool_choice", messages, f"the answer calls an unknown tool {name!r}")
+            raw_arguments = function.get("arguments") or "{}"
+            try:
+                arguments = json.loads(raw_arguments) if isinstance(raw_arguments, str) else dict(raw_arguments)
+            except (ValueError, TypeError):
+                self._fail("tool_choice", messages, f"the arguments of {name} are not JSON: {_clip(str(raw_arguments))}")
+            if not isinstance(arguments, dict):
+                self._fail("tool_choice", messages, f"the arguments of {name} are not an object")
+            decision = ToolDecision(ToolChoice(name, arguments, 1.0))
+        else:
+            content = message.get("content")
+            text = content.strip() if isinstance(content, str) else ""
+            decision = ToolDecision(None, text or None)
+        self._log(ModelCallRecord("tool_choice", self.provider, messages, tool_result(decision)))
+        return decision
+
     def reply(self, request: ReplyRequest) -> str:
         system = f"You are {request.agent}, talking with a customer. Your goal: {request.goal}"
         if request.persona:
@@ -176,8 +246,11 @@ class OpenAICompatModel(CallLog):
 
     # Transport.
 
-    def _conversation(self, context: ModelContext) -> str:
-        recent = list(context.messages)[-self.context_messages :] if self.context_messages > 0 else []
+    def _conversation(self, context: ModelContext, message: str) -> str:
+        earlier = list(context.messages)
+        if earlier and earlier[-1].role == "user" and earlier[-1].content == message:
+            earlier.pop()  # the message itself follows as `Message:`
+        recent = earlier[-self.context_messages :] if self.context_messages > 0 else []
         if not recent:
             return ""
         lines = "\n".join(f"({m.role}) {m.content}" for m in recent)
@@ -191,13 +264,17 @@ class OpenAICompatModel(CallLog):
         return data
 
     def _complete(self, purpose: Purpose, messages: tuple[ChatMessage, ...], *, json_answer: bool) -> str:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": [{"role": m.role, "content": m.content} for m in messages],
-            "temperature": self.temperature,
-        }
+        extra: dict[str, Any] = {"messages": [{"role": m.role, "content": m.content} for m in messages]}
         if json_answer and self.json_mode:
-            body["response_format"] = {"type": "json_object"}
+            extra["response_format"] = {"type": "json_object"}
+        content = self._post(purpose, messages, extra)["message"].get("content")
+        if not isinstance(content, str):
+            self._fail(purpose, messages, "choices[0].message.content is not text")
+        return content
+
+    def _post(self, purpose: Purpose, messages: tuple[ChatMessage, ...], extra: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Send one chat-completions request; the first choice of the answer."""
+        body: dict[str, Any] = {"model": self.model, "temperature": self.temperature, **extra}
         try:
             response = self._client.post(self.endpoint, json=body)
             response.raise_for_status()
@@ -208,14 +285,14 @@ class OpenAICompatModel(CallLog):
             self._fail(purpose, messages, f"HTTP {status} {err.response.reason_phrase}: {_error_detail(err.response)}")
         except httpx.RequestError as err:
             self._fail(purpose, messages, f"could not connect ({type(err).__name__}: {err})")
+        wanted = "choices[0].message" if purpose == "tool_choice" else "choices[0].message.content"
         try:
-            payload = response.json()
-            content = payload["choices"][0]["message"]["content"]
+            choice = response.json()["choices"][0]
+            if not isinstance(choice, Mapping) or not isinstance(choice["message"], Mapping):
+                raise TypeError(wanted)
         except (ValueError, KeyError, IndexError, TypeError):
-            self._fail(purpose, messages, f"the response has no choices[0].message.content: {_clip(response.text)}")
-        if not isinstance(content, str):
-            self._fail(purpose, messages, "choices[0].message.content is not text")
-        return content
+            self._fail(purpose, messages, f"the response has no {wanted}: {_clip(response.text)}")
+        return choice
 
     def _fail(self, purpose: Purpose, messages: tuple[ChatMessage, ...], problem: str) -> NoReturn:
         text = f"model endpoint {self.endpoint} ({self.model}) failed to answer a {purpose} request: {problem}"
@@ -250,10 +327,40 @@ def _field_line(spec: FieldSpec) -> str:
 
 
 def _chat_role(message: ChatMessage) -> ChatMessage:
-    # Tool results need ids the chat API would check; pass them on as context instead.
+    # A plain reply request declares no tools, so calls and results go as context instead.
     if message.role == "tool":
         return ChatMessage("system", f"Tool result: {message.content}")
+    if message.tool is not None:
+        return ChatMessage("system", f"Tool call: {message.tool}({message.content})")
     return message
+
+
+def _tool_conversation(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
+    """Messages in the chat API's tool-calling form: each call an assistant message with
+    `tool_calls`, each result a `tool` message with its call's id; a result whose call fell out of
+    the window is dropped, since the API refuses it."""
+    out: list[dict[str, Any]] = []
+    open_calls: set[str] = set()
+    for m in messages:
+        if m.tool is not None and m.role == "assistant" and m.tool_call_id is not None:
+            out.append({"role": "assistant", "content": None, "tool_calls": [
+                {"id": m.tool_call_id, "type": "function", "function": {"name": m.tool, "arguments": m.content}}]})
+            open_calls.add(m.tool_call_id)
+        elif m.role == "tool":
+            if m.tool_call_id in open_calls:
+                out.append({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content})
+        else:
+            out.append({"role": m.role, "content": m.content})
+    return out
+
+
+def _tool_schema(tool: ToolSpec) -> dict[str, Any]:
+    properties = {p.name: {"type": "array" if p.type.strip().endswith("[]")
+                           else _JSON_TYPES.get(p.type.strip().lower(), "string")} for p in tool.params}
+    required = [p.name for p in tool.params if p.required]
+    return {"type": "function", "function": {
+        "name": tool.name, "description": tool.description or tool.name.replace("_", " "),
+        "parameters": {"type": "object", "properties": properties, "required": required}}}
 
 
 def _read_intent(data: Mapping[str, Any], offered: Sequence[str]) -> IntentDecision:

@@ -85,7 +85,9 @@ def _gather(event: Event) -> str:
 
 def _complete(event: Event) -> str:
     rule = event.get("rule")
-    if isinstance(rule, Mapping):
+    if rule is None and event.get("step") is not None:
+        rule_text = f"flow step {event.get('step')}"
+    elif isinstance(rule, Mapping):
         index = rule.get("index")
         # Rules are counted from 1 here, as in coverage; the event keeps the 0-based index.
         rule_text = f"rule {index + 1}" if isinstance(index, int) and not isinstance(index, bool) else f"rule {show(index)}"

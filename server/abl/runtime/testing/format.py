@@ -19,11 +19,11 @@ from abl.runtime.testing.matcher import EventPattern, Matcher
 
 TEST_FILE_SUFFIX = ".abltest.yaml"
 MODELS = ("embedded", "scripted", "openai")
-SCRIPT_PURPOSES = ("intents", "conditions", "extractions", "replies")
+SCRIPT_PURPOSES = ("intents", "conditions", "extractions", "replies", "tool_calls")
 """Keys of a `scripted` block: the scripted model's answers per kind of question. Each is a list
 (used in order) or a mapping (looked up: by message for intents and extractions, by condition
-text for conditions, by agent name for replies). `fallback: embedded` lets the embedded model
-answer anything not scripted."""
+text for conditions, by agent name for replies and tool calls). `fallback: embedded` lets the
+embedded model answer anything not scripted."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,8 @@ class TurnSpec:
     vars: tuple[ThreadValues, ...] = ()
     history_received: tuple[HistoryReceived, ...] = ()
     ended: bool | None = None
-    scripted: dict[str, list[Any]] | None = None  # answers queued for this turn, per purpose
+    scripted: dict[str, list[Any]] | None = None  # answers for this turn only, per purpose
+    after_ms: int = 0  # time that passes before the message is sent
     key_lines: dict[str, int] = field(default_factory=dict)  # where each check is written
 
     def line_of(self, key: str) -> int:
@@ -77,6 +78,7 @@ class Conversation:
     mocks: dict[str, Any] = field(default_factory=dict)  # merged over the file's mocks
     scripted: dict[str, Any] | None = None  # replaces the file's scripted answers when given
     skip: str | None = None  # reason, when the test is skipped
+    handoff_delays: dict[str, int] = field(default_factory=dict)  # merged over the file's (ms)
 
 
 @dataclass(frozen=True)
@@ -91,31 +93,27 @@ class ConversationFile:
     model_options: dict[str, Any] = field(default_factory=dict)
     mocks: dict[str, Any] = field(default_factory=dict)
     scripted: dict[str, Any] | None = None  # scripted model answers per purpose (see SCRIPT_PURPOSES)
+    handoff_delays: dict[str, int] = field(default_factory=dict)  # agent -> acceptance time (ms)
 
     def mocks_for(self, conversation: Conversation) -> dict[str, Any]:
         return {**self.mocks, **conversation.mocks}
 
-    def script_for(self, conversation: Conversation) -> dict[str, Any] | None:
-        """The scripted model's answers for a conversation, or None when nothing is scripted.
+    def delays_for(self, conversation: Conversation) -> dict[str, int]:
+        return {**self.handoff_delays, **conversation.handoff_delays}
 
-        The conversation's own `scripted` replaces the file's; each turn's `scripted` answers
-        are then queued after them, in turn order.
-        """
+    def script_for(self, conversation: Conversation) -> dict[str, Any] | None:
+        """The scripted model's answers shared by the whole conversation (the conversation's own
+        `scripted` replaces the file's), or None. A turn's own answers are not in it: they are
+        handed to the model when that turn's message is sent, and used first during that turn."""
         base = conversation.scripted if conversation.scripted is not None else self.scripted
-        turns = [turn.scripted for turn in conversation.turns if turn.scripted is not None]
-        if base is None and not turns:
+        if base is None:
             return None
-        script: dict[str, Any] = {}
-        for key, value in (base or {}).items():
-            script[key] = list(value) if isinstance(value, list) else (dict(value) if isinstance(value, dict) else value)
-        for answers in turns:
-            for key, value in answers.items():
-                script.setdefault(key, [])
-                script[key].extend(value)
-        return script
+        return {key: list(value) if isinstance(value, list) else (dict(value) if isinstance(value, dict) else value)
+                for key, value in base.items()}
 
     def model_for(self, conversation: Conversation) -> str:
         """The named model; without one, `scripted` when decisions are given, else `embedded`."""
         if self.model is not None:
             return self.model
-        return "scripted" if self.script_for(conversation) is not None else "embedded"
+        scripted = self.script_for(conversation) is not None or any(t.scripted for t in conversation.turns)
+        return "scripted" if scripted else "embedded"

@@ -31,12 +31,16 @@ from abl.runtime.testing.matcher import (
     compile_text_matcher,
     show,
 )
+from abl.model.lower_steps import duration_ms
 from abl.runtime.testing.yamlread import FormatError, LineDict, LineList, plain, read_yaml
 from abl.suggest import did_you_mean
 
-FILE_KEYS = ("project", "agent", "model", "model_options", "mocks", "scripted", "tests", "description")
-TEST_KEYS = ("name", "description", "setup", "greeting", "start_events", "mocks", "scripted", "skip", "turns")
-TURN_KEYS = ("user", "agent", "reply", "events", "no_events", "vars", "history_received", "ended", "scripted")
+FILE_KEYS = ("project", "agent", "model", "model_options", "mocks", "scripted", "handoff_delays", "tests",
+             "description")
+TEST_KEYS = ("name", "description", "setup", "greeting", "start_events", "mocks", "scripted", "handoff_delays",
+             "skip", "turns")
+TURN_KEYS = ("user", "agent", "reply", "events", "no_events", "vars", "history_received", "ended", "scripted",
+             "after")
 MODEL_OPTION_KEYS = ("base_url", "model", "timeout")
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
@@ -120,6 +124,7 @@ class _FileReader:
             model_options=dict(options),
             mocks=mocks,
             scripted=self.script(data),
+            handoff_delays=self.delays(data),
         )
 
     # --- conversations ---------------------------------------------------------------------
@@ -152,15 +157,6 @@ class _FileReader:
         if not turns and greeting is None and not start_events:
             raise self.fail(item.line_of("turns"), f"test {_quote(name)} has no turns and no `greeting` to check")
         own_script = self.script(item)
-        base = own_script if own_script is not None else file_script
-        for turn in turns:
-            for purpose in turn.scripted or {}:
-                if base is not None and isinstance(base.get(purpose), dict):
-                    raise self.fail(
-                        turn.line,
-                        f"this turn queues scripted {purpose}, but the test's `scripted.{purpose}` is a mapping; "
-                        "use a list there, or put the answer in the mapping",
-                    )
         return Conversation(
             name=name,
             line=item.line,
@@ -171,6 +167,7 @@ class _FileReader:
             mocks=self.mocks(item),
             scripted=own_script,
             skip=skip,
+            handoff_delays=self.delays(item),
         )
 
     # --- turns -----------------------------------------------------------------------------
@@ -201,6 +198,7 @@ class _FileReader:
             history_received=self.history_received(item),
             ended=ended,
             scripted=self.turn_script(item),
+            after_ms=self.duration(item, "after") or 0,
             key_lines={str(k): v for k, v in item.key_lines.items()},
         )
 
@@ -326,6 +324,25 @@ class _FileReader:
                 raise self.fail(mocks.line_of(key), f"`mocks` keys are tool names, not {show(key)}")
         return {str(k): plain(v) for k, v in mocks.items()}
 
+    def duration(self, item: LineDict, key: str) -> int | None:
+        if key not in item:
+            return None
+        written = item.raw.get(key, item[key])
+        ms = duration_ms(str(written)) if isinstance(written, (str, int)) and not isinstance(written, bool) else None
+        if ms is None:
+            raise self.fail(item.line_of(key), f"`{key}` takes a duration: milliseconds (`1500`) or a number "
+                                                "ending in `ms`, `s`, `m` or `h` (`90s`)")
+        return ms
+
+    def delays(self, item: LineDict) -> dict[str, int]:
+        """`handoff_delays`: how long each named agent takes to accept a handoff."""
+        delays = self.mapping(item, "handoff_delays")
+        out: dict[str, int] = {}
+        for key in delays:
+            ms = self.duration(delays, key)
+            out[str(key)] = ms or 0
+        return out
+
     def script(self, item: LineDict) -> dict[str, Any] | None:
         """A file's or test's `scripted` block: per purpose a list (in order) or a mapping."""
         if "scripted" not in item:
@@ -347,7 +364,7 @@ class _FileReader:
         return out
 
     def turn_script(self, item: LineDict) -> dict[str, list[Any]] | None:
-        """A turn's `scripted` answers: per purpose one answer or a list, queued in order."""
+        """A turn's `scripted` answers: per purpose one answer or a list, for that turn only."""
         if "scripted" not in item:
             return None
         block = item["scripted"]

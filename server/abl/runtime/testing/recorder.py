@@ -29,6 +29,12 @@ KEY_EVENTS: Mapping[str, tuple[str, ...]] = {
     "escalate": (),
     "tool_result": ("tool", "success"),
     "error": ("code",),
+    "digression": ("intent", "scope"),
+    "sub_intent": ("intent",),
+    "correction": ("field", "value"),
+    "action_handler_executed": ("step", "action"),
+    "multi_intent_plan_built": ("strategy",),
+    "multi_intent_queued": ("intents",),
 }
 
 

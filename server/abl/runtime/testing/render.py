@@ -6,6 +6,7 @@ so a failure reads the same wherever it is seen.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -109,8 +110,6 @@ def _excerpt(events: Sequence[Mapping[str, Any]], *, indent: str) -> list[str]:
 def _display_path(path: str, relative_to: str | None) -> str:
     if relative_to is None:
         return path
-    import os
-
     try:
         rel = os.path.relpath(path, relative_to)
     except ValueError:  # another drive on Windows

@@ -1,11 +1,15 @@
 """Run conversation tests against the embedded runtime.
 
 Each conversation gets a fresh session on the file's project and entry agent, with the
-file's mocks and model (scripted decisions when given). After every turn the runner reads the
-turn's events from the full trace (all levels, whatever the display level) and the session
+file's mocks and model (scripted decisions when given; a turn's own answers are handed to the
+model just before its message and belong to that turn only). After every turn the runner reads
+the turn's events from the full trace (all levels, whatever the display level) and the session
 state, and checks the turn's expectations. A conversation that cannot start (unknown agent, a
 project with errors) or a runtime failure in the middle is reported as that test's error; the
 other tests still run.
+
+Whether a project may run is the loader's question: `abl test` and the pytest plugin pass the
+one loader (`abl.launch`); the default here only reads the files.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ from abl.runtime.testing.expectations import (
     check_turn,
     unexpected_errors,
 )
+from abl.runtime.models import ScriptedModel, create_model
+from abl.runtime.session import Session
+from abl.runtime.session_types import RuntimeOptions, SessionError
 from abl.runtime.testing.format import Conversation, ConversationFile, TurnSpec
 from abl.workspace import Project, load_project
 
@@ -41,6 +48,7 @@ class ProjectProblem(Exception):
 
 
 ProjectLoader = Callable[[Path], Project]
+"""Reads the project at a path and judges whether it may run; raises ProjectProblem."""
 
 
 def load_plain_project(path: Path) -> Project:
@@ -113,28 +121,29 @@ class Runner:
             project = self.project(test_file.project)
         except ProjectProblem as problem:
             return _error(test_file, conversation, "the project cannot be used:\n" + "\n".join(problem.problems))
-        return _Conversation(project, test_file, conversation).run()
+        return _Conversation(project, test_file.agent, test_file, conversation).run()
 
 
-def options_for(test_file: ConversationFile, conversation: Conversation) -> Any:
-    """The RuntimeOptions a conversation runs with (imported late: the engine is optional here)."""
-    from abl.runtime import RuntimeOptions
-
-    model = test_file.model_for(conversation)
+def options_for(test_file: ConversationFile, conversation: Conversation) -> RuntimeOptions:
+    """The RuntimeOptions a conversation runs with. A scripted model is built here, so that each
+    turn's own answers can be handed to it (`ScriptedModel.begin_turn`)."""
+    model_name = test_file.model_for(conversation)
     model_options: dict[str, Any] = dict(test_file.model_options)
-    script = test_file.script_for(conversation)
-    if model == "scripted" and script is not None:
-        model_options.update(script_options(script))
-    if model == "openai":
+    if model_name == "openai":
         key = os.environ.get("OPENAI_API_KEY")
         if key:
             model_options.setdefault("api_key", key)
+    model: Any = model_name
+    if model_name == "scripted":
+        model = ScriptedModel(**script_options(test_file.script_for(conversation) or {}))
+        model_options = {}
     return RuntimeOptions(
         model=model,
         model_options=model_options,
         mocks=test_file.mocks_for(conversation),
         trace_level="debug",
         initial_values=dict(conversation.setup),
+        handoff_delays=test_file.delays_for(conversation),
     )
 
 
@@ -142,23 +151,21 @@ def script_options(script: Mapping[str, Any]) -> dict[str, Any]:
     """The scripted model's constructor options; `fallback: embedded` becomes the offline model."""
     options = {k: v for k, v in script.items() if k != "fallback"}
     if script.get("fallback") == "embedded":
-        from abl.runtime.models import create_model
-
         options["fallback"] = create_model("embedded")
     return options
 
 
 class _Conversation:
-    def __init__(self, project: Project, test_file: ConversationFile, conversation: Conversation) -> None:
+    def __init__(self, project: Project, agent: str, test_file: ConversationFile, conversation: Conversation) -> None:
         self.project = project
+        self.agent = agent
         self.file = test_file
         self.conversation = conversation
 
     def run(self) -> ConversationResult:
-        from abl.runtime import SessionError, start_session
-
+        options = options_for(self.file, self.conversation)
         try:
-            session = start_session(self.project, self.file.agent, options_for(self.file, self.conversation))
+            session = Session.start(self.project, self.agent, options)
         except SessionError as err:
             problems = getattr(err, "problems", None) or [str(err)]
             return _error(self.file, self.conversation, "the session cannot start:\n" + "\n".join(problems))
@@ -172,7 +179,7 @@ class _Conversation:
                 trace=_events(session),
             )
 
-    def _converse(self, session: Any) -> ConversationResult:
+    def _converse(self, session: Session) -> ConversationResult:
         greeting = tuple((r.agent, r.text) for r in getattr(session, "greeting", ()) or ())
         # What ON_START did: its events are checked like a turn's (`start_events`).
         start = _events(session)
@@ -203,8 +210,13 @@ class _Conversation:
             trace=_events(session),
         )
 
-    def _turn(self, session: Any, number: int, spec: TurnSpec) -> TurnOutcome:
+    def _turn(self, session: Session, number: int, spec: TurnSpec) -> TurnOutcome:
         before = len(session.trace)
+        model = session.options.model
+        if isinstance(model, ScriptedModel):
+            model.begin_turn(spec.scripted)
+        if spec.after_ms:
+            session.wait(spec.after_ms)
         turn = session.send(spec.user)
         events = tuple(e.to_dict() for e in list(session.trace)[before:])
         state = session.state()
@@ -219,7 +231,7 @@ class _Conversation:
         return TurnOutcome(number, spec, observed, tuple(check_turn(spec, observed)))
 
 
-def _events(session: Any) -> tuple[Mapping[str, Any], ...]:
+def _events(session: Session) -> tuple[Mapping[str, Any], ...]:
     return tuple(e.to_dict() for e in session.trace)
 
 

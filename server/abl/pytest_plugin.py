@@ -1,7 +1,8 @@
 """pytest plugin: collect `*.abltest.yaml` conversation tests, one item per named conversation.
 
 Registered through the `pytest11` entry point `abl_conversations`, so installing `abl-tools`
-is enough. A failing conversation shows the same expected/actual diff as `abl test`; a
+is enough. A failing conversation shows the same expected/actual diff as `abl test`, and a
+project with errors fails its conversations the same way (the one loader, `abl.launch`); a
 malformed file fails its collection with the file, line and what is wrong.
 `--abl-coverage` adds the coverage summary of the conversations that ran.
 """
@@ -10,18 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
-from abl.runtime.testing.format import TEST_FILE_SUFFIX
+from abl.launch import conversation_loader
+from abl.runtime.testing.coverage import Coverage, compute_coverage
+from abl.runtime.testing.format import TEST_FILE_SUFFIX, Conversation, ConversationFile
+from abl.runtime.testing.loader import load_file
+from abl.runtime.testing.render import coverage_full, render_failure
+from abl.runtime.testing.runner import ConversationResult, ProjectProblem, Runner
+from abl.runtime.testing.yamlread import FormatError
 
-if TYPE_CHECKING:
-    from abl.runtime.testing.format import Conversation, ConversationFile
-    from abl.runtime.testing.runner import ConversationResult, Runner
-
-# The runner (and the engine behind it) is imported on first use, so that a pytest session
-# without conversation tests never loads it.
 _RUNNER_KEY = pytest.StashKey["Runner"]()
 _RESULTS_KEY = pytest.StashKey["list[ConversationResult]"]()
 
@@ -41,11 +42,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_RESULTS_KEY] = []
 
 
-def _runner(config: pytest.Config) -> "Runner":
+def _runner(config: pytest.Config) -> Runner:
     if _RUNNER_KEY not in config.stash:
-        from abl.runtime.testing.runner import Runner
-
-        config.stash[_RUNNER_KEY] = Runner()
+        config.stash[_RUNNER_KEY] = Runner(conversation_loader())
     return config.stash[_RUNNER_KEY]
 
 
@@ -59,9 +58,6 @@ class ConversationTestFile(pytest.File):
     """One `*.abltest.yaml` file."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        from abl.runtime.testing.loader import load_file
-        from abl.runtime.testing.yamlread import FormatError
-
         try:
             loaded = load_file(self.path)
         except FormatError as err:
@@ -84,7 +80,7 @@ class TestFileError(Exception):
 class ConversationFailed(Exception):
     """A conversation whose expectations were not met; carries the result to render."""
 
-    def __init__(self, result: "ConversationResult") -> None:
+    def __init__(self, result: ConversationResult) -> None:
         super().__init__(result.name)
         self.result = result
 
@@ -92,7 +88,7 @@ class ConversationFailed(Exception):
 class ConversationItem(pytest.Item):
     """One named conversation of a test file."""
 
-    def __init__(self, *, test_file: "ConversationFile", conversation: "Conversation", **kwargs: Any) -> None:
+    def __init__(self, *, test_file: ConversationFile, conversation: Conversation, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.test_file = test_file
         self.conversation = conversation
@@ -111,8 +107,6 @@ class ConversationItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:  # type: ignore[override]
         if isinstance(excinfo.value, ConversationFailed):
-            from abl.runtime.testing.render import render_failure
-
             return render_failure(excinfo.value.result, relative_to=str(self.config.rootpath))
         return super().repr_failure(excinfo)
 
@@ -126,10 +120,6 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     results = [r for r in config.stash.get(_RESULTS_KEY, []) if r.status != "skipped"]
     if not results:
         return
-    from abl.runtime.testing.coverage import Coverage, compute_coverage
-    from abl.runtime.testing.render import coverage_full
-    from abl.runtime.testing.runner import ProjectProblem
-
     runner = _runner(config)
     by_project: dict[Path, list[ConversationResult]] = {}
     for result in results:

@@ -1,0 +1,160 @@
+"""`AgentPlan`: the facts about one agent the engine needs on every turn, computed once.
+
+Route order, the intents each route compares `intent.category` with (read from the parsed
+`WHEN`), what the agent may write, which names are sensitive, its flow steps by name, and the
+tools a reasoning agent may call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from abl.expr import compared_texts
+from abl.model.fields import writable_variables
+from abl.model.steps import FlowStep
+from abl.model.types import Agent, HandoffRoute, ReturnHandler, Tool
+from abl.runtime.evaluation import referenced_paths
+from abl.runtime.models import IntentOption, ToolParamSpec, ToolSpec
+from abl.workspace import Project
+
+DEFAULT_REASONING_ITERATIONS = 10  # tool calls a reasoning agent may make for one message
+INTENT_PATH = ("intent", "category")
+# Sections the local runtime does not run, and what happens instead (said once per thread).
+SECTIONS_NOT_RUN = {
+    "CONSTRAINTS": "constraints are not enforced",
+    "GUARDRAILS": "guardrails do not check messages",
+    "HOOKS": "hooks do not run",
+    "NLU": "NLU patterns and entities are not used (INTENTS classify the message)",
+    "ATTACHMENTS": "no files can be uploaded",
+    "ROUTING": "ROUTING does not route (HANDOFF does)",
+    "ACTION_HANDLERS": "only a step's own ON_ACTION answers a button",
+}
+
+
+@dataclass(slots=True)
+class AgentPlan:
+    agent: Agent
+    routes: tuple[HandoffRoute, ...]  # evaluation order: PRIORITY, then position; `WHEN: true` last
+    routes_read_intent: bool
+    intent_options: tuple[IntentOption, ...]
+    writable: frozenset[str]
+    sensitive: frozenset[str]
+    handlers: dict[str, ReturnHandler]
+    route_intents: dict[int, tuple[str, ...]]  # route index -> intent names its WHEN compares with
+    scope_text: str  # what the agent is about, for the built-in return to the parent
+    steps: dict[str, FlowStep]  # flow steps by name (the first of a name)
+    tools: tuple[ToolSpec, ...]  # what the agent may call when it reasons
+    max_iterations: int
+    not_run: tuple[str, ...]  # what the agent declares that does not run locally, and why
+
+    @property
+    def name(self) -> str:
+        return self.agent.name.text
+
+    def tool_specs(self, names: tuple[str, ...]) -> tuple[ToolSpec, ...]:
+        """The agent's tools limited to `names` (a reasoning step's `AVAILABLE_TOOLS`), or all."""
+        if not names:
+            return self.tools
+        return tuple(t for t in self.tools if t.name in names)
+
+
+def build_plan(agent: Agent, project: Project) -> AgentPlan:
+    def order(route: HandoffRoute) -> tuple[int, int, int]:
+        fallback = route.when is not None and route.when.parse.content.strip().lower() == "true"
+        # An unreadable PRIORITY (reported by the checker) keeps the authored position.
+        written = route.priority.text.strip() if route.priority is not None else ""
+        priority = int(written) if re.fullmatch(r"[+-]?\d+", written) else route.index + 1
+        return (1 if fallback else 0, priority, route.index)
+
+    routes = tuple(sorted((r for r in agent.handoffs if r.target is not None), key=order))
+    reads_intent = False
+    route_intents: dict[int, tuple[str, ...]] = {}
+    for route in routes:
+        if route.when is None or route.when.parse.expr is None:
+            continue
+        paths = referenced_paths(route.when.parse)
+        if any(p == "intent" or p.startswith("intent.") for p in paths):
+            reads_intent = True
+            route_intents[route.index] = tuple(compared_texts(route.when.parse.expr, INTENT_PATH))
+    sensitive = {f.name.text for f in agent.all_gather_fields() if f.sensitive}
+    sensitive |= {v.name.text for v in agent.memory if v.sensitive}
+    scope_parts = [agent.goal.text if agent.goal else "", agent.description.text if agent.description else ""]
+    for f in agent.gather:
+        scope_parts.append(f.prompt.text if f.prompt else f.name.text.replace("_", " "))
+        if f.description:
+            scope_parts.append(f.description.text)
+    steps: dict[str, FlowStep] = {}
+    if agent.flow is not None:
+        for step in agent.flow.written:
+            steps.setdefault(step.name.text, step)
+    limit = agent.max_reasoning_iterations
+    return AgentPlan(
+        agent=agent,
+        routes=routes,
+        routes_read_intent=reads_intent,
+        intent_options=tuple(IntentOption(i.name.text, i.description) for i in agent.intents),
+        writable=writable_variables(agent),
+        sensitive=frozenset(sensitive),
+        handlers={h.name.text: h for h in agent.return_handlers},
+        route_intents=route_intents,
+        scope_text=" ".join(p for p in scope_parts if p),
+        steps=steps,
+        tools=tuple(_spec(tool) for tool in callable_tools(agent, project)),
+        max_iterations=int(limit.text) if limit is not None and limit.text.strip().isdigit()
+        else DEFAULT_REASONING_ITERATIONS,
+        not_run=_not_run(agent),
+    )
+
+
+def _not_run(agent: Agent) -> tuple[str, ...]:
+    found = [f"{node.key}: {SECTIONS_NOT_RUN[node.key.upper()]}" for node in agent.sections[1:]
+             if node.key.upper() in SECTIONS_NOT_RUN]
+    if agent.remember or any(var.scope == "persistent" for var in agent.memory):
+        found.append("MEMORY persistent/remember: nothing is stored beyond the session")
+    if agent.on_start is not None and agent.on_start.not_run:
+        found.append("DELEGATE in ON_START: the greeting is given without it")
+    for step in agent.flow.written if agent.flow is not None else ():
+        found.extend(f"{key.text} in step `{step.name.text}`: the step goes on without it" for key in step.not_run)
+    return tuple(found)
+
+
+def cached_plan(agent: Agent, project: Project) -> AgentPlan:
+    """The agent's plan, built once per lowered agent and kept with its document, so that many
+    sessions on one project (a test run, a benchmark) share it. A project a session runs on is
+    not edited while it runs (the editor runs a private copy), so an entry is valid while the
+    document holds the very same agent object."""
+    document = project.documents.get(agent.path)
+    if document is None:
+        return build_plan(agent, project)
+    key = f"runtime.plan:{agent.name.text}"
+    kept = document.memo.get(key)
+    if isinstance(kept, tuple) and kept[0] is agent and kept[1] is project:
+        return kept[2]
+    plan = build_plan(agent, project)
+    document.memo[key] = (agent, project, plan)
+    return plan
+
+
+def callable_tools(agent: Agent, project: Project) -> list[Tool]:
+    """The agent's own `TOOLS`, then the library tools it imports (all of a file when no names
+    are listed)."""
+    tools = list(agent.tools)
+    known = {t.name.text for t in tools}
+    for imported in agent.tool_imports:
+        wanted = {n.text for n in imported.names}
+        target = imported.path.text.lstrip("./")
+        for path, document in sorted(project.documents.items()):
+            if not path.endswith(target):
+                continue
+            for tool in document.library_tools:
+                if (not wanted or tool.name.text in wanted) and tool.name.text not in known:
+                    tools.append(tool)
+                    known.add(tool.name.text)
+    return tools
+
+
+def _spec(tool: Tool) -> ToolSpec:
+    description = next((value.text for key, value in tool.properties if key == "description"), "")
+    params = tuple(ToolParamSpec(p.name, p.type or "string", not p.optional, p.default) for p in tool.params)
+    return ToolSpec(tool.name.text, description, params)
