@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abl.checks.engine import CheckOptions, check_project
+from abl.config import DEFAULT
 from abl.diagnostics import Diagnostic, Severity
 from abl.workspace import Project, decode
 
@@ -21,7 +22,11 @@ def project_of(fx: Fixture, encoding: str = "utf-8") -> Project:
 
 
 def diagnostics_of(fx: Fixture, encoding: str = "utf-8") -> dict[str, list[Diagnostic]]:
-    return check_project(project_of(fx, encoding), CheckOptions(strict_rules=True))
+    """Every file's diagnostics as `abl check` reports them without a configuration file:
+    suppression comments applied, unused and invalid ones reported."""
+    project = project_of(fx, encoding)
+    results = check_project(project, CheckOptions(strict_rules=True))
+    return {path: DEFAULT.filter(path, project.texts[path], diags) for path, diags in results.items()}
 
 
 def check_diagnostics(text: str, encoding: str = "utf-8") -> None:

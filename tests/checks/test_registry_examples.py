@@ -11,6 +11,7 @@ import pytest
 
 from abl.checks.engine import CheckOptions, check_project
 from abl.checks.registry import CODES, Code
+from abl.config import DEFAULT
 from abl.diagnostics import Diagnostic, Severity
 from abl.workspace import Project, decode
 
@@ -50,10 +51,12 @@ STRUCTURE_CODES = frozenset(
 
 
 def diagnostics_for(data: bytes) -> list[Diagnostic]:
+    """As `abl check` reports them without a configuration file (suppression comments apply)."""
     source = decode(data)
     project = Project("/")
     project.update("/example.agent.abl", source.text, source.diagnostics)
-    return check_project(project, CheckOptions(strict_rules=True))["/example.agent.abl"]
+    found = check_project(project, CheckOptions(strict_rules=True))["/example.agent.abl"]
+    return DEFAULT.filter("/example.agent.abl", source.text, found)
 
 
 def _describe(diags: list[Diagnostic]) -> str:

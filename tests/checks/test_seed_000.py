@@ -269,13 +269,14 @@ def test_context_one_line_map_is_ignored_and_falls_back() -> None:
 # --- "Common mistakes", "Troubleshooting" and the checklist ----------------------------------
 
 
-def test_omitting_history_gives_full_and_a_hint_with_a_safe_fix() -> None:
+def test_omitting_history_gives_full_and_a_hint_that_suggests_the_default() -> None:
     hub = hub_with("")
     checked = check(hub)
     assert checked.route.history is None and checked.route.history_mode == "full"
     hint = checked.one("HISTORY_NOT_SET")
     assert hint.severity is Severity.HINT
-    assert hint.fixes[0].safe, "writing the default keeps what runs"
+    # Writing the default keeps what runs, but it is only a suggestion of what was meant.
+    assert not hint.fixes[0].safe
     after = check(fixed(hub, hint, "HISTORY: full"))
     assert after.route.history is not None and after.route.history.resolved_mode == "full"
     assert "HISTORY_NOT_SET" not in after.codes(Severity.HINT)

@@ -125,9 +125,21 @@ def test_on_return_on_a_permanent_route_never_runs() -> None:
     warning = checked.one("HANDOFF_ON_RETURN_WITHOUT_RETURN")
     assert checked.codes() == ["HANDOFF_ON_RETURN_WITHOUT_RETURN"]
     assert checked.text_at(warning) == "ON_RETURN"
-    removal = next(f for f in warning.fixes if "Remove" in f.title)
-    assert removal.safe, "the block never ran"
+    # Seed 004: on a `RETURN: false` route, remove `ON_RETURN`. It keeps what runs, but it
+    # deletes the author's lines, so it is offered first and never applied without asking.
+    assert [f.title for f in warning.fixes] == ["Remove `ON_RETURN`", "Write `RETURN: true`"]
+    assert not any(f.safe for f in warning.fixes)
     assert check(checked.fixed(warning, "Remove")).text == SEED
+
+
+def test_on_return_after_true_in_capitals_offers_lowercase_true_first() -> None:
+    text = edit("    RETURN: true\n", "    RETURN: True\n")
+    checked = check(text)
+    assert checked.codes() == ["HANDOFF_ON_RETURN_WITHOUT_RETURN", "RETURN_NOT_LOWERCASE_TRUE"]
+    warning = checked.one("HANDOFF_ON_RETURN_WITHOUT_RETURN")
+    # The seed: write `RETURN: true`; the same edit as RETURN_NOT_LOWERCASE_TRUE's fix.
+    assert warning.fixes[0].title == "Write `RETURN: true`" and not warning.fixes[0].safe
+    assert check(checked.fixed(warning, "Write")).text == SEED
 
 
 def test_values_do_not_return_without_map() -> None:

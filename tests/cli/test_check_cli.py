@@ -122,7 +122,7 @@ def test_fix_applies_safe_fixes_and_rerun_is_clean(tmp_path: Path, capsys: pytes
 def test_fix_keeps_crlf_line_ends(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "hub.agent.abl"
     path.write_bytes(FIXABLE.replace("\n", "\r\n").encode())
-    run(capsys, "check", "--fix", str(tmp_path))
+    run(capsys, "check", "--fix", "--all", str(tmp_path))
     data = path.read_bytes()
     assert b"HISTORY: none\r\n" in data and b"\n" not in data.replace(b"\r\n", b"")
 

@@ -213,3 +213,16 @@ def test_a_recording_with_errors_expects_them(tmp_path, capsys):
     code, out, _ = abl(capsys, "test", bank_record)
     assert code == 0, out  # the failed tool call (no mock) was recorded as expected
     assert "success: false" in bank_record.read_text(encoding="utf-8")
+
+
+def test_chat_commands_in_piped_input_are_skipped_not_sent(tmp_path, capsys, monkeypatch):
+    piped = "I want a loan offer\n/vars\n/trace debug\n85000\n"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(piped.encode("utf-8")), encoding="utf-8"))
+    trace = tmp_path / "trace.jsonl"
+    code, out, err = abl(capsys, "run", LOAN, "--agent", "Loan_Supervisor", "--trace-out", trace)
+    assert code == 0, err
+    assert out.splitlines()[:2] == LOAN_REPLIES  # "85000" is still the answer to the income question
+    assert "line 2: `/vars` is a command of the interactive chat" in err
+    assert "line 3: `/trace` is a command of the interactive chat" in err
+    sent = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    assert max(e["turn"] for e in sent) == 2

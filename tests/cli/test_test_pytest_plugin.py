@@ -42,7 +42,7 @@ def _quiet_ini(pytester: pytest.Pytester) -> None:
 def _plugin_args() -> list[str]:
     """Load the plugin by name only when the installed entry point does not already load it."""
     installed = any(e.name == "abl_conversations" for e in entry_points(group="pytest11"))
-    return [] if installed else ["-p", "abl.runtime.pytest_plugin"]
+    return [] if installed else ["-p", "abl.pytest_plugin"]
 
 
 def test_each_conversation_is_an_item(pytester: pytest.Pytester):

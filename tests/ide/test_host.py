@@ -114,3 +114,27 @@ def test_invalid_utf8_on_disk_is_reported_not_fatal(tmp_path: Path):
     host = AnalysisHost()
     host.add_folder(str(tmp_path))
     assert "INVALID_ENCODING" in codes(host, tmp_path / "bad.abl")
+
+
+def test_the_project_configuration_applies_to_the_editor(workspace: Path):
+    (workspace / "abl.toml").write_text('ignore = ["UNKNOWN_HANDOFF_RETURN_FIELD"]\ndefault-history = "none"\n')
+    host = AnalysisHost()
+    host.add_folder(str(workspace))
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" not in codes(host, workspace / "sup.abl")
+    project = host.analysis().project(str(workspace / "sup.abl"))
+    assert project is not None and project.default_history == "none"
+    (workspace / "abl.toml").write_text('ignore = []\nselct = ["E330"]\n')
+    host.config_changed(str(workspace / "abl.toml"))
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" in codes(host, workspace / "sup.abl")
+    [problem] = host.analysis().config_problems()
+    assert "select" in problem.message and problem.range.start.line == 1
+
+
+def test_suppression_comments_apply_in_the_editor(workspace: Path):
+    host = AnalysisHost()
+    path = str(workspace / "sup.abl")
+    host.open(path, SUPERVISOR.replace("salary: annual_income", "salary: annual_income  # abl: ignore[UNKNOWN_HANDOFF_RETURN_FIELD]"), 1)
+    host.add_folder(str(workspace))
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" not in codes(host, workspace / "sup.abl")
+    host.set_text(path, SUPERVISOR + "# abl: ignore[E330]\n", 2)
+    assert "UNUSED_SUPPRESSION" in codes(host, workspace / "sup.abl")

@@ -31,6 +31,10 @@ def test_wheel_ships_the_grammars(wheel: Path) -> None:
         assert f"abl/grammar/{grammar}" in names
 
 
+def test_wheel_ships_the_graph_page_renderer(wheel: Path) -> None:
+    assert "abl/cli/graph_page.js" in set(zipfile.ZipFile(wheel).namelist())
+
+
 def test_abl_check_runs_from_a_fresh_venv(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)

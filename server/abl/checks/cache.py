@@ -11,7 +11,8 @@ changed:
 - `project.agent(name)` still finds the same agent object;
 - `project.agent_names()` still gives the same names;
 - `project.handed_over(name)` still gives an equal set of names;
-- `all_agents()`, `agents_by_name()`, `parents_of()`: every agent is still the same object;
+- `all_agents()`, `agents_by_name()`, `parents_of()`, `graph()`: every agent is still the same
+  object (the handoff graph is a function of the agents alone);
 - anything else asked of the project, or the document of an `all_agents()` entry: every document
   is still the same object;
 - the rule's own file, read through `source.index` on the agent's own lines, or through
@@ -37,6 +38,7 @@ from abl.model import Agent, Document
 from abl.syntax.cst import Node, SourceFile
 from abl.text import LineIndex, Position, Range
 from abl.workspace import AgentRef, Project
+from abl.workspace.graph import ProjectGraph
 
 RuleRunner = Callable[[str, Callable[[], None]], bool]
 
@@ -123,6 +125,7 @@ class CheckCache:
         self._roster: tuple[Agent, ...] = ()
         self._documents: tuple[Document, ...] = ()
         self._names_version = self._roster_version = self._documents_version = 0
+        self._default_history = "full"
         self._in_session = False
         self._crlf: dict[int, tuple[Document, bool]] = {}  # per check: id(document) → line ends
         self.runs: list[RuleRun] = []  # rules that ran in the last check
@@ -159,6 +162,10 @@ class CheckCache:
             self._documents_version += 1
         for path in [p for p in self._files if p not in project.documents]:
             del self._files[path]
+        if project.default_history != self._default_history:
+            # A project setting every route may read: nothing stored holds for the new value.
+            self._default_history = project.default_history
+            self._files.clear()
 
     def check_file(self, project: Project, document: Document, sink: list[Diagnostic], run: RuleRunner) -> None:
         """Add every rule's diagnostics for `document` to `sink`, running only stale rules."""
@@ -370,6 +377,11 @@ class _WatchedProject:
         self._reads.roster = True
         return self._project.parents_of(child)
 
+    def graph(self) -> "ProjectGraph":
+        # A function of the agents (and of the default history, whose change empties the cache).
+        self._reads.roster = True
+        return self._project.graph()
+
     def agents_by_name(self) -> dict[str, list[AgentRef]]:
         # The project's own entries, unwatched: their documents are read only for paths (module docstring).
         self._reads.roster = True
@@ -381,6 +393,11 @@ class _WatchedProject:
         found = self._project.handed_over(name)
         self._reads.handed[name] = found
         return found
+
+    @property
+    def default_history(self) -> str:
+        # A project setting, not a document: a change of it empties the cache (`begin`).
+        return self._project.default_history
 
     def __getattr__(self, name: str) -> object:
         self._reads.documents = True  # anything else may reach any document

@@ -23,11 +23,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"abl-tools {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
-    from abl.cli import check, explain, format, lsp, run, test
+    from abl.cli import check, explain, format, graph, lsp, run, test
 
     check.add_parser(sub)
     format.add_parser(sub)
     explain.add_parser(sub)
+    graph.add_parser(sub)
     lsp.add_parser(sub)
     run.add_parser(sub)
     test.add_parser(sub)
@@ -51,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 # Commands that hold nothing open when they return: after their output is flushed, the process
 # can end without tearing down a large heap object by object (on a 50,000-line project that
 # teardown takes longer than the check itself).
-_FAST_EXIT = frozenset({"check", "explain"})
+_FAST_EXIT = frozenset({"check", "explain", "graph"})
 
 
 def entry() -> None:

@@ -24,6 +24,8 @@ from typing import Iterable, Iterator
 
 from abl.checks.cache import CheckCache
 from abl.checks.engine import CheckOptions, check_file
+from abl.config import DEFAULT as DEFAULT_CONFIG
+from abl.config import Config, ConfigProblem, find_config, load_config
 from abl.diagnostics import Diagnostic
 from abl.gcpause import paused_gc
 from abl.model import Agent, Document
@@ -46,6 +48,8 @@ class _ProjectState:
     project: Project
     cache: CheckCache = field(default_factory=CheckCache)
     diagnostics: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
+    config: Config = DEFAULT_CONFIG
+    config_problems: tuple[ConfigProblem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +140,16 @@ class AnalysisHost:
             return
         self._read_from_disk(path)
 
+    def config_changed(self, path: str) -> None:
+        """A configuration file (`abl.toml`, `pyproject.toml`) appeared, changed or went: read
+        the configuration again for every project it may govern."""
+        folder = Path(path).parent
+        for root, state in self._projects.items():
+            if _is_under(Path(root), folder) or state.config.path == Path(path):
+                self._configure(state)
+                self._stale.add(root)
+        self._generation += 1
+
     def file_deleted(self, path: str) -> None:
         if path in self._open:
             return
@@ -223,6 +237,7 @@ class AnalysisHost:
         state = self._projects.get(root)
         if state is None:
             state = self._projects[root] = _ProjectState(Project(root))
+            self._configure(state)
         if text is None:
             state.project.remove(path)
             state.diagnostics.pop(path, None)
@@ -241,15 +256,29 @@ class AnalysisHost:
         state.project.read_diagnostics[path] = self._read_diagnostics.pop(path, ())
         return root
 
+    def _configure(self, state: _ProjectState) -> None:
+        """Read the project's configuration file, as `abl check` does for the same folder."""
+        found = find_config(Path(state.project.root))
+        config, problems = load_config(found) if found is not None else (DEFAULT_CONFIG, [])
+        state.config = config
+        state.config_problems = tuple(problems)
+        if state.project.default_history != config.default_history:
+            state.project.default_history = config.default_history
+            state.cache = CheckCache()  # every rule that read the default must run again
+
     def _check(self, state: _ProjectState) -> dict[str, tuple[Diagnostic, ...]]:
         changed: dict[str, tuple[Diagnostic, ...]] = {}
         project = state.project
+        config = state.config
         with state.cache.session(project):
             for path in sorted(project.documents):
                 if path in self._large:
                     diags = tuple(project.read_diagnostics.get(path, ())) + tuple(project.documents[path].source.diagnostics)
+                elif not config.is_included(path):
+                    diags = ()  # read to resolve names, not reported (`exclude`)
                 else:
-                    diags = tuple(check_file(project, path, self._options, state.cache))
+                    found = check_file(project, path, self._options, state.cache)
+                    diags = tuple(config.filter(path, project.texts[path], found))
                 if state.diagnostics.get(path) != diags:
                     state.diagnostics[path] = diags
                     changed[path] = diags
@@ -364,6 +393,14 @@ class Analysis:
         host._check_stale()
         for state in host._projects.values():
             yield from sorted(state.diagnostics.items())
+
+    def config_problems(self) -> list[ConfigProblem]:
+        """Problems of every configuration file in use (each with its file and position)."""
+        seen: dict[str, ConfigProblem] = {}
+        for state in self._live()._projects.values():
+            for problem in state.config_problems:
+                seen.setdefault(str(problem), problem)
+        return list(seen.values())
 
     # --- names ----------------------------------------------------------------------------
 

@@ -151,16 +151,16 @@ def _agent(project: Project, name: str) -> str:
     routes = [r for r in agent.handoffs if r.target is not None and r.target.text]
     if routes:
         lines += ["", "Routes out:"]
-        lines.extend(f"- {_route_line(r)}" for r in routes)
+        lines.extend(f"- {_route_line(r, project.default_history)}" for r in routes)
     if len(refs) > 1:
         lines += ["", f"**Declared {len(refs)} times** (`DUPLICATE_AGENT_NAME`)"]
     return "\n".join(lines)
 
 
-def _route_line(route: HandoffRoute) -> str:
+def _route_line(route: HandoffRoute, default_history: str) -> str:
     assert route.target is not None
     returnable = route.returns is not None and route.returns.value.text == "true"
-    mode = route.history.resolved_mode if route.history is not None else "full"
+    mode = route.history.resolved_mode if route.history is not None else default_history
     if route.history is not None and route.history.resolved_mode == "last_n":
         mode = f"last_{route.history.resolved_count}"
     return f"`{route.target.text}` ({'returnable' if returnable else 'permanent'}, history `{mode}`)"

@@ -1,8 +1,9 @@
 """Running agents from the editor: several conversations at once, each tied to the source.
 
 A run starts from the project as it is at that moment and keeps a private copy of it, so later
-edits never change a conversation under way (start a new run to pick them up). A project with
-errors is refused with the errors listed, as `abl run` refuses it. Every trace event of a run is
+edits never change a conversation under way (start a new run to pick them up). Whether the copy
+may run is the one loader's answer (`abl.launch`), the same as for `abl run` and `abl test`: a
+project with errors is refused with the errors listed. Every trace event of a run is
 given the place in the source that caused it (`locate_event`): the route for a handoff and its
 condition check, the return handler or the route's `ON_RETURN` for a return, the gather field,
 the `COMPLETE` rule, the tool, the flow step; otherwise the agent's header line.
@@ -15,12 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from abl.checks.engine import check_project
-from abl.diagnostics import Severity
+from abl.launch import LaunchRefused, launch
+from abl.launch import entry_agent as launch_entry_agent
+from abl.launch import project_errors as launch_errors
 from abl.model import Agent
-from abl.model.types import AgentKind, HandoffRoute
-from abl.runtime.api import RuntimeOptions, SessionError, start_session
-from abl.runtime.session import Session
+from abl.model.steps import FlowStep
+from abl.model.types import HandoffRoute
+from abl.runtime import RuntimeOptions, Session, SessionError, start_session
 from abl.runtime.testing.recorder import Recording, RecordedTurn
 from abl.runtime.testing.recorder import write as write_test
 from abl.runtime.trace import TraceEvent, TraceLevel
@@ -79,37 +81,16 @@ def private_copy(project: Project) -> Project:
 
 
 def project_errors(project: Project) -> list[str]:
-    """Every error of the project as `path:line:col: error[CODE] message`."""
-    out = []
-    for path, diagnostics in check_project(project).items():
-        for d in diagnostics:
-            if d.severity is Severity.ERROR:
-                start = d.range.start
-                out.append(f"{path}:{start.line + 1}:{start.character + 1}: error[{d.code}] {d.message}")
-    return out
-
-
-def runnable_agents(project: Project) -> list[str]:
-    return [
-        name
-        for name in project.agent_names()
-        if (agent := project.agent(name)) is not None and agent.kind is not AgentKind.BEHAVIOR_PROFILE
-    ]
+    """Every error of the project as `path:line:col: error[CODE] message` (the one loader's)."""
+    return launch_errors(project)
 
 
 def entry_agent(project: Project, wanted: str | None) -> str:
     """The agent to start: the one asked for, else the project's only supervisor (or only agent)."""
-    names = runnable_agents(project)
-    if wanted:
-        if wanted not in names:
-            raise RunError(f"no agent named `{wanted}` in this project", [f"agents: {', '.join(names) or 'none'}"])
-        return wanted
-    supervisors = [n for n in names if (a := project.agent(n)) is not None and a.kind is AgentKind.SUPERVISOR]
-    if len(supervisors) == 1:
-        return supervisors[0]
-    if len(names) == 1:
-        return names[0]
-    raise RunError("name the agent to run: the project has no single supervisor", [f"agents: {', '.join(names) or 'none'}"])
+    try:
+        return launch_entry_agent(project, wanted)
+    except LaunchRefused as refused:
+        raise RunError(refused.message, refused.problems) from None
 
 
 class RunManager:
@@ -131,10 +112,10 @@ class RunManager:
         if model not in MODELS:
             raise RunError(f"unknown model `{model}`; use one of {', '.join(MODELS)}")
         copy = private_copy(project)
-        errors = project_errors(copy)
-        if errors:
-            raise RunError(f"the project has {len(errors)} error(s); fix them first", errors)
-        name = entry_agent(copy, agent)
+        try:
+            name = launch(copy, agent).agent
+        except LaunchRefused as refused:
+            raise RunError(refused.message, refused.problems) from None
         options = RuntimeOptions(model=model, model_options=dict(model_options or {}), mocks=dict(mocks or {}), trace_level="debug")
         try:
             session = start_session(copy, name, options)
@@ -299,7 +280,7 @@ class EventLocator:
             index = rule.get("index") if isinstance(rule, dict) else None
             if isinstance(index, int) and 0 <= index < len(agent.complete):
                 return Location(agent.path, agent.complete[index].range)
-        if kind in ("tool_call", "tool_result"):
+        if kind in ("tool_call", "tool_result", "tool_call_retry"):
             tool = _tool(self.project, str(event.get("tool") or ""))
             if tool is not None:
                 return tool
@@ -308,12 +289,33 @@ class EventLocator:
             found_delegate = next((d for d in agent.delegates if d.target is not None and d.target.text == target), None)
             if found_delegate is not None:
                 return Location(agent.path, found_delegate.range)
-        if kind == "flow_step" and agent.flow is not None:
-            step = event.get("step")
-            found_step = next((s for s in agent.flow.steps if s.text == step), None)
+        if kind in _STEP_EVENTS and agent.flow is not None:
+            found_step = agent.flow.step(str(event.get("step") or ""))
             if found_step is not None:
-                return Location(agent.path, found_step.range)
+                return Location(agent.path, _step_part(found_step, event))
         return Location(agent.path, agent.header.head_range)
+
+
+# Events about a flow step: located at the step, or at the part of it that fired.
+_STEP_EVENTS = frozenset({"flow_step", "digression", "sub_intent", "correction", "action_handler_executed",
+                          "transform", "log", "error_handler_resolved"})
+
+
+def _step_part(step: FlowStep, event: TraceEvent) -> Range:
+    kind = event.type
+    if kind == "digression" and event.get("scope") == "step":
+        found = next((d for d in step.digressions if d.intent == event.get("intent")), None)
+        return found.range if found is not None else step.name.range
+    if kind == "sub_intent":
+        sub = next((s for s in step.sub_intents if s.intent == event.get("intent")), None)
+        return sub.range if sub is not None else step.name.range
+    if kind == "action_handler_executed":
+        handler = next((h for h in step.on_action if h.action == event.get("action")), None)
+        return handler.range if handler is not None else step.name.range
+    if kind == "error_handler_resolved" and event.get("scope") == "step":
+        found_handler = next((h for h in step.on_error if h.type == event.get("handler")), None)
+        return found_handler.range if found_handler is not None else step.name.range
+    return step.name.range
 
 
 def _route_at(agent: Agent, index: Any) -> HandoffRoute | None:

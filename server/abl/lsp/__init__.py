@@ -7,13 +7,14 @@ from abl.lsp.server import AblServer
 
 def create_server() -> AblServer:
     """A server with every feature registered."""
-    from abl.lsp import features, lifecycle, presentation, runs, structure
+    from abl.lsp import features, graph, lifecycle, presentation, runs, structure
 
     server = AblServer()
     lifecycle.register(server)
     features.register(server)
     structure.register(server)
     presentation.register(server)
+    graph.register(server)
     runs.register(server)
     return server
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import uuid
 
 from lsprotocol import types as lsp
@@ -15,7 +16,8 @@ from abl.lsp.settings import Settings
 
 log = logging.getLogger("abl.lsp")
 
-WATCHED = ("**/*.abl", "**/project.json", "**/abl.lock")
+WATCHED = ("**/*.abl", "**/project.json", "**/abl.lock", "**/abl.toml", "**/pyproject.toml")
+CONFIG_FILES = ("abl.toml", "pyproject.toml")
 
 
 def register(server: AblServer) -> None:
@@ -82,7 +84,9 @@ def register(server: AblServer) -> None:
             path = uri_to_path(change.uri)
             if path is None:
                 continue
-            if change.type == lsp.FileChangeType.Deleted:
+            if os.path.basename(path) in CONFIG_FILES:
+                ls.host.config_changed(path)
+            elif change.type == lsp.FileChangeType.Deleted:
                 ls.host.file_deleted(path)
             elif path.endswith(".abl"):
                 ls.host.file_changed_on_disk(path)

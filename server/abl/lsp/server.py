@@ -55,6 +55,7 @@ class AblServer(LanguageServer):
         self._scheduled = False
         self._tasks: set[asyncio.Task] = set()  # kept referenced until they finish
         self._published: dict[str, tuple[int | None, tuple[Diagnostic, ...]]] = {}
+        self._config_published: dict[str, tuple] = {}
         self._large_notice_given: set[str] = set()
         self.on_analysed: list[Callable[[set[str]], None]] = []  # listeners (graph, runs)
         self.heap = HeapKeeper(busy=lambda: self.host.has_pending or bool(self.reader and self.reader.has_pending()))
@@ -137,6 +138,7 @@ class AblServer(LanguageServer):
         # version tells the client they are current.
         moved = {p for p in self.host.open_paths() if self._published.get(p, (None,))[0] != self.host.version(p)}
         self.publish(set(result.diagnostics) | moved)
+        self._publish_config_problems()
         self.heap.after_activity()
         for listener in self.on_analysed:
             try:
@@ -184,6 +186,21 @@ class AblServer(LanguageServer):
                 )
             )
 
+    def _publish_config_problems(self) -> None:
+        """Problems in `abl.toml` (or `[tool.abl]`) shown on that file, as `abl check` reports them."""
+        by_file: dict[str, list[lsp.Diagnostic]] = {path: [] for path in self._config_published}
+        for problem in self.host.analysis().config_problems():
+            where = Positions(_read_text(problem.path), self.workspace.position_encoding or "utf-16")
+            by_file.setdefault(problem.path, []).append(
+                lsp.Diagnostic(where.range_to_client(problem.range), problem.message, lsp.DiagnosticSeverity.Error, source="abl", code="CONFIG")
+            )
+        for path, diags in by_file.items():
+            key = tuple((d.range.start.line, d.message) for d in diags)
+            if self._config_published.get(path) == key:
+                continue
+            self._config_published[path] = key
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diags))
+
     def republish_all(self) -> None:
         analysis = self.host.analysis()
         self._published.clear()
@@ -207,6 +224,14 @@ class AblServer(LanguageServer):
             log.warning("%s", error)  # already answered to the client as an error
             return
         log.error("%s: %s", getattr(source, "__name__", source), "".join(traceback.format_exception(error)))
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return ""
 
 
 def guarded(default: Callable[[], T]) -> Callable[[Callable[..., T]], Callable[..., T]]:

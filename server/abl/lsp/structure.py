@@ -81,6 +81,8 @@ def register(server: AblServer) -> None:
         if path is None or doc is None:
             return None
         positions = ls.positions(path, analysis)
+        project = analysis.project(path)
+        default = project.default_history if project is not None else "full"
         return [
             lsp.InlayHint(
                 position=positions.to_client(h.position),
@@ -88,7 +90,7 @@ def register(server: AblServer) -> None:
                 tooltip=h.tooltip,
                 padding_left=h.padding_left,
             )
-            for h in inlay_hints(doc, positions.range_from_client(params.range))
+            for h in inlay_hints(doc, positions.range_from_client(params.range), default)
         ]
 
     @server.feature(

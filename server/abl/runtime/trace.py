@@ -274,7 +274,13 @@ def to_json_data(value: Any) -> Any:
         return value
     # Plain dicts and lists of plain values are most fields of most events: the fast way.
     if kind is dict:
-        pairs = sorted(((key if type(key) is str else str(key), item) for key, item in value.items()), key=_first)
+        try:
+            keys = sorted(value)
+        except TypeError:  # keys of several types: sorted as text below
+            keys = None
+        if keys is not None and (not keys or type(keys[0]) is str):
+            return {key: item if type(item := value[key]) in _SCALARS else to_json_data(item) for key in keys}
+        pairs = sorted(((str(key), item) for key, item in value.items()), key=_first)
         return {key: item if type(item) in _SCALARS else to_json_data(item) for key, item in pairs}
     if kind is list or kind is tuple:
         return [item if type(item) in _SCALARS else to_json_data(item) for item in value]

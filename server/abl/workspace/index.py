@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from abl.diagnostics import Diagnostic, Severity
 from abl.model import Agent, Document, load_document
@@ -17,6 +17,9 @@ from abl.model.fields import root as name_root
 from abl.model.incremental import changed_agents, relower
 from abl.syntax.incremental import reparse
 from abl.text import Range
+
+if TYPE_CHECKING:
+    from abl.workspace.graph import GraphBuilder, ProjectGraph
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
 
@@ -71,9 +74,14 @@ class Project:
     read_diagnostics: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
     _agents: dict[str, list[AgentRef]] | None = None
     _handed_over: dict[str, frozenset[str]] | None = None
+    _graph: "ProjectGraph | None" = None
+    _graph_builder: "GraphBuilder | None" = None
     last_edit: AgentChanges | None = None
     # The files the user asked about, when the others were read only to resolve names.
     focus: frozenset[str] | None = None
+    # The history a route without `HISTORY` gets: `full` unless the project's configuration
+    # (`abl.config`) sets a deployment's default (seed 000 allows a project-level default).
+    default_history: str = "full"
 
     def update(self, path: str, text: str, read_diagnostics: tuple[Diagnostic, ...] = ()) -> Document:
         """Set a file's text; re-lowers it only when the text changed."""
@@ -118,6 +126,7 @@ class Project:
     def _agents_changed(self) -> None:
         self._agents = None
         self._handed_over = None
+        self._graph = None
 
     # --- queries ------------------------------------------------------------------------
 
@@ -158,6 +167,20 @@ class Project:
             self._handed_over = _names_handed_over(ref.agent for ref in self.all_agents())
         return self._handed_over.get(name, frozenset())
 
+    def graph(self) -> "ProjectGraph":
+        """The handoff graph of the project (`abl.workspace.graph`), rebuilt after a change from
+        the edges of the agents the change touched and those kept from before."""
+        if self._graph is None:
+            from abl.workspace.graph import GraphBuilder
+
+            if self._graph_builder is None:
+                self._graph_builder = GraphBuilder()
+            self._graph = self._graph_builder.build((ref.agent for ref in self.all_agents()), self.default_history)
+        if self._graph.default_history != self.default_history:  # the configuration changed it
+            self._graph = None
+            return self.graph()
+        return self._graph
+
 
 def _names_handed_over(callers: Iterable[Agent]) -> dict[str, frozenset[str]]:
     found: dict[str, set[str]] = {}
@@ -189,6 +212,15 @@ def discover(paths: Iterable[str]) -> tuple[list[Path], list[str]]:
         else:
             missing.append(raw)
     return files, missing
+
+
+def holds_abl(folder: Path) -> bool:
+    """Whether `discover` finds at least one `*.abl` file under `folder` (stops at the first)."""
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if d not in _SKIP_DIRS]
+        if any(f.endswith(".abl") for f in filenames):
+            return True
+    return False
 
 
 def load_project(paths: Iterable[str]) -> tuple[Project, list[str]]:

@@ -2,7 +2,8 @@
 
 A folder holding a `project.json` (the platform's project manifest) or an `abl.lock` is the
 root of a project: the files under it are resolved against each other and against nothing
-else. Files that no manifest claims form one project per path given, as before. This lets
+else. Files that no manifest claims form one project per folder given, and the files named
+one by one (as pre-commit passes them) form one project together. This lets
 `abl check examples/` check several independent projects that reuse agent names.
 
 A single file inside a project (`abl check agents/hub.agent.abl`) is read together with the
@@ -12,6 +13,7 @@ rest of its project, so that the agents it routes to in other files are found; t
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Iterable
 
@@ -32,8 +34,18 @@ def project_root(file: Path, stop: Path) -> Path | None:
         folder = folder.parent
 
 
+_LOOSE_FILES = "files:"  # the group of named files that no manifest claims
+
+
+def _common_folder(paths: list[str]) -> str:
+    """The deepest folder holding every named file (the root of the loose files' project)."""
+    folders = [str(Path(p).resolve().parent) for p in paths if Path(p).is_file()]
+    return os.path.commonpath(folders) if folders else os.getcwd()
+
+
 def load_projects(paths: Iterable[str]) -> tuple[list[Project], list[str]]:
     """Read every file under `paths`, grouped into projects. Returns them and unreadable paths."""
+    paths = list(paths)
     groups: dict[str, tuple[str, list[Path]]] = {}
     context: dict[str, set[str]] = {}  # project key -> files read only to resolve names
     problems: list[str] = []
@@ -44,8 +56,13 @@ def load_projects(paths: Iterable[str]) -> tuple[list[Project], list[str]]:
         base = Path(raw).parent if single else Path(raw)
         for f in files:
             root = project_root(f, Path(f.anchor) if single else base)
-            key = str(root) if root is not None else f"arg:{raw}"
-            group = groups.setdefault(key, (str(root) if root is not None else str(base.resolve()), []))[1]
+            if root is not None:
+                key, folder = str(root), str(root)
+            elif single:
+                key, folder = _LOOSE_FILES, _common_folder(paths)
+            else:
+                key, folder = f"arg:{raw}", str(base.resolve())
+            group = groups.setdefault(key, (folder, []))[1]
             if f not in group:
                 group.append(f)
             if single and root is not None:

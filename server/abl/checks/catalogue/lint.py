@@ -10,6 +10,7 @@ from abl.checks.catalogue import project, route
 from abl.checks.catalogue.agents import (
     EXCHANGES_AGENT,
     INCOME_AGENT,
+    INCOME_NOTE,
     RETURNS_AGENT,
     card_route,
     income_route,
@@ -227,7 +228,7 @@ HISTORY_FALLS_BACK_TO_FULL = Code(
         "today the target receives everything, and each fix changes that. The one exception is "
         "a misspelt `full` (such as `fulll`): writing `full` is safe, since that is what runs."
     ),
-    fix_safety=FixSafety.UNSAFE,
+    fix_safety=FixSafety.SOMETIMES_SAFE,
     runtime=(
         "The target's thread starts with the calling agent's whole conversation, plus customer "
         "messages that earlier children handled, exactly as with `HISTORY: full`."
@@ -431,15 +432,103 @@ RETURNABLE_TARGET_CANNOT_RETURN = Code(
     explanation=(
         "A child returns when a `COMPLETE` rule fires (or its FLOW reaches `THEN: COMPLETE`), "
         "when a reasoning child uses its built-in return action (every agent without a `FLOW` "
-        "has one), or when it hands off to its waiting parent. A FLOW agent with none of these "
-        "keeps the customer for good: the conversation never leaves the child and the parent "
-        "never resumes."
+        "has one), or when it hands off to its waiting parent. An agent the child hands on to "
+        "with a permanent route counts too: the parent is still the one waiting, so that agent's "
+        "completion or route to the parent resumes it. A FLOW agent with none of these, "
+        "itself or down its permanent handoffs, keeps the customer for good: the conversation "
+        "never leaves the child and the parent never resumes."
     ),
     bad_example=_pin_check(completes=False),
     good_example=_pin_check(completes=True),
     fix="No quick fix: add a `COMPLETE` rule, end the flow with `THEN: COMPLETE`, or add a route back to the parent.",
     fix_safety=FixSafety.NONE,
     runtime="The child keeps the conversation; the parent waits for good and its `ON_RETURN` never runs.",
+)
+
+def _hub_with_returns(*rows: str, returns_route: str = "") -> str:
+    """The retail hub routing order questions to `Order_Status_Agent`; `rows` add routes, and
+    `returns_route` gives `Returns_Agent` a route of its own."""
+    status = route(
+        "TO: Order_Status_Agent",
+        _WHEN_STATUS,
+        'SUMMARY: "The customer asks where order {{order_id}} is."',
+        "PASS: [order_id]",
+        "HISTORY: none",
+        "ON_FAILURE: continue",
+    )
+    returns = RETURNS_AGENT + ("\nHANDOFF:\n" + returns_route if returns_route else "")
+    return project(_RETAIL_HUB + status + "".join("\n" + r for r in rows), _ORDER_STATUS_AGENT, returns)
+
+
+_TO_RETURNS = ("TO: Returns_Agent", _WHEN_RETURN, _RETURN_SUMMARY, "PASS: [order_id]", "HISTORY: full", "ON_FAILURE: continue")
+_BACK_TO_HUB = route(
+    "TO: Retail_Hub",
+    'WHEN: "the customer asks about something other than a return"',
+    'SUMMARY: "The customer needs a different specialist."',
+    "HISTORY: full",
+    "ON_FAILURE: continue",
+)
+
+UNREACHABLE_AGENT = Code(
+    code="UNREACHABLE_AGENT",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Agent is never reached",
+    summary=(
+        "In a project with a supervisor, no chain of handoffs or delegates from a supervisor leads "
+        "to the agent, so it never runs."
+    ),
+    explanation=(
+        "A conversation starts at the project's supervisor and moves only along `HANDOFF` routes "
+        "(including `ON_FAILURE: HANDOFF X`) and `DELEGATE` entries. An agent that none of them "
+        "leads to, directly or through other agents, is dead code: it is compiled and never runs. "
+        "Usually a route to it was lost, or a `TO:` names it with a typo.\n\n"
+        "Every supervisor of the project counts as a start. A project without a supervisor gets "
+        "no such report: its entry agent is chosen on deployment, so any agent could be the one "
+        "that starts. Routes to remote targets lead out of the project and reach nothing in it. "
+        "An agent that a route names with a typo is left to `INVALID_HANDOFF_TARGET`, which "
+        "suggests the right name."
+    ),
+    bad_example=_hub_with_returns(),
+    good_example=_hub_with_returns(route(*_TO_RETURNS)),
+    fix="No quick fix: add a route to the agent where the conversation should reach it, or remove the agent.",
+    fix_safety=FixSafety.NONE,
+    runtime="The agent never runs; the platform says nothing about it.",
+    see_also=("INVALID_HANDOFF_TARGET", "HANDOFF_CYCLE"),
+)
+
+HANDOFF_CYCLE = Code(
+    code="HANDOFF_CYCLE",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Loop of handoffs the runtime refuses",
+    summary=(
+        "A `HANDOFF` route lies on a loop of routes that no hand-back to a waiting parent closes; "
+        "the runtime refuses the handoff that comes round as `recursion`."
+    ),
+    explanation=(
+        "The runtime keeps the active handoff chain and refuses a handoff to an agent already in "
+        "it: `handoff_completed` reports `rejected` with code `recursion` and the route's "
+        "`ON_FAILURE` runs instead. A permanent handoff does not take the caller out of the chain, "
+        "so a loop of permanent routes (a specialist routing \"back to the menu\", say) is refused "
+        "when it comes round.\n\n"
+        "A route to a waiting parent is allowed: the parent resumes (seed 004). So a loop is fine "
+        "when the way out is returnable (`RETURN: true`) and the way back is a route to that "
+        "parent, from the child or from an agent the child handed on to for good. The message "
+        "shows one loop through the route."
+    ),
+    bad_example=_hub_with_returns(route(*_TO_RETURNS), returns_route=_BACK_TO_HUB),
+    good_example=_hub_with_returns(route(*_TO_RETURNS, "RETURN: true"), returns_route=_BACK_TO_HUB),
+    fix=(
+        "No quick fix: make the route out `RETURN: true` so that the way back resumes the waiting "
+        "parent, or remove one route of the loop."
+    ),
+    fix_safety=FixSafety.NONE,
+    runtime=(
+        "The handoff that closes the loop is refused (`handoff_completed` with outcome `rejected`, "
+        "code `recursion`) and the route's `ON_FAILURE` runs."
+    ),
+    see_also=("SELF_HANDOFF_TARGET", "UNREACHABLE_AGENT", "RETURNABLE_TARGET_CANNOT_RETURN"),
 )
 
 UNREACHABLE_ROUTE = Code(
@@ -547,7 +636,8 @@ HISTORY_NOT_SET = Code(
     summary="A route sets no `HISTORY`, so the target receives the whole conversation by default.",
     explanation=(
         "A route without a history setting gets the default, `full`: the calling agent's whole "
-        "conversation (a project-level default replaces this when the deployment sets one). "
+        "conversation (a project-level default replaces this when the deployment sets one; tell "
+        "the checker with `default-history` in the project configuration). "
         "The platform's production checklist asks for `HISTORY` on every route, set on purpose, so that "
         "behaviour does not hang on a default, and for every route that sends `full` to be "
         "reviewed for personal data in earlier messages. Hints are shown in editors and printed "
@@ -555,8 +645,14 @@ HISTORY_NOT_SET = Code(
     ),
     bad_example=_to_returns(_WHEN_RETURN, "PASS: [order_id]", "ON_FAILURE: continue"),
     good_example=_to_returns(_WHEN_RETURN, "PASS: [order_id]", "HISTORY: full", "ON_FAILURE: continue"),
-    fix="Inserts `HISTORY: full`. Safe: it writes down the default that applies today.",
-    fix_safety=FixSafety.SAFE,
+    fix=(
+        "Inserts `HISTORY:` with the default that applies today (`full`, or the project's "
+        "`default-history`). Unsafe, because a default is only a suggestion: the author may have "
+        "meant a shorter window, and a deployment may set another default. Not offered when the "
+        "route's `CONTEXT` holds an uppercase `HISTORY`, whose value is what the author meant "
+        "(CONTEXT_KEY_IGNORED fixes that key)."
+    ),
+    fix_safety=FixSafety.UNSAFE,
     runtime="The target receives the whole conversation (`full`), unless the deployment sets another project default.",
     see_also=("HISTORY_FALLS_BACK_TO_FULL", "ON_FAILURE_NOT_SET"),
 )
@@ -643,8 +739,12 @@ LEGACY_TOP_LEVEL_MAP = Code(
     ),
     bad_example=income_route("MAP:", "  annual_income: annual_income"),
     good_example=income_route("ON_RETURN:", "  MAP:", "    annual_income: annual_income"),
-    fix="Moves the `MAP` block under `ON_RETURN`, creating it if needed. Safe: this tool already reads it as the return map.",
-    fix_safety=FixSafety.SAFE,
+    fix=(
+        "Moves the `MAP` block under `ON_RETURN`, creating it if needed. Safe on a returnable "
+        "route: this tool already reads it as the return map. Unsafe on a permanent route, where "
+        "the map never runs and the moved block gives HANDOFF_ON_RETURN_WITHOUT_RETURN."
+    ),
+    fix_safety=FixSafety.SOMETIMES_SAFE,
     runtime=(
         "Older platform versions copy the mapped fields back; the current documentation describes "
         "only `ON_RETURN.MAP`, so whether they come back depends on the platform version."
@@ -673,6 +773,49 @@ TEMPLATE_SINGLE_BRACE = Code(
     see_also=("TEMPLATE_VARIABLE_UNKNOWN",),
 )
 
+# Seed 004's "continue without a replay" variation: the return sets `income_note` after `MAP`.
+_INCOME_NOTE_RETURN = (
+    "ON_RETURN:",
+    "  action: continue",
+    "  MAP:",
+    "    annual_income: annual_income",
+    "  SET:",
+    '    income_note: "Income collected by the income agent."',
+)
+
+
+RETURN_TARGET_NOT_DECLARED = Code(
+    code="RETURN_TARGET_NOT_DECLARED",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Return writes an undeclared variable",
+    summary=(
+        "An `ON_RETURN` `MAP`, `SET` or `CLEAR` (or a return handler's `CLEAR`) names a variable "
+        "the parent does not declare in `MEMORY` or `GATHER`, so the runtime refuses the whole return."
+    ),
+    explanation=(
+        "When a child returns, the parent applies the return's effects all or nothing: the `MAP` "
+        "copies, then `SET`, then `CLEAR`. The parent must be allowed to write each target, and "
+        "it may write only the variables it declares in `MEMORY` or gathers in `GATHER` (a dotted "
+        "name counts by its root). If one target is not writable, the runtime emits "
+        "`memory_error` and applies none of the effects, so even the values that were mapped "
+        "correctly never arrive. The compiler does not check this; the seed's troubleshooting "
+        "table lists it (\"The return applies no effects\")."
+    ),
+    bad_example=income_route(*_INCOME_NOTE_RETURN),
+    good_example=income_route(*_INCOME_NOTE_RETURN, memory=INCOME_NOTE),
+    fix=(
+        "Declares the variable in the parent's `MEMORY` session list (adding the list, or the "
+        "section, when there is none). Unsafe: the return's effects start to apply."
+    ),
+    fix_safety=FixSafety.UNSAFE,
+    runtime=(
+        "On every return through the route: a `memory_error` event for the target, and no `MAP`, "
+        "`SET` or `CLEAR` of that return applies; the parent's variables keep their old values."
+    ),
+    see_also=("W801", "RESERVED_VARIABLE_NAME", "RETURN_VALUE_NOT_MAPPED"),
+)
+
 CODES: tuple[Code, ...] = (
     HISTORY_FALLS_BACK_TO_FULL,
     HISTORY_LAST_ZERO,
@@ -683,6 +826,8 @@ CODES: tuple[Code, ...] = (
     MAP_DIRECTION_REVERSED,
     HISTORY_NONE_WITHOUT_CONTEXT,
     RETURNABLE_TARGET_CANNOT_RETURN,
+    UNREACHABLE_AGENT,
+    HANDOFF_CYCLE,
     UNREACHABLE_ROUTE,
     PASS_FIELD_UNKNOWN,
     TEMPLATE_VARIABLE_UNKNOWN,
@@ -691,4 +836,5 @@ CODES: tuple[Code, ...] = (
     RETURN_PATH_WITHOUT_ON_RETURN_MAP_HANDLER,
     LEGACY_TOP_LEVEL_MAP,
     TEMPLATE_SINGLE_BRACE,
+    RETURN_TARGET_NOT_DECLARED,
 )

@@ -325,9 +325,12 @@ HANDOFF_ON_RETURN_WITHOUT_RETURN = Code(
     bad_example=card_route("RETURN: false", "ON_RETURN:", "  action: continue"),
     good_example=card_route("RETURN: true", "ON_RETURN:", "  action: continue"),
     fix=(
-        "Two fixes are offered. Setting `RETURN: true` comes first and is unsafe: the route becomes "
-        "returnable, so the parent waits and resumes. Deleting `ON_RETURN` is safe, since it never "
-        "ran."
+        "Two fixes are offered, both unsafe, in the order of what the author most likely meant. "
+        "Writing `RETURN: true` comes first when `RETURN` is missing or is a spelling of true "
+        "such as `True` (the seed's advice: write `RETURN: true`); the route becomes returnable, "
+        "so the parent waits and resumes. Deleting `ON_RETURN` comes first after an explicit "
+        "`RETURN: false` (the seed's advice for a copied gate): it keeps what runs today, but it "
+        "deletes the author's own lines, which is never applied without asking."
     ),
     fix_safety=FixSafety.UNSAFE,
     runtime=(

@@ -183,7 +183,10 @@ DUPLICATE_KEY = Code(
     explanation=(
         "Only one value can hold. The later one is used and the earlier one is ignored, in line "
         "with the platform's rule for identity settings (the value set last in document order "
-        "wins). The message names the line that wins."
+        "wins). The message names the line that wins.\n\n"
+        "A child field mapped twice in one `ON_RETURN.MAP` is reported too. The platform reads "
+        "`MAP` as one entry per child field, so only one of the two copies survives there, while "
+        "this tool's runtime applies both; the project then behaves differently in the two places."
     ),
     bad_example=_tracker(
         """
@@ -202,9 +205,15 @@ DUPLICATE_KEY = Code(
             TYPE: string
         """
     ),
-    fix="Deletes the earlier line. Safe: it had no effect.",
+    fix=(
+        "Deletes the earlier line. Safe: it had no effect. Not offered for a child field mapped "
+        "twice in `MAP`, where which copy the author needs is a choice."
+    ),
     fix_safety=FixSafety.SAFE,
-    runtime="The later value is used; the earlier line has no effect.",
+    runtime=(
+        "The later value is used; the earlier line has no effect. For a repeated `MAP` child "
+        "field, this tool's runtime copies the value into both parent variables."
+    ),
     see_also=("DUPLICATE_SECTION",),
 )
 
@@ -445,10 +454,10 @@ TAB_INDENTATION = Code(
         """
     ),
     fix=(
-        "Replaces the leading tabs with spaces at the nesting this tool read. Safe: the structure "
-        "stays the one this tool already uses."
+        "No quick fix: indent the lines with spaces at the nesting you mean, since which nesting "
+        "was meant is the question the warning asks."
     ),
-    fix_safety=FixSafety.SAFE,
+    fix_safety=FixSafety.NONE,
     runtime=(
         "This tool reads tabs as 8 columns; a reader that counts them differently nests the line "
         "elsewhere, and the keys under it then belong to another block."

@@ -18,8 +18,10 @@ parent was waiting for, or keeps the customer in the child for good.
 
 ## Fix safety
 Fixes that change what runs after the return (`RETURN: true`, another handler or child field,
-a swapped map entry) are unsafe. Writing `continue` for an unsupported action, deleting an
-`ON_RETURN` that never runs and moving a legacy `MAP` under `ON_RETURN` keep what runs and are safe.
+a swapped map entry) are unsafe, and so is deleting an `ON_RETURN` that never runs: it keeps what
+runs, but it throws away lines the author wrote. Writing `continue` for an unsupported action and
+moving a legacy `MAP` under `ON_RETURN` keep what runs and are safe (the move only on a returnable
+route: on a permanent one it lands in an `ON_RETURN` that never runs).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from abl.model.fields import root
 from abl.suggest import did_you_mean
 from abl.syntax.cst import Node
 from abl.text import Position, Range
+from abl.workspace.graph import way_back
 
 BUILT_IN_ACTIONS = ("continue", "resume_intent")
 # Spellings an author writes for "yes"; all of them read as false (only `true` is true).
@@ -90,8 +93,10 @@ def on_return_without_return(check: Check, agent: Agent) -> None:
             offered.append(set_true)
         node = route_entry(route, "ON_RETURN")
         if node is not None:
-            # `ON_RETURN` never runs on a permanent route, so deleting it keeps what runs.
-            offered.append(Fix("Remove `ON_RETURN`", (_delete_block(check, node),), True))
+            # It keeps what runs (`ON_RETURN` never ran), but deletes what the author wrote.
+            offered.append(Fix("Remove `ON_RETURN`", (_delete_block(check, node),), False))
+        if _meant_permanent(route):
+            offered.reverse()  # seed 004: on a `RETURN: false` route, remove `ON_RETURN`
         key = route.returns.key.text if route.returns is not None else "RETURN"
         check.report(
             "HANDOFF_ON_RETURN_WITHOUT_RETURN",
@@ -99,6 +104,13 @@ def on_return_without_return(check: Check, agent: Agent) -> None:
             route.on_return.key_range,
             fixes=offered,
         )
+
+
+def _meant_permanent(route: HandoffRoute) -> bool:
+    """`RETURN` is written, and not as a spelling of true (`True`, `"true"`, `yes`): the author
+    chose a permanent route, so `ON_RETURN` is the part that was copied by mistake."""
+    flag = route.returns
+    return flag is not None and flag.value.text.strip().lower() not in _TRUE_LOOKALIKES
 
 
 @agent_rule("HANDOFF_ON_RETURN_ACTION_AND_HANDLER")
@@ -351,15 +363,13 @@ def target_cannot_return(check: Check, agent: Agent) -> None:
         child = _local_child(check, route)
         if child is None or child is agent:
             continue
-        if child.complete or child.flow is None or _flow_can_return(child):
-            continue
-        if any(r.target is not None and r.target.text == agent.name.text for r in child.handoffs):
+        if way_back(agent.name.text, child, check.project.agent):
             continue
         check.report(
             "RETURNABLE_TARGET_CANNOT_RETURN",
             f"{child.name.text} can never give control back: it has no `COMPLETE`, it runs a `FLOW` (so it has "
-            f"no built-in return) and it has no route back to {agent.name.text}; the conversation stays with it and "
-            "`ON_RETURN` never runs",
+            f"no built-in return) and it has no route back to {agent.name.text}, nor has any agent it hands on "
+            "to for good; the conversation stays with it and `ON_RETURN` never runs",
             route.target.range,
         )
 
@@ -441,24 +451,6 @@ def _conditions(agent: Agent) -> Iterator[tuple[Condition, str]]:
             yield trigger.when, "an `ESCALATE` `WHEN`"
 
 
-def _flow_can_return(agent: Agent) -> bool:
-    """Whether a FLOW agent can end its thread: a step that completes or returns, or a
-    reasoning step (which has the built-in return action)."""
-    for node in agent.sections:
-        for n in node.walk():
-            if not n.is_entry:
-                continue
-            key = n.key.upper()
-            value = n.value.strip().strip("\"'").upper()
-            if key in ("COMPLETE", "RETURN_TO_PARENT"):
-                return True
-            if key == "THEN" and value.split(" ")[0] in ("COMPLETE", "RETURN", "RETURN_TO_PARENT"):
-                return True
-            if key == "REASONING" and value == "TRUE":
-                return True
-    return False
-
-
 def _on_return_entry(route: HandoffRoute, key: str) -> Node | None:
     node = route_entry(route, "ON_RETURN")
     if node is None:
@@ -523,7 +515,8 @@ def _move_map_under_on_return(check: Check, route: HandoffRoute, map_node: Node)
         moved = [" " * map_node.col + "ON_RETURN:"] + ["  " + line if line.strip() else line for line in lines]
         at = _insertion_point(check, route.node, skip=map_node)
         insert = TextEdit(Range(at, at), "".join(line + nl for line in moved))
-        return Fix("Move `MAP` under a new `ON_RETURN`", (delete, insert), True)
+        # On a permanent route the moved map would sit in an `ON_RETURN` that never runs.
+        return Fix("Move `MAP` under a new `ON_RETURN`", (delete, insert), route.is_returnable)
     if on_return.has_value and not on_return.children:
         return None  # one-line `ON_RETURN: x` cannot take a nested block
     if on_return.find("MAP") is not None:
@@ -533,7 +526,7 @@ def _move_map_under_on_return(check: Check, route: HandoffRoute, map_node: Node)
     at = check.document.source.index.position(block_end(on_return))
     prefix = nl if block_end(on_return) > 0 and source.text[block_end(on_return) - 1] != "\n" else ""
     insert = TextEdit(Range(at, at), prefix + "".join(line + nl for line in moved))
-    return Fix("Move `MAP` under `ON_RETURN`", (delete, insert), True)
+    return Fix("Move `MAP` under `ON_RETURN`", (delete, insert), route.is_returnable)
 
 
 def _insertion_point(check: Check, item: Node | None, skip: Node) -> Position:

@@ -11,8 +11,17 @@ from ..types import ValueKind as V
 
 SESSION_TYPES = ("string", "number", "boolean", "date", "array", "object")
 
+# An array of one type, written as the tool signatures write it (`object[]`, `string[]`;
+# ABL-REFERENCE §3.4 and Appendix B `type_expr`): a more precise spelling of `array`.
+_ARRAY_OF = r"(?:string|number|boolean|date|datetime|object)\[\]"
+
+
+def _memory_type(doc: str) -> Key:
+    return Key("TYPE", V.ENUM, doc, values=SESSION_TYPES, value_pattern=_ARRAY_OF, value_hint="<type>[]")
+
+
 _SESSION_VARIABLE = (
-    Key("TYPE", V.ENUM, "Type of the variable.", values=SESSION_TYPES),
+    _memory_type("Type of the variable; `<type>[]` (`object[]`) is an array of that type."),
     Key("DESCRIPTION", V.TEXT, "What the variable holds."),
     Key("INITIAL", V.ANY, "Starting value.", aliases=("initial_value",), default="null"),
     Key(
@@ -42,7 +51,19 @@ _SESSION = Key(
         children=_SESSION_VARIABLE,
     ),
     items=Key(
-        "<variable>", V.LIST_OF_BLOCKS, "One session variable.", item_head=V.NAME, children=_SESSION_VARIABLE
+        "<variable>",
+        V.LIST_OF_BLOCKS,
+        "One session variable.",
+        item_head=V.NAME,
+        children=(
+            Key(
+                "NAME",
+                V.NAME,
+                "The variable's name, in the object form `- name: order_id` with the properties "
+                "below it (the same as `- order_id`).",
+            ),
+            *_SESSION_VARIABLE,
+        ),
     ),
     example='session:\n  - order_id\n    TYPE: string\n    DESCRIPTION: "Order number"',
 )
@@ -65,7 +86,7 @@ _FACT_PROPERTIES = (
         values=("read", "write", "readwrite"),
         default="readwrite",
     ),
-    Key("TYPE", V.ENUM, "Type of the value.", values=SESSION_TYPES),
+    _memory_type("Type of the value; `<type>[]` (`object[]`) is an array of that type."),
     Key("UNIT", V.STRING, "Unit of a numeric value."),
     Key("DEFAULT_VALUE", V.ANY, "Value used when nothing is stored.", aliases=("DEFAULT",)),
     Key("DESCRIPTION", V.TEXT, "What the fact holds."),
@@ -84,7 +105,15 @@ _PERSISTENT_FACT = Key(
     V.LIST_OF_BLOCKS,
     "One persistent fact: a dotted path, optionally followed by indented properties.",
     item_head=V.NAME,
-    children=_FACT_PROPERTIES,
+    children=(
+        Key(
+            "PATH",
+            V.NAME,
+            "The fact's dotted path, in the object form `- PATH: user.x` with the properties "
+            "below it (the same as `- user.x`; grants name paths the same way, `{path, access}`).",
+        ),
+        *_FACT_PROPERTIES,
+    ),
 )
 
 _PERSISTENT = Key(
@@ -189,7 +218,7 @@ _MAP_VARIABLE = Key(
     also=(V.MAP,),
     open=True,
     children=(
-        Key("type", V.ENUM, "Type of the variable.", values=SESSION_TYPES),
+        _memory_type("Type of the variable."),
         Key("source", V.STRING, "Where the value comes from."),
         Key("description", V.TEXT, "What the variable holds."),
         Key("initial", V.ANY, "Starting value.", aliases=("initial_value",)),
