@@ -212,3 +212,22 @@ async def test_every_new_version_of_an_open_file_gets_its_diagnostics(client: La
         if params.uri == uri and params.version == 2:
             break
     assert "E330" in codes(params.diagnostics)
+
+
+async def test_code_lenses_run_and_count_handoffs_in(client: LanguageClient):
+    uri = open_document(client, client.root / "income.abl")  # type: ignore[attr-defined]
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
+    assert lenses, "code lenses over the agent"
+    commands = {lens.command.command: lens.command for lens in lenses if lens.command is not None}
+    assert list(commands["abl.runAgent"].arguments) == [uri, "Income_Agent"]
+    assert commands["abl.showHandoffsIn"].title == "1 handoff in"
+
+
+async def test_inlay_hints_and_call_hierarchy(client: LanguageClient):
+    uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
+    doc = lsp.TextDocumentIdentifier(uri)
+    hints = await client.text_document_inlay_hint_async(lsp.InlayHintParams(doc, lsp.Range(lsp.Position(0, 0), lsp.Position(20, 0))))
+    assert any(h.label == "returnable" for h in hints)
+    [item] = await client.text_document_prepare_call_hierarchy_async(lsp.CallHierarchyPrepareParams(doc, lsp.Position(0, 14)))
+    outgoing = await client.call_hierarchy_outgoing_calls_async(lsp.CallHierarchyOutgoingCallsParams(item))
+    assert [call.to.name for call in outgoing] == ["Income_Agent"]

@@ -49,7 +49,8 @@ class Settings:
 
 
 def _codes(value: Any, unknown: list[str]) -> frozenset[str] | None:
-    if not isinstance(value, list):
+    """A list of codes; an empty or missing list selects nothing in particular (None)."""
+    if not isinstance(value, list) or not value:
         return None
     codes = {str(v).strip() for v in value if str(v).strip()}
     unknown.extend(sorted(c for c in codes if c not in BY_CODE))

@@ -154,7 +154,12 @@ def register(server: AblServer) -> None:
                         for p, r in locations  # type: ignore[union-attr]
                     ],
                 ]
-            out.append(lsp.CodeLens(range=positions.range_to_client(item.range), command=lsp.Command(item.title, item.command, arguments)))
+            out.append(
+                lsp.CodeLens(
+                    range=positions.range_to_client(item.range),
+                    command=lsp.Command(title=item.title, command=item.command, arguments=arguments),
+                )
+            )
         return out
 
     @server.feature(lsp.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)
