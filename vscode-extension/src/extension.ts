@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import { openExampleProject } from './commands/exampleProject';
+import { fixAll } from './commands/fixAll';
+import { runAgent } from './commands/runAgent';
+import { showHandoffsIn } from './commands/showHandoffsIn';
+import { LanguageConflictWatcher } from './languageConflict';
+import { LANGUAGE_ID } from './language';
+import { ServerController } from './server/controller';
+import { onInterpreterChange } from './server/pythonExtension';
+import { LAUNCH_SETTINGS } from './settings';
+import { ServerStatus } from './statusBar';
+
+let server: ServerController | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('ABL Language Server');
+  const status = new ServerStatus('abl.showOutput');
+  server = new ServerController(context.asAbsolutePath('bundled/libs'), output, status);
+  const controller = server;
+  context.subscriptions.push(
+    output,
+    status,
+    controller,
+    new LanguageConflictWatcher(context.workspaceState),
+    vscode.commands.registerCommand('abl.restartServer', () => controller.restart()),
+    vscode.commands.registerCommand('abl.showOutput', () => output.show(true)),
+    vscode.commands.registerCommand('abl.runAgent', (uri?: unknown, agentName?: unknown) => runAgent(controller, uri, agentName)),
+    vscode.commands.registerCommand('abl.showHandoffsIn', showHandoffsIn),
+    vscode.commands.registerCommand('abl.fixAll', fixAll),
+    vscode.commands.registerCommand('abl.openExampleProject', () => openExampleProject(context.asAbsolutePath('dist/examples'))),
+    vscode.workspace.onDidChangeConfiguration((change) => {
+      if (LAUNCH_SETTINGS.some((setting) => change.affectsConfiguration(setting))) {
+        void controller.restart();
+      }
+    }),
+  );
+  const interpreterWatch = await onInterpreterChange(() => void controller.restart()).catch((error: unknown) => {
+    output.appendLine(`Not following the Python extension's interpreter: ${String(error)}`);
+    return undefined;
+  });
+  if (interpreterWatch !== undefined) {
+    context.subscriptions.push(interpreterWatch);
+  }
+  startWhenNeeded(controller, context.subscriptions);
+}
+
+export function deactivate(): Promise<void> | undefined {
+  return server?.stop();
+}
+
+/** Starts the server now if the workspace has ABL files, else when the first one opens: the
+ * extension also activates for other languages' `.abl` files, which need no server. */
+function startWhenNeeded(controller: ServerController, subscriptions: vscode.Disposable[]): void {
+  const isAbl = (doc: vscode.TextDocument) => doc.languageId === LANGUAGE_ID;
+  if (vscode.workspace.textDocuments.some(isAbl)) {
+    void controller.start();
+    return;
+  }
+  const waiting = vscode.workspace.onDidOpenTextDocument((doc) => {
+    if (isAbl(doc)) {
+      waiting.dispose();
+      void controller.start();
+    }
+  });
+  subscriptions.push(waiting);
+  void vscode.workspace.findFiles('**/*.{agent,tools,behavior_profile}.abl', '**/node_modules/**', 1).then((found) => {
+    if (found.length > 0) {
+      waiting.dispose();
+      void controller.start();
+    }
+  });
+}

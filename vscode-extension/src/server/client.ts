@@ -1,0 +1,79 @@
+import {
+  ClientCapabilities,
+  DocumentSelector,
+  DynamicFeature,
+  ExecuteCommandRegistrationOptions,
+  ExecuteCommandRequest,
+  FeatureState,
+  InitializeParams,
+  LanguageClient,
+  RegistrationData,
+  RegistrationType,
+  ServerCapabilities,
+  StaticFeature,
+} from 'vscode-languageclient/node';
+
+/** Commands the server names (in code lenses, or in its `executeCommandProvider`) that the
+ * extension implements itself: `abl.runAgent` opens a terminal here rather than a run the editor
+ * could not show. */
+const CLIENT_COMMANDS: ReadonlySet<string> = new Set(['abl.runAgent', 'abl.showHandoffsIn']);
+
+/** The language client, except that it leaves the extension's own commands alone: by default it
+ * registers a forwarding command for each command the server executes, and registering a
+ * command id twice fails. */
+export class AblLanguageClient extends LanguageClient {
+  // Called from LanguageClient's constructor too, so it must not rely on instance fields.
+  override registerFeature(feature: StaticFeature | DynamicFeature<unknown>): void {
+    super.registerFeature(isExecuteCommandFeature(feature) ? new ServerCommandsOnly(feature) : feature);
+  }
+}
+
+function isExecuteCommandFeature(feature: StaticFeature | DynamicFeature<unknown>): feature is DynamicFeature<ExecuteCommandRegistrationOptions> {
+  return 'registrationType' in feature && feature.registrationType.method === ExecuteCommandRequest.method;
+}
+
+function serverOnly(commands: readonly string[]): string[] {
+  return commands.filter((command) => !CLIENT_COMMANDS.has(command));
+}
+
+/** The client's execute-command feature, shown the server's commands minus the client's own. */
+class ServerCommandsOnly implements DynamicFeature<ExecuteCommandRegistrationOptions> {
+  constructor(private readonly inner: DynamicFeature<ExecuteCommandRegistrationOptions>) {}
+
+  get registrationType(): RegistrationType<ExecuteCommandRegistrationOptions> {
+    return this.inner.registrationType;
+  }
+
+  fillInitializeParams(params: InitializeParams): void {
+    this.inner.fillInitializeParams?.(params);
+  }
+
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    this.inner.fillClientCapabilities(capabilities);
+  }
+
+  preInitialize(capabilities: ServerCapabilities, selector: DocumentSelector | undefined): void {
+    this.inner.preInitialize?.(capabilities, selector);
+  }
+
+  initialize(capabilities: ServerCapabilities, selector: DocumentSelector | undefined): void {
+    const provider = capabilities.executeCommandProvider;
+    this.inner.initialize(provider ? { ...capabilities, executeCommandProvider: { ...provider, commands: serverOnly(provider.commands) } } : capabilities, selector);
+  }
+
+  getState(): FeatureState {
+    return this.inner.getState();
+  }
+
+  register(data: RegistrationData<ExecuteCommandRegistrationOptions>): void {
+    this.inner.register({ ...data, registerOptions: { ...data.registerOptions, commands: serverOnly(data.registerOptions.commands) } });
+  }
+
+  unregister(id: string): void {
+    this.inner.unregister(id);
+  }
+
+  clear(): void {
+    this.inner.clear();
+  }
+}
