@@ -39,6 +39,8 @@ def test_every_code_has_a_firing_and_a_silent_fixture() -> None:
     names = {p.name for p in FILES}
     missing = []
     for entry in CODES:
+        if entry.code == "RULE_FAILED":
+            continue  # a bug in a rule, not in a file: tests/hardening registers a failing rule
         if not any(n.startswith(f"{entry.code}.fires") for n in names):
             missing.append(f"{entry.code}.fires.abl")
         if not any(n.startswith(f"{entry.code}.ok") for n in names):

@@ -67,6 +67,8 @@ def _describe(diags: list[Diagnostic]) -> str:
 
 @pytest.mark.parametrize("entry", CODES, ids=[c.code for c in CODES])
 def test_bad_example_fires(entry: Code) -> None:
+    if entry.code == "RULE_FAILED":
+        pytest.skip("no file makes a correct rule fail; tests/hardening registers a failing rule")
     diags = diagnostics_for(entry.bad_example_bytes())
     assert any(d.code == entry.code for d in diags), (
         f"{entry.code} does not fire on its bad example; reported:\n{_describe(diags)}"

@@ -1,7 +1,8 @@
 """Run every rule over a project and collect diagnostics per file.
 
-A rule that raises is isolated: its failure is logged and the other rules still run (tests
-turn this off with `strict_rules=True`, so a crashing rule fails loudly there).
+A rule that raises is isolated: its failure is logged, reported as a RULE_FAILED error (so a
+broken rule never reads as "no problems"), and the other rules still run (tests turn this off
+with `strict_rules=True`, so a crashing rule fails loudly there).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check
 from abl.checks.rules.layout import blocks
 from abl.checks.registry import lookup
 from abl.diagnostics import Diagnostic, Severity
+from abl.text import Range
 from abl.workspace import Project
 
 log = logging.getLogger(__name__)
@@ -47,34 +49,50 @@ def check_file(
     sink.extend(project.read_diagnostics.get(path, ()))
     sink.extend(doc.source.diagnostics)
     if cache is not None:
-        cache.check_file(project, doc, sink, lambda codes, call: _run(options, codes, call))
+        cache.check_file(project, doc, sink, lambda codes, call: _run(options, codes, call, sink))
     else:
         check = Check(project, doc, None, sink)
         for codes, rule in DOCUMENT_RULES:
-            _run(options, codes, lambda: rule(check))
+            _run(options, codes, lambda: rule(check), sink)
         for block in blocks(doc):
             for codes, block_rule in BLOCK_RULES:
-                _run(options, codes, lambda: block_rule(check, block))
+                _run(options, codes, lambda: block_rule(check, block), sink)
         for agent in doc.agents:
             agent_check = Check(project, doc, agent, sink)
             for codes, agent_rule in AGENT_RULES:
-                _run(options, codes, lambda: agent_rule(agent_check, agent))
+                _run(options, codes, lambda: agent_rule(agent_check, agent), sink)
     result = _normalise(sink)
     if options.select is not None:
         result = [d for d in result if d.code in options.select]
     return result
 
 
-def _run(options: CheckOptions, codes: str, call) -> bool:
-    """Run one rule; False when it failed (and was logged)."""
+def _run(options: CheckOptions, codes: str, call, sink: list[Diagnostic]) -> bool:
+    """Run one rule; False when it failed (logged, and reported as RULE_FAILED in `sink`)."""
     try:
         call()
-    except Exception:  # one broken rule must not take the others (or the editor) down
+    except Exception as error:  # one broken rule must not take the others (or the editor) down
         if options.strict_rules:
             raise
         log.exception("rule for %s failed", codes)
+        sink.append(rule_failed(codes, error))
         return False
     return True
+
+
+def rule_failed(codes: str, error: BaseException) -> Diagnostic:
+    """The error that says a rule could not run, at the top of the file (the rule's own
+    position is unknown). Its text is bounded: an exception can carry any amount of input."""
+    detail = f"{type(error).__name__}: {error}"
+    if len(detail) > 200:
+        detail = detail[:200] + "…"
+    return Diagnostic(
+        "RULE_FAILED",
+        Severity.ERROR,
+        f"the check for {codes} failed with an internal error ({detail}); "
+        "problems it looks for are not reported for this file",
+        Range.empty(0, 0),
+    )
 
 
 def _normalise(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -182,6 +182,9 @@ def _units(args: argparse.Namespace) -> list[_Unit]:
     projects, unreadable = load_projects(args.paths)
     if unreadable:
         raise UsageError("; ".join(f"cannot read {p}" for p in unreadable))
+    for project in projects:
+        for line in project.skipped:
+            print(f"abl check: warning: {line}", file=sys.stderr)
     named = {str(Path(raw)) for raw in args.paths if Path(raw).is_file()}
     configs = _Configs(args)
     units = []

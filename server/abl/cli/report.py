@@ -44,6 +44,30 @@ def summary(results: dict[str, list[Diagnostic]]) -> dict[str, int]:
 # --- text ---------------------------------------------------------------------------------
 
 
+# What one diagnostic may print: a file of long lines with a finding on every name must not
+# print each whole line again per finding (55 KB of input once printed 656 MB).
+MAX_EXCERPT = 200  # characters of the source line shown around the range
+MAX_MESSAGE = 1000
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def excerpt(source: str, start: int, end: int) -> tuple[str, int, int]:
+    """The part of `source` to show for the range `start..end`, at most MAX_EXCERPT characters,
+    with `…` where it was cut; and the range's columns within it (for the carets)."""
+    if len(source) <= MAX_EXCERPT:
+        return source, start, end
+    lo = max(0, min(start - MAX_EXCERPT // 4, len(source) - MAX_EXCERPT))
+    hi = lo + MAX_EXCERPT
+    shown = ("…" if lo > 0 else "") + source[lo:hi] + ("…" if hi < len(source) else "")
+    shift = lo - (1 if lo > 0 else 0)
+    start = max(0, start - shift)
+    end = max(start + 1, min(end - shift, len(shown) - (1 if hi < len(source) else 0)))
+    return shown, start, end
+
+
 def to_text(
     texts: dict[str, str],
     results: dict[str, list[Diagnostic]],
@@ -62,12 +86,13 @@ def to_text(
         for d in diags:
             line, col = d.range.start.line + 1, d.range.start.character + 1
             sev = paint(_COLORS[d.severity], f"{d.severity.value}[{d.code}]")
-            out.append(f"{paint(_BOLD, f'{path}:{line}:{col}:')} {sev} {d.message}")
+            out.append(f"{paint(_BOLD, f'{path}:{line}:{col}:')} {sev} {_clip(d.message, MAX_MESSAGE)}")
             source = index.line_text(d.range.start.line).replace("\t", " ")
             if source.strip():
                 gutter = str(line)
                 start = d.range.start.character
                 end = d.range.end.character if d.range.end.line == d.range.start.line else len(source)
+                source, start, end = excerpt(source, start, end)
                 width = max(1, min(end, len(source)) - start)
                 out.append(paint(_BLUE, f" {gutter} |") + f" {source}")
                 out.append(paint(_BLUE, f" {' ' * len(gutter)} |") + " " + " " * start + paint(_COLORS[d.severity], "^" * width))

@@ -26,13 +26,16 @@ from typing import Any, NamedTuple
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from abl.syntax.limits import MAX_EXPRESSION_DEPTH
+
 from .ast import Binary, Expr, ObjectEntry, Span, children, depth
 from .build import BadSyntax, parser
 
-# Deeper conditions are refused, so that every walker stays far from Python's recursion limit.
-MAX_DEPTH = 100  # nesting, counting a chain of ANDs (or ORs) as one level
+# Deeper conditions are refused, as on the platform; this also keeps every walker far from
+# Python's recursion limit.
+MAX_DEPTH = MAX_EXPRESSION_DEPTH  # nesting, counting a chain of ANDs (or ORs) as one level
 MAX_TREE_DEPTH = 400  # raw tree depth, which such chains do grow
-_DEPTH_CHECK_FROM = 64  # a text shorter than this cannot nest MAX_DEPTH levels
+_DEPTH_CHECK_FROM = MAX_DEPTH  # each level takes at least one character (`!`, `(`)
 
 
 class ExprError(NamedTuple):
@@ -200,9 +203,9 @@ def _parse_expression(source: str) -> tuple[Expr | None, tuple[ExprError, ...]]:
     except BadSyntax as error:
         return None, (ExprError(error.span, error.message),)
     if len(source) >= _DEPTH_CHECK_FROM and (
-            _nesting(expr) > MAX_DEPTH or depth(expr) > MAX_TREE_DEPTH):
+            _nesting(expr) - 1 > MAX_DEPTH or depth(expr) > MAX_TREE_DEPTH):  # the leaf is no level
         return None, (ExprError((0, len(source.rstrip())),
-                                f"the condition is nested more than {MAX_DEPTH} levels deep"),)
+                                f"the condition is nested more than {MAX_DEPTH} levels deep (the platform's limit)"),)
     return expr, ()
 
 

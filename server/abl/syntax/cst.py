@@ -172,9 +172,17 @@ class Node:
         return find_entry(self.children, key)
 
     def walk(self) -> Iterator["Node"]:
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        """This node and its descendants in document order.
+
+        An explicit stack rather than recursion: nesting depth comes from the input, and a
+        hostile file must not exhaust Python's stack.
+        """
+        stack: list[Node] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            if node.children:
+                stack.extend(reversed(node.children))
 
 
 def find_entry(nodes: "Iterable[Node]", key: str) -> "Node | None":
@@ -227,20 +235,14 @@ class SourceFile:
         """Reassemble the input from the tree (the losslessness invariant)."""
         parts: list[str] = []
         text = self.text
-
-        def emit(node: Node) -> None:
+        for node in self.walk():
             for t in node.leading:
                 parts.append(text[t.start : t.end])
             parts.append(text[node.start : node.end])
-            for child in node.children:
-                emit(child)
-
-        for node in self.nodes:
-            emit(node)
         for t in self.trailing:
             parts.append(text[t.start : t.end])
         return "".join(parts)
 
     def walk(self) -> Iterator[Node]:
         for node in self.nodes:
-            yield from node.walk()
+            yield from node.walk()  # one level of delegation; the walk itself is iterative

@@ -16,6 +16,7 @@ from lark import Token
 
 from abl.diagnostics import Diagnostic, Severity
 from abl.syntax.cst import PIPE_MARKERS, Node, NodeKind, Trivia, TriviaKind
+from abl.syntax.limits import MAX_NESTING_DEPTH, nesting_message
 from abl.text import Range
 
 # A key: an identifier-like name (dots and dashes allowed), a quoted name, or the two-word
@@ -56,6 +57,7 @@ class _ValueShape:
     comment: int  # offset of the comment, or -1
     open_brackets: list[tuple[str, int]]  # unclosed `[`/`{` with their offsets
     error: tuple[int, int, str] | None  # (start, end, message)
+    too_deep: int = -1  # offset of the first bracket past MAX_NESTING_DEPTH, or -1
 
 
 def scan(text: str) -> ScanResult:
@@ -74,6 +76,7 @@ class _Scanner:
         self.row = 0
         self.pos = 0
         self.tab_warned = False
+        self.deep_warned = False  # NESTING_TOO_DEEP is reported once per top-level block
 
     # --- driver -----------------------------------------------------------------------
 
@@ -197,6 +200,9 @@ class _Scanner:
         if shape.error is not None:
             s, e, msg = shape.error
             self._error(Range.on_line(self.row, s - line_start, e - line_start), msg)
+        if shape.too_deep >= 0:
+            at = shape.too_deep - line_start
+            self._too_deep(Range.on_line(self.row, at, at + 1), "brackets")
         return node, shape.open_brackets, parens
 
     # --- continuation lines -----------------------------------------------------------
@@ -265,6 +271,8 @@ class _Scanner:
                     text, pos + len(line) - len(stripped), ce, allow_slashes, stack, parens=parens
                 )
                 stack = shape.open_brackets
+                if shape.too_deep >= 0:
+                    self._too_deep(Range.on_line(row, shape.too_deep - pos, shape.too_deep - pos + 1), "brackets")
                 node.value_end = shape.end
                 node.value_end_row = row
                 node.value_end_char = shape.end - pos
@@ -307,6 +315,13 @@ class _Scanner:
                 "unexpected indentation: the first line of a file starts at column 1",
             )
             level = narrow = 0
+        if level == 0:
+            self.deep_warned = False
+        if level > stack[-1] and len(stack) > MAX_NESTING_DEPTH:
+            # Past the limit a deeper line is read as a sibling of the deepest level: the tree
+            # stays shallow, so no reader of it can run out of stack, and no byte is lost.
+            self._too_deep(Range.on_line(node.row, 0, max(1, node.start - node.line_start)), "blocks")
+            return
         if level > stack[-1]:
             stack.append(level)
             self.stack_narrow.append(narrow)
@@ -325,6 +340,11 @@ class _Scanner:
 
     def _error(self, rng: Range, message: str) -> None:
         self.diagnostics.append(Diagnostic("SYNTAX_ERROR", Severity.ERROR, message, rng))
+
+    def _too_deep(self, rng: Range, what: str) -> None:
+        if not self.deep_warned:
+            self.deep_warned = True
+            self.diagnostics.append(Diagnostic("NESTING_TOO_DEEP", Severity.ERROR, nesting_message(what), rng))
 
 
 def _closes_at_opener(node: Node, stripped: str, stack: list[tuple[str, int]], parens: bool) -> bool:
@@ -358,6 +378,7 @@ def _value_shape(
     i = start
     comment = -1
     error: tuple[int, int, str] | None = None
+    too_deep = -1
     while i < end:
         c = text[i]
         if c == "#" and (i == start or text[i - 1] in " \t"):
@@ -377,6 +398,8 @@ def _value_shape(
             continue
         if c in openers:
             opened.append((c, i))
+            if too_deep < 0 and len(opened) > MAX_NESTING_DEPTH:
+                too_deep = i
         elif c in closers:
             if opened and opened[-1][0] == closers[c]:
                 opened.pop()
@@ -386,7 +409,7 @@ def _value_shape(
     e = comment if comment >= 0 else min(i, end)
     while e > start and text[e - 1] in " \t":
         e -= 1
-    return _ValueShape(e, comment, opened, error)
+    return _ValueShape(e, comment, opened, error, too_deep)
 
 
 def _closing_quote(text: str, at: int, end: int) -> int:

@@ -16,6 +16,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from abl.resources import grammar_text
+from abl.syntax.limits import MAX_NESTING_DEPTH
 
 
 class ValueKind(enum.Enum):
@@ -199,6 +200,12 @@ def _flow_parser() -> Lark:
 
 def _read_flow(s: str, start: int) -> Value:
     end = start + len(s)
+    deep = _too_deep_at(s)
+    if deep >= 0:
+        # The tree below is turned into values recursively; past the limit it is not read at
+        # all (the scanner reports NESTING_TOO_DEEP on the same bracket).
+        kind = ValueKind.LIST if s[0] == "[" else ValueKind.MAP
+        return Value(kind, s, start, end, error=f"nested more than {MAX_NESTING_DEPTH} levels deep", error_at=start + deep)
     try:
         tree = _flow_parser().parse(s)
     except (UnexpectedToken, UnexpectedCharacters, UnexpectedEOF) as err:
@@ -213,6 +220,30 @@ def _read_flow(s: str, start: int) -> Value:
         return Value(kind, s, start, end, error=f"cannot read this value: {err}", error_at=start)
     value = _ToValue(start).transform(tree)
     return _with_span(value, s, start, end)
+
+
+def _too_deep_at(s: str) -> int:
+    """Offset of the first `[`/`{` nested past MAX_NESTING_DEPTH (quotes skipped), or -1."""
+    if s.count("[") + s.count("{") <= MAX_NESTING_DEPTH:
+        return -1
+    depth, quote, i, n = 0, "", 0, len(s)
+    while i < n:
+        c = s[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_NESTING_DEPTH:
+                return i
+        elif c in "]}":
+            depth -= 1
+        i += 1
+    return -1
 
 
 def _with_span(value: Value, raw: str, start: int, end: int) -> Value:

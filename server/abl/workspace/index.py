@@ -7,6 +7,7 @@ one `Project` and feed it edits. Name resolution is case-sensitive, as on the pl
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
@@ -16,6 +17,7 @@ from abl.model import Agent, Document, load_document
 from abl.model.fields import root as name_root
 from abl.model.incremental import changed_agents, relower
 from abl.syntax.incremental import reparse
+from abl.syntax.limits import MAX_FILE_BYTES
 from abl.text import Range
 
 if TYPE_CHECKING:
@@ -72,6 +74,7 @@ class Project:
     documents: dict[str, Document] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)
     read_diagnostics: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)  # "path: why" for files found but not read
     _agents: dict[str, list[AgentRef]] | None = None
     _handed_over: dict[str, frozenset[str]] | None = None
     _graph: "ProjectGraph | None" = None
@@ -197,21 +200,60 @@ def _names_handed_over(callers: Iterable[Agent]) -> dict[str, frozenset[str]]:
     return {target: frozenset(names) for target, names in found.items()}
 
 
-def discover(paths: Iterable[str]) -> tuple[list[Path], list[str]]:
-    """Files to check: given files as they are, folders searched for `*.abl`. Returns (files, missing)."""
+def discover(paths: Iterable[str], skipped: list[str] | None = None) -> tuple[list[Path], list[str]]:
+    """Files to check: given files as they are, folders searched for `*.abl`. Returns (files, missing).
+
+    In a folder only regular files inside it are taken (see `unsafe_reason`); the others are
+    added to `skipped` as "path: why". Folder links are not followed, so a loop cannot recur.
+    """
     files: list[Path] = []
     missing: list[str] = []
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
+            try:
+                root = p.resolve()
+            except (OSError, RuntimeError):
+                missing.append(raw)
+                continue
             for dirpath, dirnames, filenames in os.walk(p):
                 dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
-                files.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(".abl"))
+                for f in sorted(filenames):
+                    if not f.endswith(".abl"):
+                        continue
+                    path = Path(dirpath) / f
+                    why = unsafe_reason(path, root)
+                    if why is None:
+                        files.append(path)
+                    elif skipped is not None:
+                        skipped.append(f"{path}: {why}")
         elif p.is_file():
             files.append(p)
         else:
             missing.append(raw)
     return files, missing
+
+
+def unsafe_reason(path: Path, root: Path | None = None) -> str | None:
+    """Why `path` must not be read, or None. Only regular files are read (a FIFO would block,
+    a device never ends), up to MAX_FILE_BYTES, and a link only when its target is inside
+    `root` (a link to a system file must not have its lines echoed)."""
+    try:
+        own = os.lstat(path)
+        if stat.S_ISLNK(own.st_mode):
+            target = path.resolve(strict=True)  # raises on a loop or a dangling link
+            if root is not None and not target.is_relative_to(root):
+                return "skipped: a link to a file outside the project folder"
+        info = os.stat(path)
+    except RuntimeError:
+        return "skipped: a symbolic link loop"
+    except OSError as err:
+        return f"skipped: {err.strerror or err}"
+    if not stat.S_ISREG(info.st_mode):
+        return "skipped: not a regular file"
+    if info.st_size > MAX_FILE_BYTES:
+        return f"skipped: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB ({info.st_size} bytes)"
+    return None
 
 
 def holds_abl(folder: Path) -> bool:
@@ -236,10 +278,18 @@ def load_project(paths: Iterable[str]) -> tuple[Project, list[str]]:
 def read_files(project: Project, files: Iterable[Path], problems: list[str]) -> None:
     """Add `files` to `project`; a file that cannot be read is added to `problems`."""
     for f in files:
+        why = unsafe_reason(f)
+        if why is not None:
+            project.skipped.append(f"{f}: {why}")
+            continue
         try:
-            data = f.read_bytes()
+            with open(f, "rb") as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)  # the file may have grown since the check
         except OSError as err:
             problems.append(f"{f}: {err.strerror or err}")
+            continue
+        if len(data) > MAX_FILE_BYTES:
+            project.skipped.append(f"{f}: skipped: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
             continue
         source = decode(data)
         project.update(str(f), source.text, source.diagnostics)

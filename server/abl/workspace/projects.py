@@ -49,8 +49,9 @@ def load_projects(paths: Iterable[str]) -> tuple[list[Project], list[str]]:
     groups: dict[str, tuple[str, list[Path]]] = {}
     context: dict[str, set[str]] = {}  # project key -> files read only to resolve names
     problems: list[str] = []
+    skipped: list[str] = []
     for raw in paths:
-        files, missing = discover([raw])
+        files, missing = discover([raw], skipped)
         problems.extend(missing)
         single = Path(raw).is_file()
         base = Path(raw).parent if single else Path(raw)
@@ -78,4 +79,8 @@ def load_projects(paths: Iterable[str]) -> tuple[list[Project], list[str]]:
         if extra:
             project.focus = frozenset(asked)
         projects.append(project)
+    if projects:
+        projects[0].skipped[:0] = skipped  # reported once, with the project list
+    else:
+        problems.extend(skipped)  # nothing could be read: say why rather than "no files"
     return projects, problems

@@ -465,6 +465,46 @@ TAB_INDENTATION = Code(
     see_also=("SYNTAX_ERROR",),
 )
 
+NESTING_TOO_DEEP = Code(
+    code="NESTING_TOO_DEEP",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Nested too deeply",
+    summary="Blocks or `[`/`{` brackets nested more than 64 levels deep.",
+    explanation=(
+        "Indentation levels, and brackets inside one value, are read up to 64 levels deep. No "
+        "agent needs more; a file that goes deeper is generated or damaged, and reading it "
+        "further would let one file exhaust the tools' memory and stack. Lines nested deeper "
+        "are read as siblings of the deepest level, and a value nested deeper is not read. The "
+        "error is given once per top-level section, at the first line concerned."
+    ),
+    bad_example=_tracker("LIMITATIONS: " + "[" * 65 + '"No refunds"' + "]" * 65 + "\n"),
+    good_example=_tracker('LIMITATIONS: [["No refunds", "No address changes"]]\n'),
+    fix="No quick fix: flatten the structure, for example by naming the inner parts.",
+    fix_safety=FixSafety.NONE,
+    runtime="The deeper levels are not read; the platform refuses such a file.",
+    see_also=("SYNTAX_ERROR",),
+)
+
+RULE_FAILED = Code(
+    code="RULE_FAILED",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="A check could not run",
+    summary="One of the checks failed with an internal error on this file.",
+    explanation=(
+        "A check that fails is a bug in the checker, not in the file. The other checks still "
+        "run, but the failed one may have missed problems, so the file is reported as not "
+        "checked rather than as clean: `abl check` exits with 1. The message names the check "
+        "and the error; please report it with the file."
+    ),
+    bad_example=_tracker('PERSONA: "Brief, cheerful courier assistant"\n'),
+    good_example=_tracker(),
+    fix="No quick fix: the checker must be fixed. `# abl: ignore[RULE_FAILED]` silences it meanwhile.",
+    fix_safety=FixSafety.NONE,
+    runtime="Nothing: the file itself may be fine; whether it runs is unknown until every check runs.",
+)
+
 INVALID_ENCODING = Code(
     code="INVALID_ENCODING",
     severity=Severity.ERROR,
@@ -816,6 +856,8 @@ CODES: tuple[Code, ...] = (
     INVALID_VALUE,
     ROUTING_NOT_EXECUTED,
     TAB_INDENTATION,
+    NESTING_TOO_DEEP,
+    RULE_FAILED,
     INVALID_ENCODING,
     SECTION_OUTSIDE_AGENT,
     FLOW_STEP_AT_COLUMN_ZERO,
