@@ -3,7 +3,8 @@
     python bench/runtime.py [--turns 3000] [--sessions 10000]
 
 Runs conversations of three kinds with the embedded model and the trace on, and reports turns
-per second on one core for each kind:
+per second on one core for each kind, counted in the process's own CPU time (so that other work
+on a shared machine does not count):
 
 - routing: the seeds' scenarios (the loan supervisor's gate-and-return, the retail hub's three
   routes);
@@ -77,7 +78,7 @@ KINDS: dict[str, tuple[Scenario, ...]] = {
 def run_turns(projects: dict[Path, Project], scenarios: tuple[Scenario, ...], total: int) -> tuple[int, float, int]:
     turns = 0
     events = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     while turns < total:
         for scenario in scenarios:
             session = start_session(projects[scenario.folder], scenario.agent, RuntimeOptions(mocks=scenario.mocks))
@@ -85,7 +86,7 @@ def run_turns(projects: dict[Path, Project], scenarios: tuple[Scenario, ...], to
                 session.send(message)
                 turns += 1
             events += len(session.trace)
-    return turns, time.perf_counter() - t0, events
+    return turns, time.process_time() - t0, events
 
 
 def memory_per_session(count: int) -> float:
@@ -118,7 +119,7 @@ def main() -> int:
         turns, secs, events = run_turns(projects, scenarios, args.turns)
         all_turns += turns
         all_seconds += secs
-        print(f"{kind:8} {turns} turns in {secs:.2f} s: {turns / secs:,.0f} turns/s with the trace on "
+        print(f"{kind:8} {turns} turns in {secs:.2f} CPU s: {turns / secs:,.0f} turns/s with the trace on "
               f"({events / turns:.1f} events per turn)")
     print(f"{'all':8} {all_turns / all_seconds:,.0f} turns/s")
     per = memory_per_session(args.sessions)

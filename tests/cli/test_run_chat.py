@@ -101,6 +101,16 @@ def test_a_recorded_chat_keeps_only_turns_after_a_reset(tmp_path: Path):
     assert "hello there" not in text
 
 
+def test_a_recorded_wait_replays_as_after(tmp_path: Path):
+    # The waited time is part of the conversation: the test must wait too, or a timeout the chat
+    # saw would not happen when the test runs.
+    record = tmp_path / "chat.abltest.yaml"
+    chat(["I want a loan offer", "/wait 90s", "about 80k a year"], "--record", str(record))
+    text = record.read_text(encoding="utf-8")
+    assert "- user: about 80k a year\n    after: 90000ms\n" in text
+    assert text.count("after:") == 1
+
+
 def test_trace_out_follows_the_chat(tmp_path: Path):
     trace = tmp_path / "chat.jsonl"
     chat(["I want a loan offer"], "--trace-out", str(trace))

@@ -61,3 +61,16 @@ def test_a_recording_loads_back_and_its_expectations_hold(tmp_path: Path):
     assert check_turn(first, observed) == []
     changed = Observed(replies=FIRST.replies, active_agent="Offer_Agent", events=FIRST.events[:1], values={})
     assert [f.kind for f in check_turn(first, changed)] == ["agent", "events"]
+
+
+def test_time_waited_in_the_chat_is_recorded_as_after(tmp_path: Path):
+    # `/wait 90s` in a recorded chat passes time in the session; a recording that dropped it
+    # would replay the next message at once and miss the timeout the chat saw.
+    recording = Recording(project=tmp_path, agent="Loan_Supervisor", mocks={}, greeting=())
+    recording.add(RecordedTurn(user="still there?", replies=(), active_agent="Loan_Supervisor", events=(), after_ms=90_000))
+    recording.add(SECOND)
+    test_path = tmp_path / "recorded.abltest.yaml"
+    write(recording, test_path)
+    assert "after: 90000ms\n" in test_path.read_text()
+    waited, at_once = load_file(test_path).conversations[0].turns
+    assert waited.after_ms == 90_000 and at_once.after_ms == 0

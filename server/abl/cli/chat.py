@@ -225,7 +225,7 @@ class ChatLoop:
         if ms is None:
             self.console.print(Text("usage: /wait DURATION (for example /wait 90s, /wait 2m, /wait 500ms)", style="red"))
             return
-        self.driver.session.wait(ms)
+        self.driver.wait(ms)
         self.console.print(Text(f"{rest[0]} pass before your next message.", style=_TRACE_STYLE))
 
     # --- input -------------------------------------------------------------------------------

@@ -36,11 +36,18 @@ class Driver:
     recording: Recording | None = None
     record_path: Path | None = None
     problems: list[str] = field(default_factory=list)  # files that could not be written
+    waited_ms: int = 0  # time declared to pass before the next message
+
+    def wait(self, ms: int) -> None:
+        self.session.wait(ms)
+        self.waited_ms += ms
+        self.persist()
 
     def send(self, text: str) -> tuple[Any, list[dict[str, Any]]]:
         """One user message; returns the turn and its events (all levels, as dicts)."""
         before = len(self.session.trace)
         turn = self.session.send(text)
+        waited, self.waited_ms = self.waited_ms, 0
         events = [e.to_dict() for e in list(self.session.trace)[before:]]
         if self.recording is not None:
             self.recording.add(
@@ -50,6 +57,7 @@ class Driver:
                     active_agent=turn.active_agent,
                     events=tuple(events),
                     ended=bool(turn.ended),
+                    after_ms=waited,
                 )
             )
         self.persist()
@@ -57,6 +65,7 @@ class Driver:
 
     def reset(self) -> None:
         self.session.reset()
+        self.waited_ms = 0
         if self.recording is not None:
             self.recording.turns.clear()
             self.recording.greeting = tuple((r.agent, r.text) for r in self.session.greeting)

@@ -45,6 +45,7 @@ class RecordedTurn:
     active_agent: str
     events: tuple[Mapping[str, Any], ...]
     ended: bool = False
+    after_ms: int = 0  # time that passed before the message (`/wait` in the chat)
 
 
 @dataclass
@@ -124,7 +125,10 @@ def write(recording: Recording, test_path: Path) -> None:
 
 
 def _turn(turn: RecordedTurn) -> dict[str, Any]:
-    entry: dict[str, Any] = {"user": turn.user, "agent": turn.active_agent}
+    entry: dict[str, Any] = {"user": turn.user}
+    if turn.after_ms:
+        entry["after"] = f"{turn.after_ms}ms"
+    entry["agent"] = turn.active_agent
     if turn.replies:
         entry["reply"] = _reply_text(turn.replies)
     events = key_events(turn.events)
