@@ -38,3 +38,8 @@ export function looksLikeAgentBlueprint(text: string): boolean {
   }
   return false;
 }
+
+/** The agent whose block holds 0-based `line`: the last header at or above it. */
+export function agentAt(text: string, line: number): AgentHeader | undefined {
+  return agentHeaders(text).filter((header) => header.line <= line).pop();
+}

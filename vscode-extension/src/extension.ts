@@ -3,6 +3,7 @@ import { openExampleProject } from './commands/exampleProject';
 import { fixAll } from './commands/fixAll';
 import { runAgent } from './commands/runAgent';
 import { showHandoffsIn } from './commands/showHandoffsIn';
+import { GraphPanel } from './graph/graphPanel';
 import { LanguageConflictWatcher } from './languageConflict';
 import { LANGUAGE_ID } from './language';
 import { ServerController } from './server/controller';
@@ -24,7 +25,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     new LanguageConflictWatcher(context.workspaceState),
     vscode.commands.registerCommand('abl.restartServer', () => controller.restart()),
     vscode.commands.registerCommand('abl.showOutput', () => output.show(true)),
-    vscode.commands.registerCommand('abl.runAgent', (uri?: unknown, agentName?: unknown) => runAgent(controller, uri, agentName)),
+    vscode.commands.registerCommand('abl.runAgent', (uri?: unknown, agentName?: unknown) => runAgent(context.extensionUri, controller, uri, agentName)),
+    vscode.commands.registerCommand('abl.showGraph', () => GraphPanel.show(context.extensionUri, controller)),
     vscode.commands.registerCommand('abl.showHandoffsIn', showHandoffsIn),
     vscode.commands.registerCommand('abl.fixAll', fixAll),
     vscode.commands.registerCommand('abl.openExampleProject', () => openExampleProject(context.asAbsolutePath('dist/examples'))),

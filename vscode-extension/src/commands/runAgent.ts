@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { agentHeaders, AgentKind, looksLikeAgentBlueprint } from '../agentHeaders';
 import { LANGUAGE_ID } from '../language';
 import { openSetting } from '../server/ablCommand';
+import { RunPanel } from '../run/runPanel';
 import { ServerController } from '../server/controller';
 import { readSettings } from '../settings';
 
@@ -18,9 +19,10 @@ const SKIPPED_FOLDERS = '**/{node_modules,.git,.venv}/**';
 // Files that mark a project's folder, as `abl check` and the server group them.
 const PROJECT_MARKERS = ['project.json', 'abl.lock'];
 
-/** `abl.runAgent`: from a code lens (document URI and agent name) or the palette (pick one), run
- * `abl run PROJECT --agent NAME` in a terminal: a chat with the agent and its live trace. */
-export async function runAgent(server: ServerController, uri?: unknown, agentName?: unknown): Promise<void> {
+/** `abl.runAgent`: from a code lens (document URI and agent name), the editor title or the
+ * palette (pick one), open the Run Agent panel: a chat with the agent and its live trace. Only
+ * when the language server is not running does `abl run PROJECT --agent NAME` run in a terminal. */
+export async function runAgent(extensionUri: vscode.Uri, server: ServerController, uri?: unknown, agentName?: unknown): Promise<void> {
   const target =
     typeof uri === 'string' && typeof agentName === 'string'
       ? { name: agentName, kind: 'agent' as const, uri: vscode.Uri.parse(uri) }
@@ -28,6 +30,14 @@ export async function runAgent(server: ServerController, uri?: unknown, agentNam
   if (target === undefined) {
     return;
   }
+  if (server.runningClient() !== undefined) {
+    RunPanel.show(extensionUri, server, target.uri, target.name);
+    return;
+  }
+  await runInTerminal(server, target);
+}
+
+async function runInTerminal(server: ServerController, target: AgentTarget): Promise<void> {
   const abl = await server.ablCommand();
   if ('message' in abl) {
     const choice = await vscode.window.showErrorMessage(abl.message, `Open ${abl.setting}`);

@@ -24,6 +24,8 @@ export class ServerController implements vscode.Disposable {
   private readonly problemsShown = new Set<string>();
   /** Set from the moment a restart is asked for until the new client exists. */
   private restarting = false;
+  /** Server notifications the extension listens to, registered again on each new client. */
+  private readonly notificationHandlers: Array<{ method: string; handler: (params: unknown) => void }> = [];
 
   constructor(
     private readonly bundledLibs: string,
@@ -38,6 +40,22 @@ export class ServerController implements vscode.Disposable {
     }
     const resolution = await resolveAblCommand(readSettings(), this.bundledLibs);
     return 'command' in resolution ? resolution.command : resolution.problem;
+  }
+
+  /** The client while the server runs (requests go through it), else undefined. */
+  runningClient(): AblLanguageClient | undefined {
+    return this.client?.state === State.Running ? this.client : undefined;
+  }
+
+  /** Listens to a server notification, on this client and on every client after a restart. */
+  onNotification(method: string, handler: (params: unknown) => void): vscode.Disposable {
+    const entry = { method, handler };
+    this.notificationHandlers.push(entry);
+    const current = this.runningClient()?.onNotification(method, handler);
+    return new vscode.Disposable(() => {
+      current?.dispose();
+      this.notificationHandlers.splice(this.notificationHandlers.indexOf(entry), 1);
+    });
   }
 
   start(): Promise<void> {
@@ -92,6 +110,9 @@ export class ServerController implements vscode.Disposable {
     this.client = client;
     try {
       await client.start();
+      for (const { method, handler } of this.notificationHandlers) {
+        client.onNotification(method, handler);
+      }
     } catch (error) {
       this.client = undefined;
       const reason = error instanceof Error ? error.message : String(error);

@@ -125,7 +125,7 @@ export function scenario({ vs, log, workspace, results }: Context): Step[] {
       await vs.screenshot(shot('06-outline'));
     }],
 
-    ['ABL: Run Agent… picks an agent and chats with it in a terminal', async () => {
+    ['ABL: Run Agent… picks an agent and opens the Run Agent panel', async () => {
       await vs.open(RETURNS_DESK);
       const mode = at(RETURNS_DESK, 'mode: recent');
       await vs.goTo(mode.line, mode.column + 'mode: '.length);
@@ -135,18 +135,17 @@ export function scenario({ vs, log, workspace, results }: Context): Step[] {
       await vs.command('ABL: Run Agent…');
       const input = page.locator('.quick-input-widget input');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Returns_Desk' }).first().waitFor();
-      await input.fill('Loan_Supervisor');
-      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Loan_Supervisor' }).waitFor();
-      await page.keyboard.press('Enter'); // saves the edited file: `abl run` reads the project from disk
-      const terminal = page.locator('.terminal-wrapper.active .xterm-rows');
-      await terminal.filter({ hasText: 'you>' }).waitFor();
-      await page.locator('.terminal-wrapper.active .xterm').click();
-      await page.keyboard.type('I want a loan offer\n');
-      await terminal.filter({ hasText: 'What is your annual income?' }).waitFor();
-      await vs.screenshot(shot('07-run-agent'));
+      await input.fill('Returns_Desk');
+      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Returns_Desk' }).waitFor();
+      await page.keyboard.press('Enter'); // saves the edited file: the run reads the project as saved
+      await vs.tab('Run Returns_Desk').waitFor();
+      await vs.webview().locator('#message').waitFor();
+      await vs.webview().locator('#model-name', { hasText: 'model: embedded' }).waitFor();
+      await vs.tab('Run Returns_Desk').locator('.tab-actions .action-label').click();
+      await vs.tab('Run Returns_Desk').waitFor({ state: 'detached' });
     }],
 
-    ['the code lenses run an agent and show the handoffs into one', async () => {
+    ['the code lenses show the handoffs into an agent', async () => {
       await vs.open(LOAN);
       const lenses = vs.editor.locator('.codelens-decoration a');
       // Above Income_Capture_Agent: two routes lead to it, one in each supervisor.
@@ -154,9 +153,54 @@ export function scenario({ vs, log, workspace, results }: Context): Step[] {
       await page.locator('.reference-zone-widget .monaco-list-row', { hasText: RETURNS_DESK }).first().waitFor();
       await vs.screenshot(shot('08-handoffs-in'));
       await page.keyboard.press('Escape');
-      await lenses.filter({ hasText: 'Run agent', visible: true }).first().click();
-      await page.locator('.terminal-tabs-entry', { hasText: 'ABL: Income_Capture_Agent' }).first().waitFor();
-      await page.locator('.terminal-wrapper.active .xterm-rows', { hasText: 'you>' }).waitFor();
+    }],
+
+    ['the "Run agent" code lens opens the panel; the chat asks for the income', async () => {
+      await vs.goTo(1, 1);
+      const lens = vs.editor.locator('.codelens-decoration a').filter({ hasText: 'Run agent', visible: true }).first();
+      await lens.click();
+      await vs.tab('Run Loan_Supervisor').waitFor();
+      const run = vs.webview();
+      await run.locator('#message').fill('I want a loan offer');
+      await run.locator('#message').press('Enter');
+      await run.locator('.message.agent', { hasText: 'What is your annual income?' }).waitFor();
+      await run.locator('.message.agent .who', { hasText: 'Income_Capture_Agent' }).first().waitFor();
+      await vs.screenshot(shot('07-run-agent'));
+    }],
+
+    ['"85k" shows the return and the handoff to Offer_Agent in the timeline', async () => {
+      const run = vs.webview();
+      await run.locator('#message').fill('85k');
+      await run.locator('#message').press('Enter');
+      const event = (type: string, text?: string) => run.locator(`.event[data-type="${type}"]`, text ? { hasText: text } : {}).first();
+      await event('handoff', 'Income_Capture_Agent').waitFor();
+      await event('handoff_return_handler', 'annual_income').waitFor();
+      await event('resume_intent').waitFor();
+      await event('handoff', 'Offer_Agent').waitFor();
+      await run.locator('#variables dt', { hasText: 'annual_income' }).waitFor();
+      await vs.screenshot(shot('07b-run-trace'));
+    }],
+
+    ['clicking the resume_intent event shows its route in the editor', async () => {
+      await vs.webview().locator('.event[data-type="resume_intent"] button').first().click();
+      await vs.activeTab(LOAN).waitFor();
+      await vs.cursorAt(at(LOAN, '- TO: Income_Capture_Agent').line);
+    }],
+
+    ['ABL: Show Handoff Graph shows the loan supervisor and its two routes', async () => {
+      await vs.command('ABL: Show Handoff Graph');
+      await vs.tab('ABL Graph').waitFor();
+      const graph = vs.webview();
+      const routes = graph.locator('g.edge.handoff[aria-label^="Loan_Supervisor to "]');
+      await graph.locator('g.edge.handoff.returnable[aria-label^="Loan_Supervisor to Income_Capture_Agent"]').waitFor();
+      await graph.locator('g.edge.handoff.permanent[aria-label^="Loan_Supervisor to Offer_Agent"]').waitFor();
+      const count = await routes.count();
+      if (count !== 2) {
+        throw new Error(`the graph draws ${count} routes out of Loan_Supervisor`);
+      }
+      await vs.screenshot(shot('07c-graph'));
+      await vs.command('View: Close All Editor Groups');
+      await vs.tab('ABL Graph').waitFor({ state: 'detached' });
     }],
 
     ['without a suitable Python one notification says how to fix it', async () => {

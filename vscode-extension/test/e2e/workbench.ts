@@ -1,4 +1,4 @@
-import { Locator, Page } from 'playwright-core';
+import { FrameLocator, Locator, Page } from 'playwright-core';
 
 /** Waits long enough for the language server on a busy 2-core machine, never longer. */
 export const SERVER_TIMEOUT_MS = 60_000;
@@ -43,6 +43,16 @@ export class Workbench {
     await this.page.keyboard.press('Enter');
     await this.activeTab(fileName).waitFor({ timeout: UI_TIMEOUT_MS });
     await this.editor.locator('.view-lines').waitFor({ timeout: UI_TIMEOUT_MS });
+  }
+
+  /** The page of the visible webview: VS Code nests it two iframes deep. */
+  webview(): FrameLocator {
+    return this.page.frameLocator('iframe.webview.ready >> visible=true').frameLocator('iframe#active-frame');
+  }
+
+  /** An editor tab (of a file or a panel) by its label. */
+  tab(label: string): Locator {
+    return this.page.locator(`.tab[aria-label*="${label}"]`).first();
   }
 
   activeTab(fileName: string): Locator {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentHeaders, looksLikeAgentBlueprint } from '../../src/agentHeaders';
+import { agentAt, agentHeaders, looksLikeAgentBlueprint } from '../../src/agentHeaders';
 
 test('agent and supervisor headers are found with their lines', () => {
   const text = ['SUPERVISOR: Loan_Supervisor', 'GOAL: "x"', '', 'AGENT: Income_Agent  # note', '  AGENT: Nested_Key'].join('\n');
@@ -27,4 +27,11 @@ test('Agent Blueprint text is told from other languages by its first significant
   assert.equal(looksLikeAgentBlueprint('DEFINE VARIABLE cName AS CHARACTER NO-UNDO.\n'), false);
   assert.equal(looksLikeAgentBlueprint('/* OpenEdge */\nAGENT: X\n'), false);
   assert.equal(looksLikeAgentBlueprint(''), false);
+});
+
+test('the agent at a line is the last header at or above it', () => {
+  const text = 'SUPERVISOR: Hub\n  GOAL: x\n\nAGENT: Billing\n  GOAL: y\n';
+  assert.equal(agentAt(text, 1)?.name, 'Hub');
+  assert.equal(agentAt(text, 3)?.name, 'Billing');
+  assert.equal(agentAt('# only a comment\n', 0), undefined);
 });

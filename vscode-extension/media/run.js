@@ -1,0 +1,169 @@
+// The Run Agent panel's page: the chat, the trace timeline, the variables and the thread stack.
+// Everything it shows comes from the extension (formatted there); the page keeps its own copy in
+// the webview state so that a reload of the panel keeps the conversation.
+(function () {
+  "use strict";
+  const vscode = acquireVsCodeApi();
+  const app = document.getElementById("app");
+  const LEVELS = ["minimal", "standard", "verbose", "debug"];
+  const saved = vscode.getState();
+  let state = saved || { runId: null, chat: [], events: [], level: app.dataset.level || "standard", run: null, model: "embedded" };
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value);
+    }
+    for (const child of children) node.append(child);
+    return node;
+  }
+
+  const toolbar = el("div", { class: "toolbar", role: "toolbar", "aria-label": "Run" });
+  const buttons = [
+    ["restart", "Restart", "reset"],
+    ["save", "Save session", "save"],
+    ["load", "Load session", "load"],
+    ["save-test", "Save as test", "saveTest"],
+    ["model", "Model", "chooseModel"],
+  ];
+  for (const [id, label, type] of buttons) {
+    toolbar.append(el("button", { id: "btn-" + id, type: "button", onclick: () => vscode.postMessage({ type }) }, label));
+  }
+  const modelName = el("span", { class: "model", id: "model-name" });
+  toolbar.append(modelName);
+
+  const chat = el("ol", { class: "chat", id: "chat", "aria-live": "polite", "aria-label": "Conversation" });
+  const input = el("textarea", { id: "message", rows: "2", placeholder: "Message (Enter sends, Shift+Enter for a new line)", "aria-label": "Message" });
+  const sendButton = el("button", { type: "submit", id: "send" }, "Send");
+  const form = el("form", { class: "composer" }, input, sendButton);
+  const errorBox = el("div", { class: "error", role: "alert", id: "error", hidden: "" });
+
+  const levelSelect = el("select", { id: "level", "aria-label": "Trace level" });
+  for (const level of LEVELS) levelSelect.append(el("option", { value: level }, level));
+  const timeline = el("ol", { class: "timeline", id: "timeline", "aria-label": "Trace" });
+  const variables = el("dl", { class: "variables", id: "variables" });
+  const stack = el("ol", { class: "stack", id: "stack" });
+
+  app.append(
+    toolbar,
+    el("div", { class: "columns" },
+      el("section", { class: "chat-column", "aria-label": "Chat" }, chat, errorBox, form),
+      el("section", { class: "trace-column", "aria-label": "Trace" },
+        el("div", { class: "trace-head" }, el("h2", {}, "Trace"), el("label", { for: "level" }, "Level "), levelSelect),
+        timeline,
+        el("h2", {}, "Variables"), variables,
+        el("h2", {}, "Thread stack"), stack)));
+
+  function remember() { vscode.setState(state); }
+
+  function renderChat() {
+    chat.replaceChildren();
+    for (const message of state.chat) {
+      const who = message.role === "user" ? "you" : message.agent || "agent";
+      chat.append(el("li", { class: "message " + (message.role === "user" ? "user" : "agent") },
+        el("span", { class: "who" }, who), el("span", { class: "text" }, message.text)));
+    }
+    chat.lastElementChild?.scrollIntoView({ block: "end" });
+  }
+
+  function visible(entries) {
+    const limit = LEVELS.indexOf(state.level);
+    return entries.filter((entry) => LEVELS.indexOf(entry.level) <= limit);
+  }
+
+  function renderTimeline() {
+    levelSelect.value = state.level;
+    timeline.replaceChildren();
+    for (const entry of visible(state.events)) {
+      const item = el("li", { class: "event" + (entry.problem ? " problem" : ""), "data-type": entry.type, "data-seq": String(entry.seq) });
+      const body = [el("span", { class: "type" }, entry.type), el("span", { class: "agent" }, entry.agent), el("span", { class: "summary" }, entry.summary)];
+      if (entry.location) {
+        // A button, so the keyboard reaches it: it shows the source that caused the event.
+        const button = el("button", { type: "button", class: "reveal", title: "Show in the editor", onclick: () => select(item, entry) }, ...body);
+        item.append(button);
+      } else {
+        item.append(...body);
+      }
+      timeline.append(item);
+    }
+    timeline.lastElementChild?.scrollIntoView({ block: "end" });
+  }
+
+  function select(item, entry) {
+    for (const other of timeline.querySelectorAll(".selected")) other.classList.remove("selected");
+    item.classList.add("selected");
+    vscode.postMessage({ type: "reveal", location: entry.location });
+  }
+
+  function renderState() {
+    const run = state.run || {};
+    modelName.textContent = "model: " + state.model + (run.activeAgent ? " · active: " + run.activeAgent : "") + (run.ended ? " · ended" : "");
+    variables.replaceChildren();
+    const values = run.values || {};
+    const names = Object.keys(values);
+    if (!names.length) variables.append(el("dd", { class: "none" }, "none set"));
+    for (const name of names) variables.append(el("dt", {}, name), el("dd", {}, JSON.stringify(values[name])));
+    stack.replaceChildren();
+    for (const thread of run.threads || []) {
+      stack.append(el("li", { class: "thread " + thread.status }, thread.agent + " · " + thread.status + " · " + thread.historyLength + " messages"));
+    }
+  }
+
+  function renderAll() { renderChat(); renderTimeline(); renderState(); }
+
+  function showError(message) {
+    errorBox.textContent = message;
+    if (message) errorBox.removeAttribute("hidden"); else errorBox.setAttribute("hidden", "");
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    state.chat.push({ role: "user", text });
+    input.value = "";
+    showError("");
+    renderChat();
+    remember();
+    vscode.postMessage({ type: "send", text });
+  });
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey) { event.preventDefault(); form.requestSubmit(); }
+  });
+  levelSelect.addEventListener("change", () => { state.level = levelSelect.value; renderTimeline(); remember(); });
+
+  window.addEventListener("message", (event) => {
+    const message = event.data;
+    switch (message.type) {
+      case "session":
+        // Another run than the one the saved history belongs to: start afresh.
+        if (message.fresh || message.runId !== state.runId) { state.chat = []; state.events = []; state.run = null; }
+        state.runId = message.runId;
+        state.model = message.model;
+        showError("");
+        break;
+      case "replies":
+        for (const reply of message.replies) state.chat.push({ role: reply.role || "agent", agent: reply.agent, text: reply.text });
+        state.events = state.events.concat(message.events);
+        break;
+      case "cleared":
+        state.chat = []; state.events = [];
+        break;
+      case "state":
+        state.run = message.state;
+        break;
+      case "error":
+        showError(message.message);
+        return;
+      default:
+        return;
+    }
+    remember();
+    renderAll();
+  });
+
+  renderAll();
+  input.focus();
+  vscode.postMessage({ type: "ready" });
+})();

@@ -1,0 +1,251 @@
+// Pure layout of the handoff graph (the same as `abl graph --format html`): layers by longest
+// path with the back edges set aside (the way back of a returnable child never shapes the
+// layers), a few sweeps ordering each layer by the barycentre of its neighbours, then heights
+// pulled towards the neighbours'. Edge paths are cubic curves; backward ones dip below.
+
+export interface GraphNode {
+  readonly id: string;
+  readonly kind: string;
+  readonly label: string;
+  readonly project?: string;
+  readonly diagnostics: readonly string[];
+  readonly uri: string | null;
+  readonly range: unknown;
+}
+
+export interface GraphEdge {
+  readonly from: string;
+  readonly to: string;
+  readonly kind: string;
+  readonly returnable?: boolean;
+  readonly history?: string | null;
+  readonly historyCount?: number | null;
+  readonly condition?: string | null;
+  readonly via?: string | null;
+  readonly diagnostics: readonly string[];
+  readonly uri: string | null;
+  readonly range: unknown;
+}
+
+export interface Graph {
+  readonly roots: readonly string[];
+  readonly unreachable: readonly string[];
+  readonly cycles: readonly (readonly string[])[];
+  readonly nodes: readonly GraphNode[];
+  readonly edges: readonly GraphEdge[];
+}
+
+export interface Box {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+export interface PlacedNode extends Box {
+  readonly index: number;
+  readonly id: string;
+  readonly name: string;
+  readonly classes: string;
+  readonly radius: number;
+}
+
+export interface PlacedEdge {
+  readonly index: number;
+  readonly path: string;
+  readonly classes: string;
+  readonly marker: string;
+  readonly label: string;
+  readonly labelX: number;
+  readonly labelY: number;
+}
+
+export interface Layout {
+  readonly nodes: PlacedNode[];
+  readonly edges: PlacedEdge[];
+}
+
+const LAYER_GAP = 90;
+const ROW_GAP = 64;
+const NODE_HEIGHT = 38;
+const SWEEPS = 6;
+const SETTLE_PASSES = 3;
+
+export function displayName(node: GraphNode): string {
+  const prefix = ({ tool: 'tool ', remote: 'remote ', missing: 'missing ' } as Record<string, string>)[node.kind] ?? '';
+  return (node.project ? `${node.project}: ` : '') + prefix + node.label;
+}
+
+const nodeWidth = (node: GraphNode) => Math.max(120, 7.2 * displayName(node).length + 28);
+
+/** Edges that close a loop, found by a depth-first walk from the roots, then from every node. */
+function backEdges(ids: readonly string[], roots: readonly string[], out: Map<string, string[]>): Set<string> {
+  const back = new Set<string>();
+  const state = new Map<string, 'open' | 'done'>();
+  for (const start of [...roots, ...ids]) {
+    if (state.has(start) || !out.has(start)) {
+      continue;
+    }
+    const stack: Array<[string, number]> = [[start, 0]];
+    state.set(start, 'open');
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const next = out.get(top[0])![top[1]++];
+      if (next === undefined) {
+        state.set(top[0], 'done');
+        stack.pop();
+      } else if (state.get(next) === 'open') {
+        back.add(`${top[0]}\u0000${next}`);
+      } else if (!state.has(next)) {
+        state.set(next, 'open');
+        stack.push([next, 0]);
+      }
+    }
+  }
+  return back;
+}
+
+/** Each node's layer: the longest path to it over the forward edges. */
+function layerOf(ids: readonly string[], forward: readonly GraphEdge[]): Map<string, number> {
+  const incoming = new Map(ids.map((id) => [id, 0]));
+  forward.forEach((e) => incoming.set(e.to, incoming.get(e.to)! + 1));
+  const layer = new Map(ids.map((id) => [id, 0]));
+  const ready = ids.filter((id) => incoming.get(id) === 0);
+  while (ready.length > 0) {
+    const id = ready.shift()!;
+    for (const e of forward.filter((edge) => edge.from === id)) {
+      layer.set(e.to, Math.max(layer.get(e.to)!, layer.get(id)! + 1));
+      incoming.set(e.to, incoming.get(e.to)! - 1);
+      if (incoming.get(e.to) === 0) {
+        ready.push(e.to);
+      }
+    }
+  }
+  return layer;
+}
+
+const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+
+export function layoutGraph(graph: Graph): Layout {
+  const ids = graph.nodes.map((n) => n.id);
+  const known = new Set(ids);
+  const shaping = graph.edges.filter((e) => e.kind !== 'return' && e.from !== e.to && known.has(e.from) && known.has(e.to));
+  const out = new Map(ids.map((id) => [id, [] as string[]]));
+  shaping.forEach((e) => out.get(e.from)!.push(e.to));
+  const back = backEdges(ids, graph.roots, out);
+  const forward = shaping.filter((e) => !back.has(`${e.from}\u0000${e.to}`));
+  const layer = layerOf(ids, forward);
+  const successors = new Map(ids.map((id) => [id, [] as string[]]));
+  const predecessors = new Map(ids.map((id) => [id, [] as string[]]));
+  forward.forEach((e) => {
+    successors.get(e.from)!.push(e.to);
+    predecessors.get(e.to)!.push(e.from);
+  });
+
+  const layers: string[][] = [];
+  ids.forEach((id) => (layers[layer.get(id)!] ??= []).push(id));
+  const row = new Map<string, number>();
+  layers.forEach((members) => members.forEach((id, i) => row.set(id, i)));
+  const sweep = (order: string[][], neighbours: Map<string, string[]>) => {
+    for (const members of order) {
+      const centre = new Map(members.map((id) => {
+        const near = neighbours.get(id)!;
+        return [id, near.length > 0 ? mean(near.map((n) => row.get(n)!)) : row.get(id)!];
+      }));
+      members.sort((a, b) => centre.get(a)! - centre.get(b)!);
+      members.forEach((id, i) => row.set(id, i));
+    }
+  };
+  for (let i = 0; i < SWEEPS; i++) {
+    sweep(layers.slice(1), predecessors);
+    sweep(layers.slice(0, -1).reverse(), successors);
+  }
+
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  const left: number[] = [];
+  let x = 0;
+  layers.forEach((members, l) => {
+    left[l] = x;
+    x += Math.max(...members.map((id) => nodeWidth(byId.get(id)!))) + LAYER_GAP;
+  });
+  const top = new Map<string, number>();
+  layers.forEach((members) => members.forEach((id, i) => top.set(id, i * ROW_GAP)));
+  const settle = (members: string[], neighbours: Map<string, string[]>) => {
+    let last = -Infinity;
+    for (const id of members) {
+      const near = neighbours.get(id)!;
+      const want = near.length > 0 ? mean(near.map((n) => top.get(n)!)) : top.get(id)!;
+      const at = Math.max(want, last + ROW_GAP);
+      top.set(id, at);
+      last = at;
+    }
+  };
+  for (let i = 0; i < SETTLE_PASSES; i++) {
+    layers.slice(1).forEach((members) => settle(members, predecessors));
+    layers.slice(0, -1).reverse().forEach((members) => settle(members, successors));
+  }
+
+  const unreachable = new Set(graph.unreachable);
+  const place = new Map<string, Box>();
+  const nodes = graph.nodes.map((node, index): PlacedNode => {
+    const box = { x: left[layer.get(node.id)!], y: top.get(node.id)!, w: nodeWidth(node), h: NODE_HEIGHT };
+    place.set(node.id, box);
+    const classes = ['node', node.kind];
+    if (node.diagnostics.length > 0) classes.push('problem');
+    if (unreachable.has(node.id)) classes.push('unreachable');
+    const radius = node.kind === 'supervisor' ? 18 : node.kind === 'tool' ? 2 : 6;
+    return { ...box, index, id: node.id, name: displayName(node), classes: classes.join(' '), radius };
+  });
+  const edges: PlacedEdge[] = [];
+  graph.edges.forEach((edge, index) => {
+    const a = place.get(edge.from);
+    const b = place.get(edge.to);
+    if (a === undefined || b === undefined) {
+      return;
+    }
+    const classes = edgeClasses(edge);
+    const under = edge.kind === 'return';
+    edges.push({
+      index,
+      path: curve(a, b, under),
+      classes: classes.join(' '),
+      marker: edge.kind === 'tool' ? '' : markerOf(classes),
+      label: edgeLabel(edge),
+      labelX: (a.x + a.w + b.x) / 2,
+      labelY: (a.y + b.y) / 2 + NODE_HEIGHT / 2 + (under ? 34 : -4),
+    });
+  });
+  return { nodes, edges };
+}
+
+/** `returnable` edges are drawn dashed and `problem` ones red (media/graph.css). */
+export function edgeClasses(edge: GraphEdge): string[] {
+  const classes = ['edge', edge.kind];
+  if (edge.kind === 'handoff') classes.push(edge.returnable ? 'returnable' : 'permanent');
+  if (edge.diagnostics.length > 0) classes.push('problem');
+  return classes;
+}
+
+function markerOf(classes: readonly string[]): string {
+  return ['problem', 'returnable', 'return', 'escalate'].find((kind) => classes.includes(kind)) ?? 'plain';
+}
+
+export function edgeLabel(edge: GraphEdge): string {
+  const parts: string[] = [];
+  if (edge.via) parts.push(edge.via);
+  if (edge.condition) parts.push(edge.condition.length > 40 ? `${edge.condition.slice(0, 39)}…` : edge.condition);
+  if (edge.kind === 'handoff' && edge.history && !edge.via) parts.push(`history ${edge.history}${edge.historyCount != null ? ` ${edge.historyCount}` : ''}`);
+  return parts.join(' · ');
+}
+
+function curve(a: Box, b: Box, under: boolean): string {
+  const x1 = a.x + a.w, y1 = a.y + a.h / 2, x2 = b.x, y2 = b.y + b.h / 2;
+  if (!under && x2 > x1 + 20) {
+    const dx = (x2 - x1) / 2;
+    return `M${x1},${y1} C${x1 + dx},${y1} ${x2 - dx},${y2} ${x2},${y2}`;
+  }
+  // Backwards (a way back, a loop): leave below the source and come in below the target.
+  const sx = a.x + a.w / 2, sy = a.y + a.h, tx = b.x + b.w / 2, ty = b.y + b.h;
+  const dip = Math.max(sy, ty) + 46;
+  return `M${sx},${sy} C${sx},${dip} ${tx},${dip} ${tx},${ty}`;
+}

@@ -1,0 +1,224 @@
+import * as vscode from 'vscode';
+import { LANGUAGE_ID } from '../language';
+import { ServerController } from '../server/controller';
+import { readSettings } from '../settings';
+import { revealSource, webviewOptions, webviewPage } from '../webviewPage';
+import { describeEvent, SourceLocation, TraceEvent } from './traceEvents';
+
+interface Reply {
+  readonly agent: string;
+  readonly text: string;
+}
+
+interface StartResult {
+  readonly runId: string;
+  readonly agent: string;
+  readonly greeting: Reply[];
+  readonly events: TraceEvent[];
+}
+
+interface SendResult {
+  readonly replies: Reply[];
+  readonly activeAgent: string;
+  readonly events: TraceEvent[];
+  readonly ended: boolean;
+}
+
+interface RunState {
+  readonly history?: Array<{ role: string; text: string; agent?: string }>;
+  readonly [field: string]: unknown;
+}
+
+/** What the page asks for (media/run.js posts these). */
+type PageMessage =
+  | { type: 'ready' }
+  | { type: 'send'; text: string }
+  | { type: 'reveal'; location: SourceLocation }
+  | { type: 'reset' | 'save' | 'load' | 'saveTest' | 'chooseModel' };
+
+const MODELS = [
+  { label: 'embedded', detail: 'Offline and deterministic (the default)' },
+  { label: 'scripted', detail: 'Replies scripted by the project' },
+  { label: 'openai', detail: 'An OpenAI-compatible endpoint named by the environment' },
+];
+const SESSION_FILTERS = { 'ABL session': ['json'] };
+
+/** The "ABL: Run Agent" panel: a chat with one agent through the server's `abl/run/*` requests,
+ * with the trace as a timeline, the variables and the thread stack. One panel per agent. */
+export class RunPanel {
+  private static readonly open = new Map<string, RunPanel>();
+  private runId: string | undefined;
+  private model = 'embedded';
+
+  static show(extensionUri: vscode.Uri, server: ServerController, uri: vscode.Uri, agent: string): void {
+    const key = `${uri.toString()}#${agent}`;
+    const existing = RunPanel.open.get(key);
+    if (existing !== undefined) {
+      existing.panel.reveal();
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel('abl.runAgent', `Run ${agent}`, vscode.ViewColumn.Beside, webviewOptions(extensionUri));
+    RunPanel.open.set(key, new RunPanel(panel, extensionUri, server, uri, agent));
+    panel.onDidDispose(() => RunPanel.open.delete(key));
+  }
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    private readonly server: ServerController,
+    private readonly uri: vscode.Uri,
+    private readonly agent: string,
+  ) {
+    panel.webview.html = webviewPage(panel.webview, extensionUri, {
+      title: `Run ${agent}`,
+      script: 'run.js',
+      style: 'run.css',
+      body: `<div id="app" data-agent="${agent.replace(/[^\w.-]/g, '')}" data-level="${readSettings().runTraceLevel}"></div>`,
+    });
+    panel.webview.onDidReceiveMessage((message: PageMessage) => void this.handle(message).catch((error: unknown) => this.fail(error)));
+    panel.onDidDispose(() => void this.stopRun());
+  }
+
+  private async handle(message: PageMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        // A page that reloads keeps its history (in its own state) if the run is the same one.
+        if (this.runId === undefined) {
+          await this.startRun();
+        } else {
+          this.post({ type: 'session', runId: this.runId, agent: this.agent, model: this.model });
+          await this.postState();
+        }
+        return;
+      case 'send':
+        return this.send(message.text);
+      case 'reveal':
+        return revealSource(message.location.uri, message.location.range);
+      case 'reset':
+        return this.reset();
+      case 'save':
+        return this.saveSession();
+      case 'load':
+        return this.loadSession();
+      case 'saveTest':
+        return this.saveTest();
+      case 'chooseModel':
+        return this.chooseModel();
+    }
+  }
+
+  private async request<T>(method: string, params: object): Promise<T> {
+    const client = this.server.runningClient();
+    if (client === undefined) {
+      throw new Error('The ABL language server is not running; start it with "ABL: Restart Language Server".');
+    }
+    return client.sendRequest<T>(method, params);
+  }
+
+  private async startRun(): Promise<void> {
+    await saveAblDocuments(); // the run starts from the project as it is on disk and in editors
+    const result = await this.request<StartResult>('abl/run/start', {
+      uri: this.uri.toString(),
+      agent: this.agent,
+      model: this.model,
+      traceLevel: 'debug', // everything: the page filters by level itself
+    });
+    this.runId = result.runId;
+    this.post({ type: 'session', runId: result.runId, agent: result.agent, model: this.model, fresh: true });
+    this.post({ type: 'replies', replies: result.greeting, events: result.events.map(describeEvent) });
+    await this.postState();
+  }
+
+  private async stopRun(): Promise<void> {
+    const runId = this.runId;
+    this.runId = undefined;
+    if (runId !== undefined && this.server.runningClient() !== undefined) {
+      await this.request('abl/run/stop', { runId }).catch((error: unknown) => console.warn(`abl/run/stop: ${String(error)}`));
+    }
+  }
+
+  private async send(text: string): Promise<void> {
+    const runId = await this.currentRun();
+    const result = await this.request<SendResult>('abl/run/send', { runId, text });
+    this.post({ type: 'replies', replies: result.replies, events: result.events.map(describeEvent), ended: result.ended });
+    await this.postState();
+  }
+
+  private async reset(): Promise<void> {
+    const runId = await this.currentRun();
+    const result = await this.request<{ greeting: Reply[] }>('abl/run/reset', { runId });
+    this.post({ type: 'cleared' });
+    this.post({ type: 'replies', replies: result.greeting, events: [] });
+    await this.postState();
+  }
+
+  private async saveSession(): Promise<void> {
+    const target = await vscode.window.showSaveDialog({ title: 'Save the session', filters: SESSION_FILTERS, defaultUri: this.besideProject(`${this.agent}.session.json`) });
+    if (target !== undefined) {
+      await this.request('abl/run/save', { runId: await this.currentRun(), uri: target.toString() });
+    }
+  }
+
+  private async loadSession(): Promise<void> {
+    const [source] = (await vscode.window.showOpenDialog({ title: 'Load a session', filters: SESSION_FILTERS, canSelectMany: false })) ?? [];
+    if (source === undefined) {
+      return;
+    }
+    const state = await this.request<RunState>('abl/run/load', { runId: await this.currentRun(), uri: source.toString() });
+    this.post({ type: 'cleared' });
+    this.post({ type: 'replies', replies: (state.history ?? []).map((m) => ({ role: m.role, agent: m.agent ?? '', text: m.text })), events: [] });
+    this.post({ type: 'state', state });
+  }
+
+  private async saveTest(): Promise<void> {
+    const target = await vscode.window.showSaveDialog({
+      title: 'Save as a conversation test',
+      filters: { 'ABL conversation test': ['yaml', 'yml', 'json'] },
+      defaultUri: this.besideProject(`${this.agent.toLowerCase()}.test.yaml`),
+    });
+    if (target !== undefined) {
+      await this.request('abl/run/saveTest', { runId: await this.currentRun(), uri: target.toString() });
+      void vscode.window.showInformationMessage(`Saved the conversation as a test: ${vscode.workspace.asRelativePath(target)}`);
+    }
+  }
+
+  private async chooseModel(): Promise<void> {
+    const picked = await vscode.window.showQuickPick(MODELS, { title: 'Model for this run', placeHolder: `Now: ${this.model}` });
+    if (picked === undefined || picked.label === this.model) {
+      return;
+    }
+    this.model = picked.label;
+    await this.stopRun();
+    this.post({ type: 'cleared' });
+    await this.startRun();
+  }
+
+  private async currentRun(): Promise<string> {
+    if (this.runId === undefined) {
+      await this.startRun();
+    }
+    return this.runId as string;
+  }
+
+  private async postState(): Promise<void> {
+    const state = await this.request<RunState>('abl/run/state', { runId: this.runId });
+    this.post({ type: 'state', state });
+  }
+
+  private besideProject(name: string): vscode.Uri {
+    return vscode.Uri.joinPath(this.uri, '..', name);
+  }
+
+  private post(message: object): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private fail(error: unknown): void {
+    this.post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+async function saveAblDocuments(): Promise<void> {
+  const dirty = vscode.workspace.textDocuments.filter((doc) => doc.isDirty && doc.languageId === LANGUAGE_ID);
+  await Promise.all(dirty.map((doc) => doc.save()));
+}

@@ -1,0 +1,124 @@
+// Pure formatting of the run trace for the Run Agent panel's timeline: one line per event with
+// the fields that explain a routing decision, and the verbosity level each type is shown at.
+
+export interface Position {
+  readonly line: number;
+  readonly character: number;
+}
+
+export interface SourceLocation {
+  readonly uri: string;
+  readonly range: { readonly start: Position; readonly end: Position };
+}
+
+/** One `abl/run/event`: the envelope plus the event's own fields. */
+export interface TraceEvent {
+  readonly type: string;
+  readonly seq: number;
+  readonly turn: number;
+  readonly thread: string;
+  readonly agent: string;
+  readonly location?: SourceLocation;
+  readonly [field: string]: unknown;
+}
+
+export const TRACE_LEVELS = ['minimal', 'standard', 'verbose', 'debug'] as const;
+export type TraceLevel = (typeof TRACE_LEVELS)[number];
+
+// The `x-level` of each type in docs/trace-events.schema.json that is not `standard`.
+const LEVEL_OF_TYPE: Readonly<Record<string, TraceLevel>> = {
+  warning: 'minimal',
+  error: 'minimal',
+  handoff: 'minimal',
+  handoff_completed: 'minimal',
+  complete: 'minimal',
+  escalate: 'minimal',
+  model_call: 'verbose',
+  correction_invalidation: 'verbose',
+};
+
+export function levelOf(type: string): TraceLevel {
+  return LEVEL_OF_TYPE[type] ?? 'standard';
+}
+
+/** An event as the timeline shows it. */
+export interface TimelineEntry {
+  readonly seq: number;
+  readonly type: string;
+  readonly level: TraceLevel;
+  readonly agent: string;
+  readonly summary: string;
+  /** Problems (errors, failed tools, refused effects) are drawn in the error colour. */
+  readonly problem: boolean;
+  readonly location?: SourceLocation;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+const list = (value: unknown): string => (Array.isArray(value) && value.length > 0 ? value.map(text).join(', ') : 'none');
+
+function historyOf(event: TraceEvent): string {
+  const history = event.history as { mode?: string; count?: number | null } | undefined;
+  if (history === undefined || history === null) {
+    return '';
+  }
+  const mode = history.mode === 'last_n' && history.count != null ? `last_n ${history.count}` : String(history.mode);
+  const messages = typeof event.historyMessages === 'number' ? `, ${event.historyMessages} message${event.historyMessages === 1 ? '' : 's'}` : '';
+  return ` · history ${mode}${messages}`;
+}
+
+/** The key fields of each event type, in a few words; other types list their own fields. */
+const SUMMARIES: Readonly<Record<string, (event: TraceEvent) => string>> = {
+  handoff: (e) =>
+    `${text(e.from)} → ${text(e.to)} · ${e.returnExpected === true ? 'returnable' : 'permanent'}${historyOf(e)}${e.handBack === true ? ' · hand-back' : ''}`,
+  handoff_condition_check: (e) => `→ ${text(e.target)} · WHEN ${text(e.condition)} · ${e.result === true ? 'true' : 'false'}`,
+  handoff_return_handler: (e) =>
+    `${text(e.from)} → ${text(e.to)} · ${text(e.action)} · mapped ${list(e.mappedFields)}${Array.isArray(e.setFields) && e.setFields.length > 0 ? ` · set ${list(e.setFields)}` : ''}`,
+  resume_intent: (e) => `replays "${text(e.message)}"${e.resumeWith !== undefined ? ` · ${text(e.resumeWith)}` : ''}`,
+  handoff_completed: (e) => `→ ${text(e.to)} · ${text(e.outcome)}${e.cause ? ` · ${text(e.cause)}` : ''}`,
+  gather: (e) => `${text(e.field)} = ${text(e.value)}${e.valid === false ? ' · invalid' : ''}`,
+  tool_call: (e) => `${text(e.tool)}(${text(e.input)})`,
+  tool_result: (e) => `${text(e.tool)} · ${e.success === false ? `failed: ${text(e.error)}` : text(e.output)}`,
+  tool_call_retry: (e) => `${text(e.tool)} · attempt ${text(e.attempt)}`,
+  error: (e) => `${text(e.code)}: ${text(e.message)}`,
+  warning: (e) => `${text(e.code)}: ${text(e.message)}`,
+  complete: (e) => `${e.rule ? text(e.rule) : text(e.step)}`,
+  escalate: (e) => `${text(e.reason)}`,
+  flow_step: (e) => `${text(e.step)} · ${text(e.action)}`,
+};
+
+const ENVELOPE = new Set(['type', 'seq', 'turn', 'thread', 'agent', 'ts', 'location']);
+
+function ownFields(event: TraceEvent): string {
+  return Object.entries(event)
+    .filter(([key]) => !ENVELOPE.has(key))
+    .map(([key, value]) => `${key}=${text(value)}`)
+    .join(' ');
+}
+
+function isProblem(event: TraceEvent): boolean {
+  return (
+    event.type === 'error' ||
+    event.type === 'memory_error' ||
+    (event.type === 'tool_result' && event.success === false) ||
+    (event.type === 'handoff_completed' && event.outcome !== undefined && event.outcome !== 'success')
+  );
+}
+
+export function describeEvent(event: TraceEvent): TimelineEntry {
+  const summarise = SUMMARIES[event.type] ?? ownFields;
+  return {
+    seq: event.seq,
+    type: event.type,
+    level: levelOf(event.type),
+    agent: event.agent,
+    summary: summarise(event),
+    problem: isProblem(event),
+    location: event.location,
+  };
+}
+
+/** The entries shown when the timeline's filter is at `level`: those at that level or below. */
+export function visibleAt<T extends { readonly level: TraceLevel }>(entries: readonly T[], level: TraceLevel): T[] {
+  const limit = TRACE_LEVELS.indexOf(level);
+  return entries.filter((entry) => TRACE_LEVELS.indexOf(entry.level) <= limit);
+}

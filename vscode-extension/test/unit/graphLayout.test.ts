@@ -1,0 +1,49 @@
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { edgeClasses, edgeLabel, Graph, GraphEdge, layoutGraph } from '../../src/graph/graphLayout';
+
+const node = (id: string, kind = 'agent') => ({ id, kind, label: id, diagnostics: [], uri: null, range: null });
+const edge = (from: string, to: string, fields: Partial<GraphEdge> = {}): GraphEdge => ({ from, to, kind: 'handoff', diagnostics: [], uri: null, range: null, ...fields });
+
+const loan: Graph = {
+  roots: ['Loan'],
+  unreachable: [],
+  cycles: [],
+  nodes: [node('Loan', 'supervisor'), node('Income'), node('Offer')],
+  edges: [
+    edge('Loan', 'Income', { returnable: true, condition: 'annual_income IS NOT SET', history: 'summary_only' }),
+    edge('Loan', 'Offer', { returnable: false, diagnostics: ['E330'] }),
+    edge('Income', 'Loan', { kind: 'return', returnable: true }),
+  ],
+};
+
+test('layers follow the routes and the way back does not shape them', () => {
+  const { nodes } = layoutGraph(loan);
+  const x = Object.fromEntries(nodes.map((n) => [n.id, n.x]));
+  assert.ok(x.Loan < x.Income && x.Income === x.Offer, JSON.stringify(x));
+  const income = nodes.find((n) => n.id === 'Income')!;
+  const offer = nodes.find((n) => n.id === 'Offer')!;
+  assert.ok(Math.abs(income.y - offer.y) >= 64, 'nodes of a layer do not overlap');
+  assert.equal(nodes.find((n) => n.id === 'Loan')!.radius, 18);
+});
+
+test('returnable edges are dashed, problem edges red, the way back curves below', () => {
+  const { edges } = layoutGraph(loan);
+  assert.deepEqual(edges.map((e) => e.classes), ['edge handoff returnable', 'edge handoff permanent problem', 'edge return']);
+  assert.deepEqual(edges.map((e) => e.marker), ['returnable', 'problem', 'return']);
+  assert.match(edges[2].path, /^M\d/);
+  assert.deepEqual(edgeClasses(edge('a', 'b', { kind: 'tool' })), ['edge', 'tool']);
+});
+
+test('a cycle is laid out without looping, and edges to unknown nodes are left out', () => {
+  const cycle: Graph = { roots: [], unreachable: ['B'], cycles: [['A', 'B']], nodes: [node('A'), node('B')], edges: [edge('A', 'B'), edge('B', 'A'), edge('A', 'Nowhere')] };
+  const layout = layoutGraph(cycle);
+  assert.equal(layout.nodes.length, 2);
+  assert.equal(layout.edges.length, 2);
+  assert.match(layout.nodes[1].classes, /unreachable/);
+});
+
+test('edge labels name the condition (shortened) and the history mode', () => {
+  assert.equal(edgeLabel(edge('a', 'b', { condition: 'x'.repeat(50), history: 'last_n', historyCount: 3 })), `${'x'.repeat(39)}… · history last_n 3`);
+  assert.equal(edgeLabel(edge('a', 'b', { via: 'ON_ERROR', history: 'full' })), 'ON_ERROR');
+});

@@ -1,0 +1,40 @@
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describeEvent, levelOf, TraceEvent, visibleAt } from '../../src/run/traceEvents';
+
+const envelope = { seq: 1, turn: 1, thread: 't1', agent: 'Loan_Supervisor', ts: '2026-01-01T00:00:00Z' };
+const event = (fields: Partial<TraceEvent> & { type: string }): TraceEvent => ({ ...envelope, ...fields });
+
+test('a handoff shows its target, returnable or permanent, and the history it carries', () => {
+  const returnable = describeEvent(event({ type: 'handoff', from: 'Loan_Supervisor', to: 'Income_Capture_Agent', returnExpected: true, history: { mode: 'summary_only', count: null }, historyMessages: 1 }));
+  assert.equal(returnable.summary, 'Loan_Supervisor → Income_Capture_Agent · returnable · history summary_only, 1 message');
+  assert.equal(returnable.level, 'minimal');
+  const permanent = describeEvent(event({ type: 'handoff', from: 'A', to: 'B', returnExpected: false, history: { mode: 'last_n', count: 4 }, historyMessages: 4 }));
+  assert.equal(permanent.summary, 'A → B · permanent · history last_n 4, 4 messages');
+});
+
+test('condition checks, return handlers and resumed intents show their key fields', () => {
+  assert.equal(describeEvent(event({ type: 'handoff_condition_check', target: 'Offer_Agent', condition: 'annual_income IS SET', result: true })).summary, '→ Offer_Agent · WHEN annual_income IS SET · true');
+  assert.equal(
+    describeEvent(event({ type: 'handoff_return_handler', from: 'Income_Capture_Agent', to: 'Loan_Supervisor', action: 'resume_intent', mappedFields: ['annual_income'], setFields: [] })).summary,
+    'Income_Capture_Agent → Loan_Supervisor · resume_intent · mapped annual_income',
+  );
+  assert.equal(describeEvent(event({ type: 'resume_intent', message: 'I want a loan offer', resumeWith: 'original_message' })).summary, 'replays "I want a loan offer" · original_message');
+});
+
+test('errors and failed tools are problems; unknown types list their own fields', () => {
+  assert.equal(describeEvent(event({ type: 'error', code: 'MODEL', message: 'no answer' })).problem, true);
+  assert.equal(describeEvent(event({ type: 'tool_result', tool: 'credit', success: false, error: 'timeout' })).summary, 'credit · failed: timeout');
+  assert.equal(describeEvent(event({ type: 'handoff_completed', to: 'B', outcome: 'success' })).problem, false);
+  const other = describeEvent(event({ type: 'thread_resume', preservedHistoryLength: 3, location: { uri: 'file:///a', range: { start: { line: 1, character: 0 }, end: { line: 1, character: 4 } } } }));
+  assert.equal(other.summary, 'preservedHistoryLength=3');
+  assert.equal(other.location?.range.start.line, 1);
+});
+
+test('the timeline filter keeps the events at or below the chosen level', () => {
+  const entries = ['handoff', 'resume_intent', 'model_call'].map((type, seq) => describeEvent(event({ type, seq })));
+  assert.deepEqual(visibleAt(entries, 'minimal').map((e) => e.type), ['handoff']);
+  assert.deepEqual(visibleAt(entries, 'standard').map((e) => e.type), ['handoff', 'resume_intent']);
+  assert.deepEqual(visibleAt(entries, 'debug').map((e) => e.type), ['handoff', 'resume_intent', 'model_call']);
+  assert.equal(levelOf('some_future_event'), 'standard');
+});
