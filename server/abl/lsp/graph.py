@@ -60,10 +60,14 @@ def _diagnostics(ls: AblServer, project: Project) -> dict[str, tuple]:
 
 def register(server: AblServer) -> None:
     seen: dict[str, tuple[object, str]] = {}  # project root → (its graph object, fingerprint)
+    # Only a client that has asked for the graph is told when it changes: until then, keeping
+    # a fingerprint up to date after every keystroke would be work for no one.
+    watched = [False]
 
     @server.feature(GRAPH)
     @guarded(lambda: None)
     def graph(ls: AblServer, params: Any) -> dict[str, Any]:
+        watched[0] = True
         agent = _param(params, "agent")
         depth = _param(params, "depth")
         agent = agent if isinstance(agent, str) and agent else None
@@ -93,6 +97,8 @@ def register(server: AblServer) -> None:
         return to_json(merge_views(views), locate)
 
     def after_analysis(changed: set[str]) -> None:
+        if not watched[0]:
+            return
         analysis = server.analysis()
         for project in analysis.projects():
             if not project.documents:
