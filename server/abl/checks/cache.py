@@ -11,6 +11,7 @@ changed:
 - `project.agent(name)` still finds the same agent object;
 - `project.agent_names()` still gives the same names;
 - `project.handed_over(name)` still gives an equal set of names;
+- `project.graph_facts(name, routes)` still gives equal facts;
 - `all_agents()`, `agents_by_name()`, `parents_of()`, `graph()`: every agent is still the same
   object (the handoff graph is a function of the agents alone);
 - anything else asked of the project, or the document of an `all_agents()` entry: every document
@@ -55,18 +56,19 @@ class RuleRun:
 class _Reads:
     """What one run of a rule consulted beyond its own agent."""
 
-    __slots__ = ("agents", "handed", "names", "roster", "documents", "own_document", "own_text")
+    __slots__ = ("agents", "handed", "facts", "names", "roster", "documents", "own_document", "own_text")
 
     @property
     def nothing(self) -> bool:
         """The rule read its own agent only (the common case, checked first)."""
         return not (
-            self.agents or self.handed or self.names or self.roster or self.documents or self.own_document or self.own_text
+            self.agents or self.handed or self.facts or self.names or self.roster or self.documents or self.own_document or self.own_text
         )
 
     def __init__(self) -> None:
         self.agents: dict[str, Agent | None] = {}  # name → what `agent(name)` gave
         self.handed: dict[str, frozenset[str]] = {}  # name → what `handed_over(name)` gave
+        self.facts: dict[tuple[str, tuple[int, ...]], object] = {}  # what `graph_facts` gave
         self.names = False
         self.roster = False
         self.documents = False
@@ -274,7 +276,7 @@ class CheckCache:
         finished = run(codes, lambda: rule(check, block))
         sink.extend(found)
         self.runs.append(RuleRun(document.path, None, codes))
-        consulted = reads.agents or reads.handed or reads.names or reads.roster or reads.documents
+        consulted = reads.agents or reads.handed or reads.facts or reads.names or reads.roster or reads.documents
         if finished and not consulted:  # a block rule that asked the project is not kept
             results[key] = _BlockResult(node, shape, crlf, node.row, tuple(found))
 
@@ -290,6 +292,9 @@ class CheckCache:
                     return None
             for name, handed in reads.handed.items():
                 if merged.handed.setdefault(name, handed) != handed:
+                    return None
+            for asked, facts in reads.facts.items():
+                if merged.facts.setdefault(asked, facts) != facts:
                     return None
             merged.names |= reads.names
             merged.roster |= reads.roster
@@ -321,6 +326,8 @@ class CheckCache:
         if reads.documents and stored.documents_seen != self._documents_version:
             return False
         if not all(project.handed_over(name) == found for name, found in reads.handed.items()):
+            return False
+        if not all(project.graph_facts(*asked) == found for asked, found in reads.facts.items()):
             return False
         return all(project.agent(name) is found for name, found in reads.agents.items())
 
@@ -376,6 +383,13 @@ class _WatchedProject:
     def parents_of(self, child: str) -> list[Agent]:
         self._reads.roster = True
         return self._project.parents_of(child)
+
+    def graph_facts(self, name: str, routes: tuple[int, ...] = ()) -> object:
+        # Kept by value, like `handed_over`: an edit elsewhere rebuilds the graph, but rarely
+        # changes what it says about this agent.
+        found = self._project.graph_facts(name, routes)
+        self._reads.facts[(name, routes)] = found
+        return found
 
     def graph(self) -> "ProjectGraph":
         # A function of the agents (and of the default history, whose change empties the cache).

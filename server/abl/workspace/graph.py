@@ -40,6 +40,7 @@ from typing import Callable, Iterable, Iterator
 
 from abl.model import Agent
 from abl.model.types import AgentKind, HandoffRoute
+from abl.suggest import did_you_mean
 from abl.text import Range
 
 # The runtime's nesting limit (waiting parents, the active agent and one-way hops): a
@@ -100,6 +101,18 @@ class GraphEdge:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class AgentFacts:
+    """What the graph says about one agent, as plain values: a rule that reads only these is
+    still right after an edit elsewhere that leaves them equal (the check cache compares them)."""
+
+    declared_here: tuple[str, Range] | None  # (path, name range) of the node the graph keeps
+    unreachable: bool
+    named_by_typo: bool  # a route names a missing agent that is a near miss of this one
+    roots: tuple[str, ...]
+    cycles: tuple[tuple[int, tuple[str, ...]], ...]  # (route index, the loop through it)
+
+
 @dataclass(slots=True)
 class ProjectGraph:
     """The graph of one project and what the analyses found (see the module docstring)."""
@@ -115,12 +128,32 @@ class ProjectGraph:
     _towards_root: list[dict[str, str]] = field(default_factory=list, repr=False)
     _from_root: list[dict[str, str]] = field(default_factory=list, repr=False)
     _by_route: dict[tuple[str, int], GraphEdge] | None = field(default=None, repr=False)
+    _missing: list[str] | None = field(default=None, repr=False)  # names routes give that no agent has
+    _facts: dict[tuple[str, tuple[int, ...]], "AgentFacts"] = field(default_factory=dict, repr=False)
 
     def node(self, node_id: str) -> GraphNode | None:
         return self.nodes.get(node_id)
 
     def edges_from(self, node_id: str) -> Iterator[GraphEdge]:
         return (e for e in self.edges if e.source == node_id)
+
+    def facts(self, agent: str, routes: tuple[int, ...] = ()) -> AgentFacts:
+        """The graph's findings about `agent` (and about its routes with the given indexes),
+        worked out once per graph: the check cache asks for them after every edit."""
+        known = self._facts.get((agent, routes))
+        if known is None:
+            known = self._facts[(agent, routes)] = self._find_facts(agent, routes)
+        return known
+
+    def _find_facts(self, agent: str, routes: tuple[int, ...]) -> AgentFacts:
+        node = self.node(agent)
+        if node is None:
+            return AgentFacts(None, False, False, self.roots, ())
+        if self._missing is None:
+            self._missing = [n.label for n in self.nodes.values() if n.kind is NodeKind.MISSING]
+        typo = any(did_you_mean(name, [agent]) == agent for name in self._missing)
+        cycles = tuple((index, found) for index in routes if (found := self.cycle_through(agent, index)) is not None)
+        return AgentFacts((node.path, node.range), agent in self.unreachable, typo, self.roots, cycles)
 
     def cycle_through(self, agent: str, route: int) -> tuple[str, ...] | None:
         """A cycle the `HANDOFF` route `route` of `agent` lies on, as agent names from the

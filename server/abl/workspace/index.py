@@ -21,7 +21,7 @@ from abl.syntax.limits import MAX_FILE_BYTES
 from abl.text import Range
 
 if TYPE_CHECKING:
-    from abl.workspace.graph import GraphBuilder, ProjectGraph
+    from abl.workspace.graph import AgentFacts, GraphBuilder, ProjectGraph
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
 
@@ -169,6 +169,10 @@ class Project:
         if self._handed_over is None:
             self._handed_over = _names_handed_over(ref.agent for ref in self.all_agents())
         return self._handed_over.get(name, frozenset())
+
+    def graph_facts(self, name: str, routes: tuple[int, ...] = ()) -> "AgentFacts":
+        """What the handoff graph says about the agent `name` and its routes `routes`."""
+        return self.graph().facts(name, routes)
 
     def graph(self) -> "ProjectGraph":
         """The handoff graph of the project (`abl.workspace.graph`), rebuilt after a change from

@@ -18,16 +18,15 @@ fails when the conversation comes round to its start, and the route's `ON_FAILUR
 ## Fix safety
 No fix: which route is missing, or which route should return, is the author's call.
 
-Both rules read the whole graph through `project.graph()`, which the check cache tracks as a
-read of every agent: they run again whenever any agent changes.
+Both rules read the graph through `project.graph_facts(name)`, which the check cache keeps by
+value: after an edit elsewhere they run again only if what the graph says about their agent
+changed.
 """
 
 from __future__ import annotations
 
 from abl.checks.context import Check, agent_rule
 from abl.model import Agent
-from abl.suggest import did_you_mean
-from abl.workspace.graph import NodeKind
 
 # A loop longer than this is shown by its ends, so that a message stays readable.
 _SHOWN_AGENTS = 8
@@ -35,15 +34,13 @@ _SHOWN_AGENTS = 8
 
 @agent_rule("UNREACHABLE_AGENT")
 def unreachable_agent(check: Check, agent: Agent) -> None:
-    graph = check.project.graph()
     name = agent.name.text
-    node = graph.node(name)
-    if name not in graph.unreachable or node is None or node.path != agent.path or node.range != agent.name.range:
+    facts = check.project.graph_facts(name)
+    if not facts.unreachable or facts.declared_here != (agent.path, agent.name.range):
         return  # reachable, or a second agent of the same name (routes reach the first)
-    missing = [n.label for n in graph.nodes.values() if n.kind is NodeKind.MISSING]
-    if missing and any(did_you_mean(typo, [name]) == name for typo in missing):
+    if facts.named_by_typo:
         return  # a route names it with a typo: `INVALID_HANDOFF_TARGET` says so, with the name
-    roots = ", ".join(graph.roots[:3]) + (", ..." if len(graph.roots) > 3 else "")
+    roots = ", ".join(facts.roots[:3]) + (", ..." if len(facts.roots) > 3 else "")
     check.report(
         "UNREACHABLE_AGENT",
         f"{name} is never reached: no handoff or delegate leads to it from {roots}, directly or through "
@@ -54,22 +51,19 @@ def unreachable_agent(check: Check, agent: Agent) -> None:
 
 @agent_rule("HANDOFF_CYCLE")
 def handoff_cycle(check: Check, agent: Agent) -> None:
-    graph = check.project.graph()
-    node = graph.node(agent.name.text)
-    if node is None or node.path != agent.path or node.range != agent.name.range:
+    routes = {route.index: route for route in agent.handoffs if route.target is not None}
+    facts = check.project.graph_facts(agent.name.text, tuple(routes))
+    if facts.declared_here != (agent.path, agent.name.range):
         return
-    for route in agent.handoffs:
-        if route.target is None:
-            continue
-        cycle = graph.cycle_through(agent.name.text, route.index)
-        if cycle is None:
-            continue
+    for index, cycle in facts.cycles:
+        target = routes[index].target
+        assert target is not None
         check.report(
             "HANDOFF_CYCLE",
             f"this route is on the handoff loop {_show(cycle)}: the runtime refuses a handoff to an agent "
             "already in the handoff chain (`recursion`) and runs `ON_FAILURE` instead; make the route out "
             "returnable (`RETURN: true`) so that the way back resumes the waiting parent, or break the loop",
-            route.target.range,
+            target.range,
         )
 
 
