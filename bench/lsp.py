@@ -1,0 +1,1198 @@
+"""Benchmark: the `abl lsp` server over stdio, against yaml-language-server, in one run.
+
+    python bench/lsp.py [--quick] [--only ours] [--json FILE]
+    python bench/lsp.py --profile {5k,workspace,20k} [--quick]
+
+Both servers are real processes driven as an editor drives them, by the raw JSON-RPC client in
+`lspclient.py` (Content-Length framing; a reader thread stamps each message with
+`time.perf_counter()` as soon as its body is read; `workspace/configuration` is answered with
+each server's settings, `client/registerCapability` and `window/workDoneProgress/create` with
+null). Our client does not advertise `textDocument.diagnostic`, so both servers push.
+
+Content. `generate.py` renders the same agents as ABL and as YAML. yaml-language-server gets a
+draft-07 JSON schema for the YAML (enums, patterns, `additionalProperties: false`, a
+description on every property), so its validation, completion and hover do real work. It is
+installed by this script into `bench/.cache/` with npm and run as shipped (its validation has a
+fixed 200 ms debounce). It has no workspace index, so it only takes part in single-file rows.
+
+Scenarios (every latency runs from the moment the client wrote its message to the moment the
+answer's body was read):
+
+1. Edit → diagnostics. Single-character edits spread over the file (agent k = (i//2)·37 mod n),
+   alternately inserting and deleting `x` inside a quoted GOAL string, each waiting for its
+   diagnostics before the next; and edits that change the diagnostics, toggling a route's
+   `HISTORY: none` to `recent` and back (an extra warning for us, a schema error for the peer;
+   the count is verified). Our server sends `version` with its diagnostics, so an edit is
+   matched on it; the peer sends none, so the next publish for the file is the edit's. Our
+   server publishes nothing when an edit leaves a file's diagnostics unchanged; this is
+   detected on a first unmeasured edit, and string edits are then timed to the answer of a
+   `textDocument/hover` on a blank line sent right after the `didChange` (the server finishes
+   the edit's analysis before answering any request). Two unmeasured warm-up edits come first.
+   Sizes: a 5,000-line file, a 200-file workspace of 20,000 lines (edits in 20 open files, all
+   files indexed), a 20,000-line file.
+2. Completion and hover at 5,000 lines: at rest (values after `HISTORY:` and `TO:`, and keys in
+   a route; hover on keys and on agent names), and sent right after a GOAL-string `didChange`.
+   The peer's validation of that edit is awaited before the next sample, so samples do not
+   overlap.
+3. Workspace index: a fresh server per run, from `initialized` to the last of the first
+   publishDiagnostics of every file; files published and files with diagnostics are checked
+   against `abl check`'s own count, computed in this process.
+4. Memory: VmRSS and VmHWM from /proc/<pid>/status, after the server has seen 1,000 edits (the
+   scenario-1 edits, then bursts of ten edits each followed by its diagnostics).
+
+Statistics: p50 is the median; p95 is nearest-rank (the ⌈0.95·n⌉-th smallest sample).
+
+`--profile` runs the edits of one scenario in this process on `abl.ide.host.AnalysisHost`
+(`open`, `set_text`, `analyse`) under cProfile, and prints the top functions by cumulative time.
+
+Every server runs in a process group of its own and is ended on exit, error or Ctrl-C; every
+wait is bounded and says what it waited for when it runs out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import json
+import math
+import os
+import platform
+import pstats
+import shlex
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "server"))
+sys.path.insert(0, str(HERE))
+
+from generate import agent_text, agents_for_lines, project, project_yaml  # noqa: E402
+from lspclient import LspClient, LspTimeout, Published, ServerGone, close_all, file_uri  # noqa: E402
+
+PEER_PACKAGE = "yaml-language-server"
+PEER_VERSION = "1.25.0"
+CACHE = HERE / ".cache"
+
+# Bounded waits, in seconds: generous against a slow machine, short enough never to look hung.
+DIAGNOSTICS_TIMEOUT = 60.0
+REQUEST_TIMEOUT = 60.0
+INDEX_TIMEOUT = 180.0
+PROBE_TIMEOUT = 5.0  # does an edit that leaves the diagnostics alone get a publish?
+NPM_TIMEOUT = 600.0
+
+WORKSPACE_FILES = 200
+OPEN_FILES = 20
+MEMORY_EDITS = 1_000
+BURST = 10
+
+TARGETS = {  # ours, p95 (or the figure itself)
+    "edit_5k": 25.0,
+    "edit_ws": 25.0,
+    "edit_20k": 50.0,
+    "request": 10.0,
+    "index_s": 1.5,
+    "rss_mib": 150.0,
+}
+
+
+# --- the two languages ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Flavour:
+    """Where things are in one language's rendering of the generated agents. A pattern is
+    (line prefix, character): every line starting with the prefix gives a position."""
+
+    key: str  # "ours" or "peer"
+    language_id: str
+    suffix: str
+    goal: tuple[str, int]  # just inside the quoted GOAL text
+    history_none: tuple[str, int]  # the start of the value `none`
+    completions: tuple[tuple[str, int], ...]
+    hovers: tuple[tuple[str, int], ...]
+    # True when the server finishes pending analysis before answering any request (ours).
+    analyses_before_requests: bool
+
+
+OURS = Flavour(
+    key="ours",
+    language_id="abl",
+    suffix=".agent.abl",
+    goal=('GOAL: "', 7),
+    history_none=("    HISTORY: none", 13),
+    completions=(("    HISTORY: ", 13), ("  - TO: ", 8), ("    RETURN: ", 4)),
+    hovers=(("    HISTORY: ", 6), ("  - TO: ", 5), ("GOAL: ", 1), ("  - TO: ", 10)),
+    analyses_before_requests=True,
+)
+PEER = Flavour(
+    key="peer",
+    language_id="yaml",
+    suffix=".yaml",
+    goal=('    goal: "', 11),
+    history_none=("        history: none", 17),
+    completions=(("        history: ", 17), ("      - to: ", 12), ("        return: ", 8)),
+    hovers=(("        history: ", 10), ("      - to: ", 9), ("    goal: ", 5), ("      - to: ", 14)),
+    analyses_before_requests=False,
+)
+
+HISTORY_ENUM = ["full", "none", "last_5", "last_10", "summary_only"]
+
+
+def yaml_schema() -> dict:
+    """The JSON schema the peer validates the YAML rendering against."""
+
+    def text(description: str, **extra: Any) -> dict:
+        return {"type": "string", "description": description, **extra}
+
+    name = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_]*$"}
+    field_ = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["prompt", "type"],
+        "properties": {
+            "prompt": text("What the agent asks to obtain the value."),
+            "type": text("The value's type.", enum=["string", "number", "boolean", "date", "email", "phone"]),
+            "required": {"type": "boolean", "description": "Whether the agent must gather it before completing."},
+        },
+    }
+    route = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["to"],
+        "properties": {
+            "to": {**name, "description": "The agent this route hands the conversation to."},
+            "when": text("The condition under which the route is taken."),
+            "pass": {"type": "array", "items": {"type": "string"}, "description": "Values handed to the target."},
+            "history": text("How much of the conversation the target receives.", enum=HISTORY_ENUM),
+            "summary": text("A summary given to the target instead of the full history."),
+            "return": {"type": "boolean", "description": "Whether the target returns control when done."},
+            "on_return": {
+                "type": "object",
+                "description": "What happens when a returnable target hands control back.",
+                "additionalProperties": False,
+                "properties": {
+                    "action": text("What the parent does next.", enum=["resume_intent", "continue", "complete"]),
+                    "map": {"type": "object", "description": "Child values copied back into the parent.",
+                            "additionalProperties": {"type": "string"}},
+                    "set": {"type": "object", "description": "Parent values set on return."},
+                },
+            },
+            "on_failure": text("What happens when the handoff fails.", enum=["CONTINUE", "ESCALATE", "RETRY"]),
+        },
+    }
+    agent = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["name", "goal"],
+        "properties": {
+            "name": {**name, "description": "The agent's name, unique in the project."},
+            "goal": text("What the agent is for, in one sentence."),
+            "persona": text("How the agent speaks."),
+            "gather": {"type": "object", "description": "Fields the agent collects.", "additionalProperties": field_},
+            "memory": {
+                "type": "object",
+                "description": "Values kept between turns.",
+                "properties": {
+                    "session": {
+                        "type": "array",
+                        "description": "Values kept for the session.",
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {
+                                "name": {**name, "description": "The value's name."},
+                                "type": text("The value's type.", enum=["string", "number", "boolean"]),
+                            },
+                        },
+                    }
+                },
+            },
+            "handoff": {"type": "array", "description": "Routes to other agents.", "items": route},
+            "complete": {
+                "type": "array",
+                "description": "When the agent is done, and what it answers.",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"when": text("The completion condition."), "respond": text("The final answer.")},
+                },
+            },
+        },
+    }
+    return {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Agents",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "version": {"type": "integer", "description": "The format version.", "enum": [1]},
+            "agents": {"type": "array", "description": "The agents of the project.", "items": agent},
+        },
+    }
+
+
+# --- statistics -------------------------------------------------------------------------------
+
+
+def p95(xs: list[float]) -> float:
+    """Nearest-rank 95th percentile."""
+    ordered = sorted(xs)
+    return ordered[max(1, math.ceil(0.95 * len(ordered))) - 1]
+
+
+def summary(ms: list[float]) -> dict:
+    if not ms:
+        return {"n": 0}
+    return {"n": len(ms), "p50": statistics.median(ms), "p95": p95(ms), "min": min(ms), "max": max(ms), "samples_ms": ms}
+
+
+# --- documents ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Doc:
+    """One open document: the client's copy of its text, its version and its diagnostics."""
+
+    client: LspClient
+    path: Path
+    lines: list[str]
+    flavour: Flavour
+    version: int = 1
+    edits: int = 0
+    diagnostics: int = 0  # how many the last publish held
+    blank_row: int = 0  # a line with nothing to hover, for barrier requests
+
+    @property
+    def uri(self) -> str:
+        return file_uri(self.path)
+
+    def sites(self, pattern: tuple[str, int]) -> list[tuple[int, int]]:
+        prefix, col = pattern
+        return [(row, col) for row, line in enumerate(self.lines) if line.startswith(prefix)]
+
+    def open(self) -> float:
+        text = "\n".join(self.lines)
+        self.blank_row = next((r for r, line in enumerate(self.lines) if not line.strip()), 0)
+        return self.client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": self.uri, "languageId": self.flavour.language_id, "version": self.version, "text": text}},
+        )
+
+    def change(self, row: int, start: int, end: int, text: str) -> float:
+        """Send one incremental change; returns the time it was written."""
+        line = self.lines[row]
+        self.lines[row] = line[:start] + text + line[end:]
+        self.version += 1
+        self.edits += 1
+        return self.client.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": self.uri, "version": self.version},
+                "contentChanges": [
+                    {"range": {"start": {"line": row, "character": start}, "end": {"line": row, "character": end}}, "text": text}
+                ],
+            },
+        )
+
+    def position(self, row: int, col: int) -> dict:
+        return {"textDocument": {"uri": self.uri}, "position": {"line": row, "character": col}}
+
+    def wait_diagnostics(self, since: int, timeout: float = DIAGNOSTICS_TIMEOUT) -> Published:
+        """The publish for this document's current version (or, without versions, the next one)."""
+        version = self.version
+        found, _ = self.client.wait_published(
+            since,
+            lambda p: p.uri == self.uri and (p.version is None or p.version == version),
+            timeout,
+            f"{self.path.name} version {version}",
+        )
+        self.diagnostics = len(found.diagnostics)
+        return found
+
+    def barrier(self) -> float:
+        """Time at which a hover on a blank line was answered: the server has finished the
+        analysis of every change sent before it."""
+        at, _ = self.client.response(
+            self.client.send_request("textDocument/hover", self.position(self.blank_row, 0))[0],
+            REQUEST_TIMEOUT,
+            "textDocument/hover (barrier)",
+        )
+        return at
+
+
+def string_edit(site: tuple[int, int], insert: bool) -> tuple[int, int, int, str]:
+    row, col = site
+    return (row, col, col, "x") if insert else (row, col, col + 1, "")
+
+
+def toggle_edit(site: tuple[int, int], to_recent: bool) -> tuple[int, int, int, str]:
+    row, col = site
+    return (row, col, col + 4, "recent") if to_recent else (row, col, col + 6, "none")
+
+
+def spread(i: int, n: int) -> int:
+    """Which of n sites the i-th edit of an insert/delete pair goes to: spread over the file."""
+    return (i // 2 * 37) % n
+
+
+@dataclass
+class EditRun:
+    """How a session's string edits are timed: to their publish, or to a barrier request."""
+
+    mode: str = "publish"  # or "barrier"
+
+
+def timed_edit(doc: Doc, edit: tuple[int, int, int, str], run: EditRun) -> float:
+    """Send one edit and wait until the client sees its effect; returns milliseconds."""
+    since = doc.client.mark()
+    sent = doc.change(*edit)
+    if run.mode == "barrier":
+        return (doc.barrier() - sent) * 1e3
+    return (doc.wait_diagnostics(since).at - sent) * 1e3
+
+
+def detect_mode(doc: Doc, site: tuple[int, int]) -> EditRun:
+    """Send an unmeasured string edit (and undo it): does the server publish diagnostics for an
+    edit that leaves them unchanged?"""
+    since = doc.client.mark()
+    doc.change(*string_edit(site, True))
+    try:
+        doc.wait_diagnostics(since, PROBE_TIMEOUT)
+        run = EditRun("publish")
+    except LspTimeout:
+        run = EditRun("barrier")
+    timed_edit(doc, string_edit(site, False), run)
+    return run
+
+
+def string_edits(sites: list[tuple[Doc, tuple[int, int]]], count: int, runs: dict[int, EditRun]) -> list[float]:
+    times = []
+    for i in range(count):
+        doc, site = sites[spread(i, len(sites))]
+        times.append(timed_edit(doc, string_edit(site, i % 2 == 0), runs[id(doc)]))
+    return times
+
+
+def toggle_edits(sites: list[tuple[Doc, tuple[int, int]]], count: int) -> tuple[list[float], int]:
+    """Toggle HISTORY none → recent → none on spread-out routes. Returns the times and how
+    many publishes did not hold the expected number of diagnostics."""
+    times, wrong = [], 0
+    for i in range(count):
+        doc, site = sites[spread(i, len(sites))]
+        before = doc.diagnostics
+        since = doc.client.mark()
+        sent = doc.change(*toggle_edit(site, i % 2 == 0))
+        found = doc.wait_diagnostics(since)
+        times.append((found.at - sent) * 1e3)
+        if len(found.diagnostics) != before + (1 if i % 2 == 0 else -1):
+            wrong += 1
+    return times, wrong
+
+
+def burst_edits(docs: list[Doc], total: int, runs: dict[int, EditRun]) -> None:
+    """Edits in bursts of ten (typing a word), each burst followed by its diagnostics, until
+    the session has sent `total` edits."""
+    b = 0
+    while sum(d.edits for d in docs) < total:
+        doc = docs[b % len(docs)]
+        sites = doc.sites(doc.flavour.goal)
+        count = min(BURST, total - sum(d.edits for d in docs))
+        count -= count % 2  # insert/delete pairs leave the text as it was
+        if count == 0:
+            count = 2
+        since = doc.client.mark()
+        for i in range(count):
+            doc.change(*string_edit(sites[spread(b * BURST + i, len(sites))], i % 2 == 0))
+        if runs[id(doc)].mode == "barrier":
+            doc.barrier()
+        else:
+            doc.wait_diagnostics(since)
+        b += 1
+
+
+def last_count(client: LspClient, uri: str) -> int:
+    counts = [len(p.diagnostics) for p in client.published if p.uri == uri]
+    return counts[-1] if counts else 0
+
+
+# --- servers ------------------------------------------------------------------------------------
+
+
+def ours_argv() -> tuple[list[str], dict[str, str]]:
+    script = Path(sys.executable).parent / "abl"
+    env = dict(os.environ)
+    if script.is_file():
+        return [str(script), "lsp"], env
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "server"), env.get("PYTHONPATH")]))
+    return [sys.executable, "-m", "abl", "lsp"], env
+
+
+OURS_SETTINGS = {
+    "diagnostics": {"ignore": [], "hints": True},
+    "inlayHints": {"enable": True},
+    "codeLens": {"enable": True},
+    "run": {"traceLevel": "standard"},
+}
+
+
+def peer_settings(schema: Path) -> dict:
+    return {
+        "validate": True,
+        "hover": True,
+        "completion": True,
+        "format": {"enable": False},
+        "schemas": {file_uri(schema): "*.yaml"},
+        "schemaStore": {"enable": False},
+    }
+
+
+def capabilities() -> dict:
+    # No `textDocument.diagnostic`: both servers push their diagnostics.
+    return {
+        "workspace": {
+            "configuration": True,
+            "workspaceFolders": True,
+            "didChangeConfiguration": {"dynamicRegistration": True},
+            "didChangeWatchedFiles": {"dynamicRegistration": True},
+        },
+        "window": {"workDoneProgress": True},
+        "textDocument": {
+            "synchronization": {"didSave": True, "dynamicRegistration": False},
+            "publishDiagnostics": {"versionSupport": True, "relatedInformation": True},
+            "completion": {"completionItem": {"snippetSupport": True, "documentationFormat": ["markdown", "plaintext"]}},
+            "hover": {"contentFormat": ["markdown", "plaintext"]},
+        },
+    }
+
+
+class Servers:
+    """Starts the servers under test, with their settings, logs in the work folder."""
+
+    def __init__(self, work: Path, peer_command: list[str] | None) -> None:
+        self.work = work
+        self.peer_command = peer_command
+        self.schema = work / "agents.schema.json"
+        self.schema.write_text(json.dumps(yaml_schema(), indent=1), encoding="utf-8")
+        self.started = 0
+        self.notes: list[str] = []
+
+    def start(self, flavour: Flavour, root: Path) -> tuple[LspClient, float]:
+        """A server with `root` as its workspace folder, initialized; returns it and the time
+        `initialized` was sent."""
+        self.started += 1
+        log = self.work / f"{flavour.key}-{self.started}.stderr.log"
+        if flavour is OURS:
+            argv, env = ours_argv()
+            settings = OURS_SETTINGS
+
+            def config(section: str | None) -> Any:
+                return settings if section == "abl" else None
+
+        else:
+            assert self.peer_command is not None
+            argv, env = self.peer_command, dict(os.environ)
+            sections = {"yaml": peer_settings(self.schema), "http": {}, "[yaml]": {}, "editor": {"tabSize": 2}}
+
+            def config(section: str | None) -> Any:
+                return sections.get(section or "")
+
+        client = LspClient(flavour.key, argv, root, config, log, env=env)
+        client.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "clientInfo": {"name": "abl-bench"},
+                "rootUri": file_uri(root),
+                "workspaceFolders": [{"uri": file_uri(root), "name": root.name}],
+                "capabilities": capabilities(),
+            },
+            timeout=REQUEST_TIMEOUT,
+        )
+        since = len(client.server_requests)
+        initialized = client.notify("initialized", {})
+        if flavour is PEER:
+            # The peer reads its settings when told they changed; wait until it has asked.
+            client.notify("workspace/didChangeConfiguration", {"settings": {"yaml": peer_settings(self.schema)}})
+            if not client.wait_server_request("workspace/configuration", since, 10.0):
+                self.notes.append("The peer did not ask for its settings within 10 s of being told they changed.")
+            time.sleep(0.3)
+        return client, initialized
+
+
+def stderr_tail(work: Path, lines: int = 15) -> str:
+    logs = sorted(work.glob("*.stderr.log"), key=lambda p: p.stat().st_mtime)
+    if not logs:
+        return ""
+    text = logs[-1].read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
+    return f"last lines of {logs[-1].name}:\n" + "\n".join(text)
+
+
+# --- the peer's installation ---------------------------------------------------------------------
+
+
+def install_peer(notes: list[str]) -> tuple[list[str] | None, str | None]:
+    """The command that runs yaml-language-server, installing it into bench/.cache first if
+    needed; (None, reason) when npm or the package is unavailable."""
+    folder = CACHE / f"{PEER_PACKAGE}-{PEER_VERSION}"
+    package = folder / "node_modules" / PEER_PACKAGE
+    entry = package / "bin" / PEER_PACKAGE
+    node = shutil.which("node")
+    if node is None:
+        return None, "node is not installed"
+    if not _installed_version(package) == PEER_VERSION:
+        npm = shutil.which("npm")
+        if npm is None:
+            return None, "npm is not installed"
+        folder.mkdir(parents=True, exist_ok=True)
+        # A package.json of its own keeps npm from looking for a project further up.
+        (folder / "package.json").write_text('{"private": true}\n', encoding="utf-8")
+        argv = [npm, "install", "--no-audit", "--no-fund", f"{PEER_PACKAGE}@{PEER_VERSION}"]
+        print(f"installing the peer: {shlex.join(argv)} (in {folder.relative_to(ROOT)})", file=sys.stderr)
+        code, output = run_bounded(argv, folder, NPM_TIMEOUT)
+        if code != 0 or _installed_version(package) != PEER_VERSION:
+            return None, f"`npm install {PEER_PACKAGE}@{PEER_VERSION}` failed: {output.strip()[-300:]}"
+        notes.append(f"{PEER_PACKAGE} {PEER_VERSION} was installed into {folder.relative_to(ROOT)} by this run")
+    return [node, str(entry), "--stdio"], None
+
+
+def _installed_version(package: Path) -> str | None:
+    try:
+        return json.loads((package / "package.json").read_text(encoding="utf-8")).get("version")
+    except (OSError, ValueError):
+        return None
+
+
+def run_bounded(argv: list[str], cwd: Path, timeout: float) -> tuple[int, str]:
+    """Run a command in its own process group, ended if it outlives `timeout` or we stop."""
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return -1, f"timed out after {timeout:.0f} s"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def version_of(argv: list[str]) -> str:
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=20).stdout.strip() or "?"
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return f"unavailable ({err})"
+
+
+# --- content ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Corpus:
+    """The generated files, written once and shared by every server of the run."""
+
+    work: Path
+    single: dict[str, dict[str, Path]] = field(default_factory=dict)  # size → flavour key → file
+    agents: dict[str, int] = field(default_factory=dict)
+    workspace: Path | None = None
+    workspace_files: list[Path] = field(default_factory=list)
+
+    def write_single(self, size: str, lines: int) -> None:
+        n = agents_for_lines(lines)
+        self.agents[size] = n
+        self.single[size] = {}
+        for flavour, text in ((OURS, project(n)), (PEER, project_yaml(n))):
+            folder = self.work / f"{flavour.key}-{size}"
+            folder.mkdir()
+            path = folder / f"agents{flavour.suffix}"
+            path.write_text(text, encoding="utf-8")
+            self.single[size][flavour.key] = path
+
+    def write_workspace(self, lines: int, files: int) -> None:
+        """`files` files holding the agents of a `lines`-line project, as evenly as they go."""
+        n = agents_for_lines(lines)
+        self.agents["workspace"] = n
+        self.workspace = self.work / "ours-workspace"
+        self.workspace.mkdir()
+        for f in range(files):
+            names = range(f * n // files, (f + 1) * n // files)
+            path = self.workspace / f"agents_{f:03d}.agent.abl"
+            path.write_text("\n".join(agent_text(i, n) for i in names), encoding="utf-8")
+            self.workspace_files.append(path)
+
+
+def line_count(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").split("\n"))
+
+
+def expected_diagnostics(root: Path) -> dict[str, int]:
+    """How many diagnostics `abl check` finds in each file, computed in this process."""
+    from abl.checks.engine import check_project
+    from abl.workspace import load_project
+
+    project_, _ = load_project([str(root)])
+    return {str(Path(p).resolve()): len(d) for p, d in check_project(project_).items()}
+
+
+# --- sessions ---------------------------------------------------------------------------------
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, servers: Servers, corpus: Corpus) -> None:
+        self.quick = args.quick
+        self.servers = servers
+        self.corpus = corpus
+        self.results: dict[str, dict[str, Any]] = {}
+        self.checks: dict[str, Any] = {}
+        self.notes: list[str] = []
+        self.errors: list[str] = []
+
+    def n(self, full: int, quick: int) -> int:
+        return quick if self.quick else full
+
+    def record(self, key: str, flavour: Flavour, value: Any) -> None:
+        self.results.setdefault(key, {})[flavour.key] = value
+
+    def open_single(self, flavour: Flavour, size: str) -> tuple[LspClient, Doc, EditRun]:
+        path = self.corpus.single[size][flavour.key]
+        client, initialized = self.servers.start(flavour, path.parent)
+        doc = Doc(client, path, path.read_text(encoding="utf-8").split("\n"), flavour)
+        since = client.mark()
+        if flavour is OURS:  # it indexes its workspace folder first
+            client.wait_published(0, lambda p: p.uri == doc.uri, INDEX_TIMEOUT, f"the index of {path.name}")
+        opened = doc.open()
+        if flavour is PEER:
+            first = doc.wait_diagnostics(since)
+            self.record(f"open_{size}", flavour, summary([(first.at - opened) * 1e3]))
+        client.wait_quiet(0.5, 10.0)
+        doc.diagnostics = last_count(client, doc.uri)
+        goals = doc.sites(flavour.goal)
+        run = detect_mode(doc, goals[0])
+        # Two unmeasured warm-up edits (first-time code paths, caches).
+        timed_edit(doc, string_edit(goals[1], True), run)
+        timed_edit(doc, string_edit(goals[1], False), run)
+        self.checks.setdefault("string_edit_timing", {})[f"{flavour.key} {size}"] = run.mode
+        return client, doc, run
+
+    def edits(self, key: str, flavour: Flavour, docs: list[Doc], runs: dict[int, EditRun]) -> None:
+        goal_sites = interleave([[(d, s) for s in d.sites(flavour.goal)] for d in docs])
+        toggle_sites = interleave([[(d, s) for s in d.sites(flavour.history_none)] for d in docs])
+        mode = runs[id(docs[0])].mode
+        times = string_edits(goal_sites, self.n(200, 20), runs)
+        self.record(f"{key}_string", flavour, {**summary(times), "timed_to": mode})
+        times, wrong = toggle_edits(toggle_sites, self.n(100, 10))
+        self.record(f"{key}_toggle", flavour, {**summary(times), "wrong_counts": wrong})
+        if wrong:
+            self.errors.append(f"{flavour.key} {key}: {wrong} toggles published an unexpected number of diagnostics")
+
+    def single_5k(self, flavour: Flavour) -> None:
+        client, doc, run = self.open_single(flavour, "5k")
+        try:
+            self.edits("edit_5k", flavour, [doc], {id(doc): run})
+            self.requests(flavour, doc, run)
+            self.lost_publish_check(flavour, doc)
+        finally:
+            client.close()
+
+    def single_20k(self, flavour: Flavour) -> None:
+        client, doc, run = self.open_single(flavour, "20k")
+        try:
+            rss_open = client.rss_kib()
+            self.edits("edit_20k", flavour, [doc], {id(doc): run})
+            burst_edits([doc], self.n(MEMORY_EDITS, 200), {id(doc): run})
+            self.record("rss_20k", flavour, {"after_open_kib": rss_open, "after_edits_kib": client.rss_kib(), "edits": doc.edits})
+        finally:
+            client.close()
+
+    def requests(self, flavour: Flavour, doc: Doc, run: EditRun) -> None:
+        """Scenario 2: completion and hover, at rest and right after an edit."""
+        for method, patterns, key in (
+            ("textDocument/completion", flavour.completions, "completion"),
+            ("textDocument/hover", flavour.hovers, "hover"),
+        ):
+            positions = positions_for(doc, patterns, self.n(100, 20))
+            times, answered = [], 0
+            for row, col in positions:
+                dt, result = doc.client.request(method, doc.position(row, col), REQUEST_TIMEOUT)
+                times.append(dt * 1e3)
+                answered += bool(items_of(result))
+            self.record(f"{key}_rest", flavour, {**summary(times), "non_empty": answered})
+            goals = doc.sites(flavour.goal)
+            times, answered, lost = [], 0, 0
+            for i, (row, col) in enumerate(positions):
+                since = doc.client.mark()
+                # The edit goes to a different agent than the request (offset half the file).
+                doc.change(*string_edit(goals[(spread(i, len(goals)) + len(goals) // 2) % len(goals)], i % 2 == 0))
+                dt, result = doc.client.request(method, doc.position(row, col), REQUEST_TIMEOUT)
+                times.append(dt * 1e3)
+                answered += bool(items_of(result))
+                if not flavour.analyses_before_requests:
+                    doc.wait_diagnostics(since)  # let the debounced validation finish first
+                elif run.mode == "publish" and lost < 3:  # after three losses, stop paying the wait
+                    try:
+                        doc.wait_diagnostics(since, PROBE_TIMEOUT)
+                    except LspTimeout:
+                        lost += 1  # the request answered from this edit's analysis; its publish never came
+            self.record(f"{key}_after_edit", flavour, {**summary(times), "non_empty": answered, "publishes_lost": lost})
+            if lost:
+                self.errors.append(f"{flavour.key}: {lost} edits followed at once by a {key} request never had their diagnostics published")
+
+    def lost_publish_check(self, flavour: Flavour, doc: Doc) -> None:
+        """An edit that changes the diagnostics, followed at once by a completion request: do
+        its diagnostics still reach the client?"""
+        site = doc.sites(flavour.history_none)[0]
+        before = doc.diagnostics
+        since = doc.client.mark()
+        sent = doc.change(*toggle_edit(site, True))
+        doc.client.request("textDocument/completion", doc.position(site[0], site[1]), REQUEST_TIMEOUT)
+        try:
+            found = doc.wait_diagnostics(since, PROBE_TIMEOUT)
+            outcome = {"published": True, "ms": (found.at - sent) * 1e3, "count_ok": len(found.diagnostics) == before + 1}
+        except LspTimeout:
+            outcome = {"published": False, "waited_s": PROBE_TIMEOUT}
+        self.checks.setdefault("edit_then_request_publishes", {})[flavour.key] = outcome
+        since = doc.client.mark()
+        doc.change(*toggle_edit(site, False))
+        doc.wait_diagnostics(since)
+
+    def workspace(self) -> None:
+        """Scenarios 3, 1(b) and 4 for ours: fresh servers indexing 200 files, the last of
+        which then takes the edits."""
+        root = self.corpus.workspace
+        assert root is not None
+        uris = {file_uri(p) for p in self.corpus.workspace_files}
+        expected = expected_diagnostics(root)
+        expected_with = sum(1 for p in self.corpus.workspace_files if expected.get(str(p.resolve()), 0))
+        runs = self.n(5, 2)
+        index_ms, client = [], None
+        for r in range(runs):
+            client, initialized = self.servers.start(OURS, root)
+            try:
+                seen = wait_all_published(client, uris, INDEX_TIMEOUT)
+                first = {}
+                for p in client.published:
+                    first.setdefault(p.uri, p)
+                index_ms.append((max(p.at for p in first.values()) - initialized) * 1e3)
+                self.checks["index"] = {
+                    "files": len(uris),
+                    "files_published": len(seen),
+                    "files_with_diagnostics": sum(1 for p in first.values() if p.diagnostics),
+                    "files_with_diagnostics_expected": expected_with,
+                    "diagnostics_published": sum(len(p.diagnostics) for p in first.values()),
+                    "diagnostics_expected": sum(expected.values()),
+                }
+                if r < runs - 1:
+                    client.close()
+            except BaseException:
+                client.close()
+                raise
+        assert client is not None
+        self.record("index", OURS, {**summary(index_ms), "runs": runs})
+        try:
+            self.workspace_edits(client)
+        finally:
+            client.close()
+
+    def workspace_edits(self, client: LspClient) -> None:
+        rss_index = client.rss_kib()
+        files = self.corpus.workspace_files
+        chosen = files[:: max(1, len(files) // OPEN_FILES)][:OPEN_FILES]
+        docs = [Doc(client, p, p.read_text(encoding="utf-8").split("\n"), OURS) for p in chosen]
+        for doc in docs:
+            doc.open()
+        client.wait_quiet(0.5, 10.0)
+        for doc in docs:
+            doc.diagnostics = last_count(client, doc.uri)
+        run = detect_mode(docs[0], docs[0].sites(OURS.goal)[0])  # the server's behaviour, not the file's
+        runs = {id(doc): run for doc in docs}
+        self.checks.setdefault("string_edit_timing", {})["ours workspace"] = run.mode
+        self.edits("edit_ws", OURS, docs, runs)
+        burst_edits(docs, self.n(MEMORY_EDITS, 200), runs)
+        self.record(
+            "rss_ws", OURS, {"after_index_kib": rss_index, "after_edits_kib": client.rss_kib(), "edits": sum(d.edits for d in docs)}
+        )
+
+
+def interleave(groups: list[list[Any]]) -> list[Any]:
+    """Round-robin over the groups, so that consecutive sites fall in different files."""
+    out = []
+    for k in range(max((len(g) for g in groups), default=0)):
+        out.extend(g[k] for g in groups if k < len(g))
+    return out
+
+
+def positions_for(doc: Doc, patterns: tuple[tuple[str, int], ...], count: int) -> list[tuple[int, int]]:
+    sites = [doc.sites(p) for p in patterns]
+    return [sites[i % len(sites)][spread(2 * (i // len(sites)), len(sites[i % len(sites)]))] for i in range(count)]
+
+
+def items_of(result: Any) -> list | dict | None:
+    """The items of a completion answer, or the contents of a hover."""
+    if isinstance(result, dict):
+        if "items" in result:
+            return result["items"]
+        contents = result.get("contents")
+        return contents if contents not in ("", [], {"kind": "markdown", "value": ""}) else None
+    return result
+
+
+def wait_all_published(client: LspClient, uris: set[str], timeout: float) -> set[str]:
+    """Wait until every file has had a publishDiagnostics. Should the server skip some files
+    (say, those without diagnostics), stop once nothing has arrived for two seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        seen = {p.uri for p in client.published} & uris
+        if seen == uris:
+            return seen
+        if time.monotonic() > deadline:
+            raise LspTimeout(f"{client.name}: {len(seen)} of {len(uris)} files published within {timeout:.0f} s of indexing")
+        if seen:
+            before = len(client.published)
+            client.wait_quiet(2.0, max(0.1, deadline - time.monotonic()))
+            if len(client.published) == before:
+                return seen
+        else:
+            client.wait_published(0, lambda p: p.uri in uris, max(0.1, deadline - time.monotonic()), "the first file of the index")
+
+
+# --- report -----------------------------------------------------------------------------------
+
+
+def fmt_ms(x: float | None) -> str:
+    if x is None:
+        return "—"
+    return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
+
+
+def ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:.2f}×" if a is not None and b else "—"
+
+
+def verdict(value: float | None, target: float | None) -> str:
+    if value is None or target is None:
+        return ""
+    return f"≤ {target:g}: {'yes' if value <= target else '**no**'}"
+
+
+def latency_table(b: Bench, sizes: dict[str, str]) -> list[str]:
+    rows = [
+        ("edit_5k_string", "edit in a GOAL string → diagnostics¹", sizes["5k"], "edit_5k"),
+        ("edit_5k_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["5k"], "edit_5k"),
+        ("edit_ws_string", "edit in a GOAL string → diagnostics¹", sizes["ws"], "edit_ws"),
+        ("edit_ws_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["ws"], "edit_ws"),
+        ("edit_20k_string", "edit in a GOAL string → diagnostics¹", sizes["20k"], "edit_20k"),
+        ("edit_20k_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["20k"], "edit_20k"),
+        ("completion_rest", "completion, at rest", sizes["5k"], "request"),
+        ("completion_after_edit", "completion right after an edit", sizes["5k"], "request"),
+        ("hover_rest", "hover, at rest", sizes["5k"], "request"),
+        ("hover_after_edit", "hover right after an edit", sizes["5k"], "request"),
+    ]
+    out = [
+        "| scenario | size | ours p50 | ours p95 | peer p50 | peer p95 | ours/peer p50 | ours/peer p95 | target (ours p95, ms) | n |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for key, label, size, target in rows:
+        ours, peer = b.results.get(key, {}).get("ours", {}), b.results.get(key, {}).get("peer", {})
+        if not ours and not peer:
+            continue
+        n = "/".join(str(x["n"]) for x in (ours, peer) if x)
+        out.append(
+            f"| {label} | {size} | {fmt_ms(ours.get('p50'))} | {fmt_ms(ours.get('p95'))} | {fmt_ms(peer.get('p50'))} | "
+            f"{fmt_ms(peer.get('p95'))} | {ratio(ours.get('p50'), peer.get('p50'))} | {ratio(ours.get('p95'), peer.get('p95'))} | "
+            f"{verdict(ours.get('p95'), TARGETS[target])} | {n} |"
+        )
+    return out
+
+
+def other_table(b: Bench, sizes: dict[str, str]) -> list[str]:
+    out = ["| measure | size | ours | peer | ours/peer | target (ours) |", "|---|---|---|---|---|---|"]
+    index = b.results.get("index", {}).get("ours")
+    if index:
+        out.append(
+            f"| workspace index: `initialized` → last first publishDiagnostics (min / median of {index['runs']} runs) | "
+            f"{sizes['ws']} | {index['min'] / 1e3:.2f} s / {index['p50'] / 1e3:.2f} s | no counterpart | | "
+            f"{verdict(index['p50'] / 1e3, TARGETS['index_s'])} |"
+        )
+    for key, label, size in (("rss_ws", "server RSS after {edits:,} edits (peak)", sizes["ws"]),
+                             ("rss_20k", "server RSS after {edits:,} edits (peak)", sizes["20k"])):
+        got = b.results.get(key, {})
+        ours, peer = got.get("ours"), got.get("peer")
+        if not ours and not peer:
+            continue
+
+        def mib(x: dict | None) -> float | None:
+            return x["after_edits_kib"]["VmRSS"] / 1024 if x else None
+
+        def cell(x: dict | None) -> str:
+            if not x:
+                return "no counterpart" if key == "rss_ws" else "—"
+            start = x.get("after_index_kib") or x.get("after_open_kib")
+            return (f"{mib(x):.0f} MiB ({x['after_edits_kib']['VmHWM'] / 1024:.0f}); "
+                    f"{start['VmRSS'] / 1024:.0f} before the edits")
+
+        edits = (ours or peer)["edits"]
+        out.append(
+            f"| {label.format(edits=edits)} | {size} | {cell(ours)} | {cell(peer)} | {ratio(mib(ours), mib(peer))} | "
+            f"{verdict(mib(ours), TARGETS['rss_mib'])} |"
+        )
+    return out
+
+
+def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
+    lines = [
+        "# `abl lsp` and yaml-language-server, edited the same way",
+        "",
+        f"Command: `{meta['command']}`",
+        "",
+        f"Machine: {meta['nproc']} cores ({meta['cpu']}), {meta['os']}; Python {meta['python']}; "
+        f"Node {meta['node']}; peer: {meta['peer']}; ours: abl {meta['abl']}, pygls {meta['pygls']}. "
+        f"Client and servers share the cores; load average (1 min) {meta['load_start']:.1f} at the start, "
+        f"{meta['load_end']:.1f} at the end.",
+        "",
+        "Times in milliseconds; p50 is the median, p95 nearest-rank; ratios below 1 mean ours is faster.",
+        "",
+        *latency_table(b, sizes),
+        "",
+        *other_table(b, sizes),
+        "",
+    ]
+    modes = b.checks.get("string_edit_timing", {})
+    if "barrier" in modes.values():
+        lines.append(
+            "¹ Our server publishes no diagnostics after an edit that leaves them unchanged, so our string edits are "
+            "timed to the answer of a hover on a blank line sent right after the `didChange` (the server finishes the "
+            "edit's analysis first); the peer's to its next publishDiagnostics, 200 ms debounce included."
+        )
+    else:
+        lines.append("¹ Both servers timed to the publishDiagnostics of the edit (ours matched on `version`).")
+    lines.append(
+        "² An edit that adds or removes one diagnostic (ours: a warning for the unknown history mode; peer: a schema "
+        "enum error), timed to the publishDiagnostics that carries it; the count is checked on every edit."
+    )
+    index = b.checks.get("index")
+    if index:
+        lines.append(
+            f"Index check: {index['files_published']} of {index['files']} files published, "
+            f"{index['files_with_diagnostics']} with diagnostics (`abl check` in process: "
+            f"{index['files_with_diagnostics_expected']}); {index['diagnostics_published']} diagnostics "
+            f"(expected {index['diagnostics_expected']})."
+        )
+    lost = b.checks.get("edit_then_request_publishes", {})
+    for key, outcome in lost.items():
+        lines.append(
+            f"Edit that changes the diagnostics, then a completion at once ({key}): "
+            + ("diagnostics published." if outcome["published"] else f"**no publishDiagnostics within {outcome['waited_s']:.0f} s**.")
+        )
+    lines.extend(b.notes + b.servers.notes)
+    lines.extend(f"**Error:** {e}" for e in b.errors)
+    return "\n".join(lines) + "\n"
+
+
+def machine_facts(peer_command: list[str] | None) -> dict:
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            cpu = next((l.split(":", 1)[1].strip() for l in info if l.startswith("model name")), "?")
+    except OSError as err:
+        cpu = f"unknown ({err.strerror})"
+    import abl
+    from importlib.metadata import version
+
+    return {
+        "command": shlex.join(["python", *sys.argv]),
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "node": version_of(["node", "--version"]) if shutil.which("node") else "not installed",
+        "peer": f"{PEER_PACKAGE} {PEER_VERSION} (stock, 200 ms validation debounce)" if peer_command else "not run",
+        "abl": abl.__version__,
+        "pygls": version("pygls"),
+        "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+        "load_start": os.getloadavg()[0],  # other work on the machine skews every figure
+    }
+
+
+# --- profile ----------------------------------------------------------------------------------
+
+
+def profile(scenario: str, quick: bool) -> int:
+    """The edits of one scenario on `AnalysisHost` in this process, under cProfile."""
+    from abl.ide.host import AnalysisHost
+
+    work = Path(tempfile.mkdtemp(prefix="abl-lsp-profile-"))
+    try:
+        corpus = Corpus(work)
+        if scenario == "workspace":
+            corpus.write_workspace(20_000, WORKSPACE_FILES)
+            root = corpus.workspace
+            files = corpus.workspace_files[:: WORKSPACE_FILES // OPEN_FILES][:OPEN_FILES]
+        else:
+            corpus.write_single(scenario, 5_000 if scenario == "5k" else 20_000)
+            files = [corpus.single[scenario]["ours"]]
+            root = files[0].parent
+        assert root is not None
+        texts = {str(p): p.read_text(encoding="utf-8").split("\n") for p in files}
+
+        def sites(prefix: str, col: int) -> list[tuple[str, int, int]]:
+            return interleave([[(p, r, col) for r, line in enumerate(ls) if line.startswith(prefix)] for p, ls in texts.items()])
+
+        goal, toggle = sites(*OURS.goal), sites(*OURS.history_none)
+        plan: list[tuple[str, tuple[str, int, int, int, str]]] = []
+        for i in range(20 if quick else 200):
+            p, r, c = goal[spread(i, len(goal))]
+            plan.append(("string", (p, *string_edit((r, c), i % 2 == 0))))
+        for i in range(10 if quick else 100):
+            p, r, c = toggle[spread(i, len(toggle))]
+            plan.append(("toggle", (p, *toggle_edit((r, c), i % 2 == 0))))
+        # Once without the profiler (its overhead doubles the times), once under it.
+        plain = replay(AnalysisHost, str(root), texts, plan, None)
+        prof = cProfile.Profile()
+        profiled = replay(AnalysisHost, str(root), texts, plan, prof)
+        print(f"# in-process profile: {scenario}, {len(plan)} edits on AnalysisHost (set_text + analyse)\n")
+        for kind in plain:
+            a, b = plain[kind], profiled[kind]
+            print(f"{kind} edits (n = {len(a)}): p50 {statistics.median(a):.1f} ms, p95 {p95(a):.1f} ms; "
+                  f"under the profiler p50 {statistics.median(b):.1f} ms")
+        print()
+        stats = pstats.Stats(prof)
+        stats.sort_stats("cumulative").print_stats(15)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def replay(make_host: Callable[[], Any], root: str, texts: dict[str, list[str]], plan: list, prof: cProfile.Profile | None) -> dict[str, list[float]]:
+    """Index `root`, open `texts`, then apply `plan` one edit at a time (`set_text` and
+    `analyse`, as the server does per keystroke); the milliseconds of each, by kind."""
+    host = make_host()
+    host.add_folder(root)
+    host.analyse()
+    host.freeze_heap()  # as the server does after indexing
+    lines = {p: list(ls) for p, ls in texts.items()}
+    versions = {p: 1 for p in lines}
+    for p, ls in lines.items():
+        host.open(p, "\n".join(ls), 1)
+    host.analyse()
+    times: dict[str, list[float]] = {}
+    for kind, (p, row, start, end, text) in plan:
+        ls = lines[p]
+        ls[row] = ls[row][:start] + text + ls[row][end:]
+        versions[p] += 1
+        whole = "\n".join(ls)  # the editor's buffer, built outside the timed part
+        t0 = time.perf_counter()
+        if prof is not None:
+            prof.enable()
+        host.set_text(p, whole, versions[p])
+        host.analyse()
+        if prof is not None:
+            prof.disable()
+        times.setdefault(kind, []).append((time.perf_counter() - t0) * 1e3)
+    gc.unfreeze()  # let the next replay start from a clean heap
+    return times
+
+
+# --- main -------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer samples and runs, for a smoke run")
+    ap.add_argument("--only", choices=("ours", "peer"), help="run one server only")
+    ap.add_argument("--json", metavar="FILE", help="also write every raw figure to FILE")
+    ap.add_argument("--profile", choices=("5k", "workspace", "20k"), help="profile one scenario in process instead")
+    args = ap.parse_args()
+    if args.profile:
+        return profile(args.profile, args.quick)
+
+    notes: list[str] = []
+    peer_command: list[str] | None = None
+    if args.only != "ours":
+        peer_command, reason = install_peer(notes)
+        if peer_command is None:
+            notes.append(f"The peer was not run: {reason}. Ours ran alone.")
+            print(f"warning: {reason}; running ours alone", file=sys.stderr)
+    flavours = [f for f in (OURS, PEER) if args.only in (None, f.key) and (f is OURS or peer_command)]
+    if not flavours:
+        print("error: nothing to run", file=sys.stderr)
+        return 1
+
+    work = Path(tempfile.mkdtemp(prefix="abl-lsp-bench-"))
+    meta = machine_facts(peer_command)
+    bench = Bench(args, Servers(work, peer_command), Corpus(work))
+    bench.notes.extend(notes)
+    corpus = bench.corpus
+    try:
+        corpus.write_single("5k", 5_000)
+        corpus.write_single("20k", 20_000)
+        if OURS in flavours:
+            corpus.write_workspace(20_000, WORKSPACE_FILES)
+        sizes = {
+            "5k": f"{line_count(corpus.single['5k']['ours']):,} lines ({corpus.agents['5k']} agents)",
+            "20k": f"{line_count(corpus.single['20k']['ours']):,} lines ({corpus.agents['20k']} agents)",
+            "ws": f"{len(corpus.workspace_files)} files, "
+            f"{sum(line_count(p) for p in corpus.workspace_files):,} lines" if corpus.workspace_files else "—",
+        }
+        meta["documents"] = {
+            "yaml_lines": {s: line_count(corpus.single[s]["peer"]) for s in ("5k", "20k")},
+            "abl": sizes,
+        }
+        steps: list[tuple[str, Callable[[], None]]] = []
+        for size in ("5k", "20k"):
+            for flavour in flavours:
+                method = bench.single_5k if size == "5k" else bench.single_20k
+                steps.append((f"{flavour.key}, {size}-line file", lambda m=method, f=flavour: m(f)))
+        if OURS in flavours:
+            steps.append(("ours, 200-file workspace", bench.workspace))
+        for label, step in steps:
+            print(f"running: {label}", file=sys.stderr, flush=True)
+            started = time.monotonic()
+            gc.collect()
+            try:
+                step()
+            except (LspTimeout, ServerGone) as err:
+                bench.errors.append(f"{label}: {err}")
+                print(f"error: {label}: {err}\n{stderr_tail(work)}", file=sys.stderr)
+            load = os.getloadavg()[0]
+            meta.setdefault("load_after_step", {})[label] = load
+            print(f"  done in {time.monotonic() - started:.0f} s (load average {load:.1f})", file=sys.stderr, flush=True)
+        meta["load_end"] = os.getloadavg()[0]
+        meta["peer_rows_note"] = (
+            f"YAML renderings: {meta['documents']['yaml_lines']['5k']:,} and {meta['documents']['yaml_lines']['20k']:,} lines"
+        )
+        bench.notes.insert(0, f"The peer edits the same agents rendered as YAML ({meta['peer_rows_note']}).")
+        text = report(bench, meta, sizes)
+        print(text)
+        if args.json:
+            Path(args.json).write_text(
+                json.dumps({"meta": meta, "results": bench.results, "checks": bench.checks, "notes": bench.notes,
+                            "errors": bench.errors, "targets": TARGETS}, indent=1),
+                encoding="utf-8",
+            )
+        return 1 if bench.errors else 0
+    finally:
+        close_all()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _stop(signum: int, _frame: Any) -> None:
+    raise SystemExit(128 + signum)  # unwinds through `finally`, which ends the servers
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGHUP, _stop)
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:
+        print("interrupted: servers ended", file=sys.stderr)
+        raise SystemExit(130)
