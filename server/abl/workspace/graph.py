@@ -145,6 +145,32 @@ class ProjectGraph:
             known = self._facts[(agent, routes)] = self._find_facts(agent, routes)
         return known
 
+    def inherit_facts(self, before: "ProjectGraph") -> None:
+        """Take over the findings of the graph before an edit when the edit changed none of
+        what they are made of (the routes' ends, reachability, the loops and the names that lead
+        nowhere): the usual keystroke then costs no per-agent search of the graph. A finding of
+        an agent that moved is left to be worked out again (it holds the agent's position)."""
+        if not before._facts or self._analysis_key() != before._analysis_key():
+            return
+        for (agent, routes), facts in before._facts.items():
+            node = self.nodes.get(agent)
+            if node is not None and facts.declared_here == (node.path, node.range):
+                self._facts[(agent, routes)] = facts
+
+    def _analysis_key(self) -> tuple:
+        routes = tuple(sorted((k, e.target, e.hand_back) for k, e in self._route_edges().items()))
+        missing = tuple(sorted(n.label for n in self.nodes.values() if n.kind is NodeKind.MISSING))
+        return (
+            self.roots,
+            self.unreachable,
+            self.cycles,
+            missing,
+            routes,
+            tuple(sorted(self._cycle_groups.items())),
+            tuple(tuple(sorted(m.items())) for m in self._towards_root),
+            tuple(tuple(sorted(m.items())) for m in self._from_root),
+        )
+
     def _find_facts(self, agent: str, routes: tuple[int, ...]) -> AgentFacts:
         node = self.node(agent)
         if node is None:

@@ -78,6 +78,7 @@ class Project:
     _agents: dict[str, list[AgentRef]] | None = None
     _handed_over: dict[str, frozenset[str]] | None = None
     _graph: "ProjectGraph | None" = None
+    _graph_before: "ProjectGraph | None" = None  # the graph before the last change, until rebuilt
     _graph_builder: "GraphBuilder | None" = None
     last_edit: AgentChanges | None = None
     # The files the user asked about, when the others were read only to resolve names.
@@ -129,6 +130,8 @@ class Project:
     def _agents_changed(self) -> None:
         self._agents = None
         self._handed_over = None
+        if self._graph is not None:
+            self._graph_before = self._graph  # its findings may carry over to the next graph
         self._graph = None
 
     # --- queries ------------------------------------------------------------------------
@@ -183,6 +186,9 @@ class Project:
             if self._graph_builder is None:
                 self._graph_builder = GraphBuilder()
             self._graph = self._graph_builder.build((ref.agent for ref in self.all_agents()), self.default_history)
+            if self._graph_before is not None:
+                self._graph.inherit_facts(self._graph_before)
+                self._graph_before = None
         if self._graph.default_history != self.default_history:  # the configuration changed it
             self._graph = None
             return self.graph()
