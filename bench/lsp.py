@@ -1,7 +1,7 @@
 """Benchmark: the `abl lsp` server over stdio, against yaml-language-server, in one run.
 
     python bench/lsp.py [--quick] [--only ours] [--json FILE]
-    python bench/lsp.py --profile {5k,workspace,20k} [--quick]
+    python bench/lsp.py --profile {5k,workspace,20k} [--over-lsp] [--quick]
 
 Both servers are real processes driven as an editor drives them, by the raw JSON-RPC client in
 `lspclient.py` (Content-Length framing; a reader thread stamps each message with
@@ -23,17 +23,19 @@ answer's body was read):
    diagnostics before the next; and edits that change the diagnostics, toggling a route's
    `HISTORY: none` to `recent` and back (an extra warning for us, a schema error for the peer;
    the count is verified). Our server sends `version` with its diagnostics, so an edit is
-   matched on it; the peer sends none, so the next publish for the file is the edit's. Our
-   server publishes nothing when an edit leaves a file's diagnostics unchanged; this is
-   detected on a first unmeasured edit, and string edits are then timed to the answer of a
-   `textDocument/hover` on a blank line sent right after the `didChange` (the server finishes
-   the edit's analysis before answering any request). Two unmeasured warm-up edits come first.
+   matched on it; the peer sends none, so the next publish for the file is the edit's. A
+   first unmeasured edit checks that the server publishes even when an edit leaves the
+   diagnostics unchanged; if it does not, string edits are timed to the answer of a
+   `textDocument/hover` on a blank line sent right after the `didChange` instead (our server
+   finishes the edit's analysis before answering any request), and the report says so. Two
+   unmeasured warm-up edits come first.
    Sizes: a 5,000-line file, a 200-file workspace of 20,000 lines (edits in 20 open files, all
    files indexed), a 20,000-line file.
 2. Completion and hover at 5,000 lines: at rest (values after `HISTORY:` and `TO:`, and keys in
    a route; hover on keys and on agent names), and sent right after a GOAL-string `didChange`.
-   The peer's validation of that edit is awaited before the next sample, so samples do not
-   overlap.
+   The edit's own diagnostics are awaited before the next sample, so samples do not overlap
+   (a publish that never comes is reported). Also checked once: an edit that changes the
+   diagnostics, followed at once by a completion request, still has them published.
 3. Workspace index: a fresh server per run, from `initialized` to the last of the first
    publishDiagnostics of every file; files published and files with diagnostics are checked
    against `abl check`'s own count, computed in this process.
@@ -43,7 +45,9 @@ answer's body was read):
 Statistics: p50 is the median; p95 is nearest-rank (the ⌈0.95·n⌉-th smallest sample).
 
 `--profile` runs the edits of one scenario in this process on `abl.ide.host.AnalysisHost`
-(`open`, `set_text`, `analyse`) under cProfile, and prints the top functions by cumulative time.
+(`open`, `set_text`, `analyse`) under cProfile, and prints the top functions by cumulative time;
+with `--over-lsp`, the same edits go over stdio to our server running under cProfile, which
+shows the protocol side (conversion, publishing) too.
 
 Every server runs in a process group of its own and is ended on exit, error or Ctrl-C; every
 wait is bounded and says what it waited for when it runs out.
@@ -478,9 +482,10 @@ def capabilities() -> dict:
 class Servers:
     """Starts the servers under test, with their settings, logs in the work folder."""
 
-    def __init__(self, work: Path, peer_command: list[str] | None) -> None:
+    def __init__(self, work: Path, peer_command: list[str] | None, server_profile: Path | None = None) -> None:
         self.work = work
         self.peer_command = peer_command
+        self.server_profile = server_profile  # run ours under cProfile, writing here
         self.schema = work / "agents.schema.json"
         self.schema.write_text(json.dumps(yaml_schema(), indent=1), encoding="utf-8")
         self.started = 0
@@ -493,6 +498,9 @@ class Servers:
         log = self.work / f"{flavour.key}-{self.started}.stderr.log"
         if flavour is OURS:
             argv, env = ours_argv()
+            if self.server_profile is not None:
+                env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "server"), env.get("PYTHONPATH")]))
+                argv = [sys.executable, "-m", "cProfile", "-o", str(self.server_profile), "-m", "abl", "lsp"]
             settings = OURS_SETTINGS
 
             def config(section: str | None) -> Any:
@@ -1071,13 +1079,48 @@ def profile(scenario: str, quick: bool) -> int:
     return 0
 
 
+def profile_server(scenario: str, quick: bool) -> int:
+    """The scenario's edits over stdio, with our server itself under cProfile: where the time
+    goes outside `AnalysisHost` (the protocol layer, publishing)."""
+    if scenario == "workspace":
+        print("error: --over-lsp takes a single-file scenario (5k or 20k)", file=sys.stderr)
+        return 2
+    work = Path(tempfile.mkdtemp(prefix="abl-lsp-profile-"))
+    out = work / "server.prof"
+    try:
+        corpus = Corpus(work)
+        corpus.write_single(scenario, 5_000 if scenario == "5k" else 20_000)
+        bench = Bench(argparse.Namespace(quick=quick), Servers(work, None, out), corpus)
+        client, doc, run = bench.open_single(OURS, scenario)
+        try:
+            bench.edits("edit", OURS, [doc], {id(doc): run})
+        finally:
+            client.close()  # `shutdown` and `exit`: the profiler writes its file as the server exits
+        if not out.is_file():
+            print(f"error: the server wrote no profile\n{stderr_tail(work)}", file=sys.stderr)
+            return 1
+        for kind in ("string", "toggle"):
+            got = bench.results[f"edit_{kind}"]["ours"]
+            print(f"{kind} edits over stdio (n = {got['n']}, server under the profiler): p50 {got['p50']:.1f} ms, p95 {got['p95']:.1f} ms")
+        print()
+        # Only our code and the protocol stack: the event loop's own frames say nothing.
+        stats = pstats.Stats(str(out))
+        stats.sort_stats("cumulative").print_stats(r"abl/|pygls|lsprotocol|cattrs|json", 15)
+        stats.sort_stats("tottime").print_stats(10)  # and where the time is spent, not passed on
+    finally:
+        close_all()
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
 def replay(make_host: Callable[[], Any], root: str, texts: dict[str, list[str]], plan: list, prof: cProfile.Profile | None) -> dict[str, list[float]]:
     """Index `root`, open `texts`, then apply `plan` one edit at a time (`set_text` and
     `analyse`, as the server does per keystroke); the milliseconds of each, by kind."""
     host = make_host()
     host.add_folder(root)
     host.analyse()
-    host.freeze_heap()  # as the server does after indexing
+    gc.collect()
+    gc.freeze()  # as the server does after indexing: the long-lived heap leaves the collector's way
     lines = {p: list(ls) for p, ls in texts.items()}
     versions = {p: 1 for p in lines}
     for p, ls in lines.items():
@@ -1110,9 +1153,10 @@ def main() -> int:
     ap.add_argument("--only", choices=("ours", "peer"), help="run one server only")
     ap.add_argument("--json", metavar="FILE", help="also write every raw figure to FILE")
     ap.add_argument("--profile", choices=("5k", "workspace", "20k"), help="profile one scenario in process instead")
+    ap.add_argument("--over-lsp", action="store_true", help="with --profile: profile the server process over stdio")
     args = ap.parse_args()
     if args.profile:
-        return profile(args.profile, args.quick)
+        return profile_server(args.profile, args.quick) if args.over_lsp else profile(args.profile, args.quick)
 
     notes: list[str] = []
     peer_command: list[str] | None = None
