@@ -41,7 +41,8 @@ class Positions:
 
     def __init__(self, text: str | LineIndex, encoding: str) -> None:
         self._index = text if isinstance(text, LineIndex) else LineIndex(text)
-        self._encoding = str(encoding)
+        # The enum's value, not `str()` of it: that gives the member's name for an lsprotocol enum.
+        self._encoding = str(getattr(encoding, "value", encoding))
 
     def _units(self, text: str) -> int:
         if self._encoding == lsp.PositionEncodingKind.Utf32:

@@ -1,0 +1,64 @@
+"""The protocol edge in process: positions in each encoding, settings from the client, and
+diagnostics converted for the wire."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types as lsp
+
+from abl.diagnostics import Diagnostic, Severity
+from abl.lsp.convert import Positions, diagnostic, path_to_uri, uri_to_path
+from abl.lsp.settings import Settings
+from abl.text import Position, Range
+
+TEXT = 'GOAL: "😀 收入"  # x\nTO: Income_Agent\n'
+
+
+@pytest.mark.parametrize(
+    "encoding,character",
+    [(lsp.PositionEncodingKind.Utf16, 12), (lsp.PositionEncodingKind.Utf8, 18), (lsp.PositionEncodingKind.Utf32, 11)],
+)
+def test_positions_after_emoji_and_cjk(encoding, character):
+    positions = Positions(TEXT, encoding)
+    closing_quote = Position(0, TEXT.index('"', 7))  # code point 11
+    assert positions.to_client(closing_quote) == lsp.Position(0, character)
+    assert positions.from_client(lsp.Position(0, character)) == closing_quote
+
+
+def test_out_of_range_client_positions_are_clamped():
+    positions = Positions(TEXT, lsp.PositionEncodingKind.Utf16)
+    assert positions.from_client(lsp.Position(99, 0)) == Position(2, 0)
+    assert positions.from_client(lsp.Position(1, 500)) == Position(1, len("TO: Income_Agent"))
+
+
+def test_uris_and_paths_round_trip(tmp_path):
+    path = str(tmp_path / "a b.abl")
+    assert uri_to_path(path_to_uri(path)) == path
+    assert uri_to_path("untitled:Untitled-1") is None
+
+
+def test_settings_from_the_client():
+    settings = Settings.read({"abl": {"diagnostics": {"ignore": ["E330", "NOPE"], "select": [], "hints": False}, "inlayHints": {"enable": False}}})
+    assert settings.ignore == {"E330", "NOPE"} and settings.select is None  # an empty selection means every code
+    assert settings.unknown == ("NOPE",)
+    assert not settings.inlay_hints and settings.code_lens
+    hint = Diagnostic("HISTORY_NOT_SET", Severity.HINT, "m", Range.on_line(0, 0, 1))
+    error = Diagnostic("E330", Severity.ERROR, "m", Range.on_line(0, 0, 1))
+    assert not settings.shows(hint) and not settings.shows(error)
+    assert Settings.read("not a mapping") == Settings()
+
+
+def test_a_diagnostic_on_the_wire_has_its_docs_link_and_related_place():
+    positions = Positions(TEXT, lsp.PositionEncodingKind.Utf16)
+    d = Diagnostic(
+        "UNKNOWN_HANDOFF_RETURN_FIELD",
+        Severity.ERROR,
+        "message",
+        Range.on_line(1, 4, 16),
+        related=(("/p/child.abl", Range.on_line(0, 7, 19), "declared here"),),
+    )
+    wire = diagnostic(d, positions, lambda path: positions)
+    assert wire.source == "abl" and wire.code == "UNKNOWN_HANDOFF_RETURN_FIELD"
+    assert wire.code_description is not None and wire.code_description.href.endswith("UNKNOWN_HANDOFF_RETURN_FIELD.md")
+    assert wire.related_information[0].location.uri.endswith("child.abl")
+    assert wire.severity is lsp.DiagnosticSeverity.Error
