@@ -23,6 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
+from abl.checks.rules.conditions import conditions
 from abl.checks.rules.layout import offset_range
 from abl.checks.rules.templates import TEMPLATE_KEYS
 from abl.expr.query import names as condition_names
@@ -243,7 +244,7 @@ class _Collector:
         for handler in agent.return_handlers:
             for name in handler.clear:
                 yield self.rooted(var, me, name, "clear")
-        for condition in _conditions(agent):
+        for _, condition in conditions(agent, with_complete=True):
             yield from self.condition_reads(condition, me)
         yield from self.template_reads(agent, me)
 
@@ -306,23 +307,3 @@ def _assignments(agent: Agent):
     for route in agent.handoffs:
         if route.on_return is not None:
             yield from route.on_return.set
-
-
-def _conditions(agent: Agent) -> Iterator[Condition]:
-    for route in agent.handoffs:
-        if route.when is not None:
-            yield route.when
-        if route.enabled_when is not None:
-            yield route.enabled_when
-    for rule in agent.complete:
-        if rule.when is not None:
-            yield rule.when
-    for delegate in agent.delegates:
-        if delegate.when is not None:
-            yield delegate.when
-    for trigger in agent.escalations:
-        if trigger.when is not None:
-            yield trigger.when
-    for remember in agent.remember:
-        if remember.when is not None:
-            yield remember.when
