@@ -122,6 +122,8 @@ def write_project(root: Path, n_agents: int, per_file: int = 20) -> list[Path]:
     paths = []
     for start in range(0, n_agents, per_file):
         p = root / f"agents_{start:05d}.agent.abl"
-        p.write_text("\n".join(agent_text(i, n_agents) for i in range(start, min(n_agents, start + per_file))), encoding="utf-8")
+        p.write_text(
+            "\n".join(agent_text(i, n_agents) for i in range(start, min(n_agents, start + per_file))), encoding="utf-8"
+        )
         paths.append(p)
     return paths

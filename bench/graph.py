@@ -31,12 +31,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "server"))
 sys.path.insert(0, str(HERE))
 
-from generate import agents_for_lines, write_project  # noqa: E402
-
 from abl.checks.engine import check_project  # noqa: E402
 from abl.ide.graph import graph_view, to_json  # noqa: E402
 from abl.workspace import load_projects  # noqa: E402
 from abl.workspace.graph import build_graph  # noqa: E402
+from generate import agents_for_lines, write_project  # noqa: E402
 
 
 def timed(fn) -> tuple[float, object]:  # type: ignore[no-untyped-def]
@@ -79,7 +78,11 @@ def main() -> int:
         for i in range(args.edits):
             path = str(rng.choice(paths))
             text = project.texts[path]
-            flip = ("    RETURN: false\n", "    RETURN: true\n") if i % 2 == 0 else ("    RETURN: true\n", "    RETURN: false\n")
+            flip = (
+                ("    RETURN: false\n", "    RETURN: true\n")
+                if i % 2 == 0
+                else ("    RETURN: true\n", "    RETURN: false\n")
+            )
             at = text.find(flip[0])
             if at < 0:
                 flip = flip[::-1]

@@ -24,18 +24,17 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "server"))
 sys.path.insert(0, str(HERE))
 
-from generate import agent_text, agents_for_lines  # noqa: E402
-
 from abl.checks.cache import CheckCache  # noqa: E402
 from abl.checks.engine import check_project  # noqa: E402
 from abl.workspace import Project  # noqa: E402
+from generate import agent_text, agents_for_lines  # noqa: E402
 
 
 def layout(n_agents: int, per_file: int) -> dict[str, str]:

@@ -71,9 +71,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -186,8 +187,11 @@ def yaml_schema() -> dict:
                 "additionalProperties": False,
                 "properties": {
                     "action": text("What the parent does next.", enum=["resume_intent", "continue", "complete"]),
-                    "map": {"type": "object", "description": "Child values copied back into the parent.",
-                            "additionalProperties": {"type": "string"}},
+                    "map": {
+                        "type": "object",
+                        "description": "Child values copied back into the parent.",
+                        "additionalProperties": {"type": "string"},
+                    },
                     "set": {"type": "object", "description": "Parent values set on return."},
                 },
             },
@@ -257,7 +261,14 @@ def p95(xs: list[float]) -> float:
 def summary(ms: list[float]) -> dict:
     if not ms:
         return {"n": 0}
-    return {"n": len(ms), "p50": statistics.median(ms), "p95": p95(ms), "min": min(ms), "max": max(ms), "samples_ms": ms}
+    return {
+        "n": len(ms),
+        "p50": statistics.median(ms),
+        "p95": p95(ms),
+        "min": min(ms),
+        "max": max(ms),
+        "samples_ms": ms,
+    }
 
 
 # --- documents ----------------------------------------------------------------------------------
@@ -289,7 +300,14 @@ class Doc:
         self.blank_row = next((r for r, line in enumerate(self.lines) if not line.strip()), 0)
         return self.client.notify(
             "textDocument/didOpen",
-            {"textDocument": {"uri": self.uri, "languageId": self.flavour.language_id, "version": self.version, "text": text}},
+            {
+                "textDocument": {
+                    "uri": self.uri,
+                    "languageId": self.flavour.language_id,
+                    "version": self.version,
+                    "text": text,
+                }
+            },
         )
 
     def change(self, row: int, start: int, end: int, text: str) -> float:
@@ -303,7 +321,10 @@ class Doc:
             {
                 "textDocument": {"uri": self.uri, "version": self.version},
                 "contentChanges": [
-                    {"range": {"start": {"line": row, "character": start}, "end": {"line": row, "character": end}}, "text": text}
+                    {
+                        "range": {"start": {"line": row, "character": start}, "end": {"line": row, "character": end}},
+                        "text": text,
+                    }
                 ],
             },
         )
@@ -473,7 +494,9 @@ def capabilities() -> dict:
         "textDocument": {
             "synchronization": {"didSave": True, "dynamicRegistration": False},
             "publishDiagnostics": {"versionSupport": True, "relatedInformation": True},
-            "completion": {"completionItem": {"snippetSupport": True, "documentationFormat": ["markdown", "plaintext"]}},
+            "completion": {
+                "completionItem": {"snippetSupport": True, "documentationFormat": ["markdown", "plaintext"]}
+            },
             "hover": {"contentFormat": ["markdown", "plaintext"]},
         },
     }
@@ -717,7 +740,11 @@ class Bench:
             rss_open = client.rss_kib()
             self.edits("edit_20k", flavour, [doc], {id(doc): run})
             burst_edits([doc], self.n(MEMORY_EDITS, 200), {id(doc): run})
-            self.record("rss_20k", flavour, {"after_open_kib": rss_open, "after_edits_kib": client.rss_kib(), "edits": doc.edits})
+            self.record(
+                "rss_20k",
+                flavour,
+                {"after_open_kib": rss_open, "after_edits_kib": client.rss_kib(), "edits": doc.edits},
+            )
         finally:
             client.close()
 
@@ -752,7 +779,9 @@ class Bench:
                         lost += 1  # the request answered from this edit's analysis; its publish never came
             self.record(f"{key}_after_edit", flavour, {**summary(times), "non_empty": answered, "publishes_lost": lost})
             if lost:
-                self.errors.append(f"{flavour.key}: {lost} edits followed at once by a {key} request never had their diagnostics published")
+                self.errors.append(
+                    f"{flavour.key}: {lost} edits followed at once by a {key} request never had their diagnostics published"
+                )
 
     def lost_publish_check(self, flavour: Flavour, doc: Doc) -> None:
         """An edit that changes the diagnostics, followed at once by a completion request: do
@@ -764,7 +793,11 @@ class Bench:
         doc.client.request("textDocument/completion", doc.position(site[0], site[1]), REQUEST_TIMEOUT)
         try:
             found = doc.wait_diagnostics(since, PROBE_TIMEOUT)
-            outcome = {"published": True, "ms": (found.at - sent) * 1e3, "count_ok": len(found.diagnostics) == before + 1}
+            outcome = {
+                "published": True,
+                "ms": (found.at - sent) * 1e3,
+                "count_ok": len(found.diagnostics) == before + 1,
+            }
         except LspTimeout:
             outcome = {"published": False, "waited_s": PROBE_TIMEOUT}
         self.checks.setdefault("edit_then_request_publishes", {})[flavour.key] = outcome
@@ -826,7 +859,9 @@ class Bench:
         self.edits("edit_ws", OURS, docs, runs)
         burst_edits(docs, self.n(MEMORY_EDITS, 200), runs)
         self.record(
-            "rss_ws", OURS, {"after_index_kib": rss_index, "after_edits_kib": client.rss_kib(), "edits": sum(d.edits for d in docs)}
+            "rss_ws",
+            OURS,
+            {"after_index_kib": rss_index, "after_edits_kib": client.rss_kib(), "edits": sum(d.edits for d in docs)},
         )
 
 
@@ -862,14 +897,18 @@ def wait_all_published(client: LspClient, uris: set[str], timeout: float) -> set
         if seen == uris:
             return seen
         if time.monotonic() > deadline:
-            raise LspTimeout(f"{client.name}: {len(seen)} of {len(uris)} files published within {timeout:.0f} s of indexing")
+            raise LspTimeout(
+                f"{client.name}: {len(seen)} of {len(uris)} files published within {timeout:.0f} s of indexing"
+            )
         if seen:
             before = len(client.published)
             client.wait_quiet(2.0, max(0.1, deadline - time.monotonic()))
             if len(client.published) == before:
                 return seen
         else:
-            client.wait_published(0, lambda p: p.uri in uris, max(0.1, deadline - time.monotonic()), "the first file of the index")
+            client.wait_published(
+                0, lambda p: p.uri in uris, max(0.1, deadline - time.monotonic()), "the first file of the index"
+            )
 
 
 # --- report -----------------------------------------------------------------------------------
@@ -930,8 +969,10 @@ def other_table(b: Bench, sizes: dict[str, str]) -> list[str]:
             f"{sizes['ws']} | {index['min'] / 1e3:.2f} s / {index['p50'] / 1e3:.2f} s | no counterpart | | "
             f"{verdict(index['p50'] / 1e3, TARGETS['index_s'])} |"
         )
-    for key, label, size in (("rss_ws", "server RSS after {edits:,} edits (peak)", sizes["ws"]),
-                             ("rss_20k", "server RSS after {edits:,} edits (peak)", sizes["20k"])):
+    for key, label, size in (
+        ("rss_ws", "server RSS after {edits:,} edits (peak)", sizes["ws"]),
+        ("rss_20k", "server RSS after {edits:,} edits (peak)", sizes["20k"]),
+    ):
         got = b.results.get(key, {})
         ours, peer = got.get("ours"), got.get("peer")
         if not ours and not peer:
@@ -944,8 +985,10 @@ def other_table(b: Bench, sizes: dict[str, str]) -> list[str]:
             if not x:
                 return "no counterpart" if key == "rss_ws" else "—"
             start = x.get("after_index_kib") or x.get("after_open_kib")
-            return (f"{mib(x):.0f} MiB ({x['after_edits_kib']['VmHWM'] / 1024:.0f}); "
-                    f"{start['VmRSS'] / 1024:.0f} before the edits")
+            return (
+                f"{mib(x):.0f} MiB ({x['after_edits_kib']['VmHWM'] / 1024:.0f}); "
+                f"{start['VmRSS'] / 1024:.0f} before the edits"
+            )
 
         edits = (ours or peer)["edits"]
         out.append(
@@ -998,7 +1041,11 @@ def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
     for key, outcome in lost.items():
         lines.append(
             f"Edit that changes the diagnostics, then a completion at once ({key}): "
-            + ("diagnostics published." if outcome["published"] else f"**no publishDiagnostics within {outcome['waited_s']:.0f} s**.")
+            + (
+                "diagnostics published."
+                if outcome["published"]
+                else f"**no publishDiagnostics within {outcome['waited_s']:.0f} s**."
+            )
         )
     lines.extend(b.notes + b.servers.notes)
     lines.extend(f"**Error:** {e}" for e in b.errors)
@@ -1012,8 +1059,9 @@ def machine_facts(peer_command: list[str] | None) -> dict:
             cpu = next((l.split(":", 1)[1].strip() for l in info if l.startswith("model name")), "?")
     except OSError as err:
         cpu = f"unknown ({err.strerror})"
-    import abl
     from importlib.metadata import version
+
+    import abl
 
     return {
         "command": shlex.join(["python", *sys.argv]),
@@ -1052,7 +1100,9 @@ def profile(scenario: str, quick: bool) -> int:
         texts = {str(p): p.read_text(encoding="utf-8").split("\n") for p in files}
 
         def sites(prefix: str, col: int) -> list[tuple[str, int, int]]:
-            return interleave([[(p, r, col) for r, line in enumerate(ls) if line.startswith(prefix)] for p, ls in texts.items()])
+            return interleave(
+                [[(p, r, col) for r, line in enumerate(ls) if line.startswith(prefix)] for p, ls in texts.items()]
+            )
 
         goal, toggle = sites(*OURS.goal), sites(*OURS.history_none)
         plan: list[tuple[str, tuple[str, int, int, int, str]]] = []
@@ -1069,8 +1119,10 @@ def profile(scenario: str, quick: bool) -> int:
         print(f"# in-process profile: {scenario}, {len(plan)} edits on AnalysisHost (set_text + analyse)\n")
         for kind in plain:
             a, b = plain[kind], profiled[kind]
-            print(f"{kind} edits (n = {len(a)}): p50 {statistics.median(a):.1f} ms, p95 {p95(a):.1f} ms; "
-                  f"under the profiler p50 {statistics.median(b):.1f} ms")
+            print(
+                f"{kind} edits (n = {len(a)}): p50 {statistics.median(a):.1f} ms, p95 {p95(a):.1f} ms; "
+                f"under the profiler p50 {statistics.median(b):.1f} ms"
+            )
         print()
         stats = pstats.Stats(prof)
         stats.sort_stats("cumulative").print_stats(15)
@@ -1101,7 +1153,9 @@ def profile_server(scenario: str, quick: bool) -> int:
             return 1
         for kind in ("string", "toggle"):
             got = bench.results[f"edit_{kind}"]["ours"]
-            print(f"{kind} edits over stdio (n = {got['n']}, server under the profiler): p50 {got['p50']:.1f} ms, p95 {got['p95']:.1f} ms")
+            print(
+                f"{kind} edits over stdio (n = {got['n']}, server under the profiler): p50 {got['p50']:.1f} ms, p95 {got['p95']:.1f} ms"
+            )
         print()
         # Only our code and the protocol stack: the event loop's own frames say nothing.
         stats = pstats.Stats(str(out))
@@ -1113,7 +1167,9 @@ def profile_server(scenario: str, quick: bool) -> int:
     return 0
 
 
-def replay(make_host: Callable[[], Any], root: str, texts: dict[str, list[str]], plan: list, prof: cProfile.Profile | None) -> dict[str, list[float]]:
+def replay(
+    make_host: Callable[[], Any], root: str, texts: dict[str, list[str]], plan: list, prof: cProfile.Profile | None
+) -> dict[str, list[float]]:
     """Index `root`, open `texts`, then apply `plan` one edit at a time (`set_text` and
     `analyse`, as the server does per keystroke); the milliseconds of each, by kind."""
     host = make_host()
@@ -1183,8 +1239,9 @@ def main() -> int:
         sizes = {
             "5k": f"{line_count(corpus.single['5k']['ours']):,} lines ({corpus.agents['5k']} agents)",
             "20k": f"{line_count(corpus.single['20k']['ours']):,} lines ({corpus.agents['20k']} agents)",
-            "ws": f"{len(corpus.workspace_files)} files, "
-            f"{sum(line_count(p) for p in corpus.workspace_files):,} lines" if corpus.workspace_files else "—",
+            "ws": f"{len(corpus.workspace_files)} files, {sum(line_count(p) for p in corpus.workspace_files):,} lines"
+            if corpus.workspace_files
+            else "—",
         }
         meta["documents"] = {
             "yaml_lines": {s: line_count(corpus.single[s]["peer"]) for s in ("5k", "20k")},
@@ -1208,7 +1265,9 @@ def main() -> int:
                 print(f"error: {label}: {err}\n{stderr_tail(work)}", file=sys.stderr)
             load = os.getloadavg()[0]
             meta.setdefault("load_after_step", {})[label] = load
-            print(f"  done in {time.monotonic() - started:.0f} s (load average {load:.1f})", file=sys.stderr, flush=True)
+            print(
+                f"  done in {time.monotonic() - started:.0f} s (load average {load:.1f})", file=sys.stderr, flush=True
+            )
         meta["load_end"] = os.getloadavg()[0]
         meta["peer_rows_note"] = (
             f"YAML renderings: {meta['documents']['yaml_lines']['5k']:,} and {meta['documents']['yaml_lines']['20k']:,} lines"
@@ -1218,8 +1277,17 @@ def main() -> int:
         print(text)
         if args.json:
             Path(args.json).write_text(
-                json.dumps({"meta": meta, "results": bench.results, "checks": bench.checks, "notes": bench.notes,
-                            "errors": bench.errors, "targets": TARGETS}, indent=1),
+                json.dumps(
+                    {
+                        "meta": meta,
+                        "results": bench.results,
+                        "checks": bench.checks,
+                        "notes": bench.notes,
+                        "errors": bench.errors,
+                        "targets": TARGETS,
+                    },
+                    indent=1,
+                ),
                 encoding="utf-8",
             )
         return 1 if bench.errors else 0

@@ -19,12 +19,13 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 # Every client not yet closed, so that an interrupted run can still end its servers.
-LIVE: list["LspClient"] = []
+LIVE: list[LspClient] = []
 
 
 class LspTimeout(RuntimeError):
@@ -147,7 +148,9 @@ class LspClient:
         params = msg.get("params") or {}
         if method == "textDocument/publishDiagnostics":
             with self._cond:
-                self.published.append(Published(at, params["uri"], params.get("version"), params.get("diagnostics") or []))
+                self.published.append(
+                    Published(at, params["uri"], params.get("version"), params.get("diagnostics") or [])
+                )
                 self._cond.notify_all()
         elif method == "window/showMessage":
             self.messages.append(str(params.get("message")))
@@ -299,7 +302,7 @@ class LspClient:
 
 def close_all() -> None:
     """End every server still running (used on error and on interrupt)."""
-    for client in list(LIVE):
+    for client in LIVE:
         try:
             client.close()
         except Exception as err:  # keep ending the others

@@ -24,13 +24,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "server"))
 sys.path.insert(0, str(HERE))
 
-from generate import agents_for_lines, project, project_yaml, write_project  # noqa: E402
-
 from abl.checks.engine import check_project  # noqa: E402
 from abl.gcpause import paused_gc  # noqa: E402
 from abl.model import load_document  # noqa: E402
 from abl.syntax import parse  # noqa: E402
 from abl.workspace import Project, load_project  # noqa: E402
+from generate import agents_for_lines, project, project_yaml, write_project  # noqa: E402
 
 
 def timed(fn, reps: int) -> float:
@@ -53,7 +52,9 @@ def main() -> int:
     text = project(n_agents)
     lines = text.count("\n")
     yaml_text = project_yaml(n_agents)
-    print(f"{n_agents} agents, {lines} lines of ABL ({len(text) / 1e6:.2f} MB); YAML rendering {yaml_text.count(chr(10))} lines")
+    print(
+        f"{n_agents} agents, {lines} lines of ABL ({len(text) / 1e6:.2f} MB); YAML rendering {yaml_text.count(chr(10))} lines"
+    )
 
     rows: list[tuple[str, float]] = []
     rows.append(("parser (lossless tree, positions)", timed(lambda: parse(text), args.reps)))
@@ -74,7 +75,12 @@ def main() -> int:
         import os
 
         env = {**os.environ, **env}
-        rows.append(("abl check, subprocess end to end", timed(lambda: subprocess.run(cmd, env=env, capture_output=True), max(1, args.reps // 2))))
+        rows.append(
+            (
+                "abl check, subprocess end to end",
+                timed(lambda: subprocess.run(cmd, env=env, capture_output=True), max(1, args.reps // 2)),
+            )
+        )
         project_on_disk, _ = load_project([tmp])
         del project_on_disk
 
@@ -82,7 +88,12 @@ def main() -> int:
 
     if getattr(yaml, "__with_libyaml__", False):
         rows.append(("PyYAML CSafeLoader (C)", timed(lambda: yaml.load(yaml_text, Loader=yaml.CSafeLoader), args.reps)))
-    rows.append(("PyYAML SafeLoader (pure Python)", timed(lambda: yaml.load(yaml_text, Loader=yaml.SafeLoader), max(1, args.reps // 2))))
+    rows.append(
+        (
+            "PyYAML SafeLoader (pure Python)",
+            timed(lambda: yaml.load(yaml_text, Loader=yaml.SafeLoader), max(1, args.reps // 2)),
+        )
+    )
 
     pure = dict(rows)["PyYAML SafeLoader (pure Python)"]
     print(f"\n{'what':<38} {'seconds':>9} {'lines/s':>10} {'vs pure PyYAML':>15}")

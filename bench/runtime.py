@@ -45,32 +45,61 @@ class Scenario:
     mocks: dict[str, Any]
 
 
-SLOTS = {"slots": [{"day": "Tuesday", "start": "14:00", "period": "afternoon"},
-                   {"day": "Wednesday", "start": "09:00", "period": "morning"},
-                   {"day": "Monday", "start": "10:30", "period": "morning"}]}
+SLOTS = {
+    "slots": [
+        {"day": "Tuesday", "start": "14:00", "period": "afternoon"},
+        {"day": "Wednesday", "start": "09:00", "period": "morning"},
+        {"day": "Monday", "start": "10:30", "period": "morning"},
+    ]
+}
 POLICY = {"cover": "home contents", "renewal": "2026-09-01"}
 CLAIMS = {"claims": [{"claim_id": "C-9", "status": "open"}]}
 
 KINDS: dict[str, tuple[Scenario, ...]] = {
     "routing": (
-        Scenario(ROOT / "examples" / "loan-supervisor", "Loan_Supervisor",
-                 ("I want a loan offer", "85,000", "what rates can I get?"), {}),
-        Scenario(ROOT / "examples" / "retail-hub", "Retail_Hub",
-                 ("hi there", "I have a question", "where is my order ORD-20931?", "thanks"), {}),
+        Scenario(
+            ROOT / "examples" / "loan-supervisor",
+            "Loan_Supervisor",
+            ("I want a loan offer", "85,000", "what rates can I get?"),
+            {},
+        ),
+        Scenario(
+            ROOT / "examples" / "retail-hub",
+            "Retail_Hub",
+            ("hi there", "I have a question", "where is my order ORD-20931?", "thanks"),
+            {},
+        ),
     ),
     "flow": (
-        Scenario(SCENARIOS_DIR / "furniture-delivery", "Delivery_Desk",
-                 ("hi", "FN-1234 with 2 items", "what are your opening hours?", "SW1", "actually it is 3 items",
-                  "First morning slot", "maybe", "yes"),
-                 {"find_slots": SLOTS, "book_slot": {"booking_id": "BK-77"}}),
+        Scenario(
+            SCENARIOS_DIR / "furniture-delivery",
+            "Delivery_Desk",
+            (
+                "hi",
+                "FN-1234 with 2 items",
+                "what are your opening hours?",
+                "SW1",
+                "actually it is 3 items",
+                "First morning slot",
+                "maybe",
+                "yes",
+            ),
+            {"find_slots": SLOTS, "book_slot": {"booking_id": "BK-77"}},
+        ),
     ),
     "tools": (
-        Scenario(SCENARIOS_DIR / "insurance-assistant", "Policy_Assistant",
-                 ("what does my policy cover?", "P-1001", "and do I have any open claims?", "thanks"),
-                 {"get_policy": POLICY, "list_claims": CLAIMS}),
-        Scenario(SCENARIOS_DIR / "insurance-assistant", "Claims_Intake",
-                 ("I want to report a burst pipe", "P-1001", "do I have open claims already?"),
-                 {"list_claims": CLAIMS}),
+        Scenario(
+            SCENARIOS_DIR / "insurance-assistant",
+            "Policy_Assistant",
+            ("what does my policy cover?", "P-1001", "and do I have any open claims?", "thanks"),
+            {"get_policy": POLICY, "list_claims": CLAIMS},
+        ),
+        Scenario(
+            SCENARIOS_DIR / "insurance-assistant",
+            "Claims_Intake",
+            ("I want to report a burst pipe", "P-1001", "do I have open claims already?"),
+            {"list_claims": CLAIMS},
+        ),
     ),
 }
 
@@ -119,11 +148,15 @@ def main() -> int:
         turns, secs, events = run_turns(projects, scenarios, args.turns)
         all_turns += turns
         all_seconds += secs
-        print(f"{kind:8} {turns} turns in {secs:.2f} CPU s: {turns / secs:,.0f} turns/s with the trace on "
-              f"({events / turns:.1f} events per turn)")
+        print(
+            f"{kind:8} {turns} turns in {secs:.2f} CPU s: {turns / secs:,.0f} turns/s with the trace on "
+            f"({events / turns:.1f} events per turn)"
+        )
     print(f"{'all':8} {all_turns / all_seconds:,.0f} turns/s")
     per = memory_per_session(args.sessions)
-    print(f"{args.sessions:,} sessions held at once: {per / 1024:.1f} KiB per session ({per * args.sessions / 2**20:.0f} MiB in all)")
+    print(
+        f"{args.sessions:,} sessions held at once: {per / 1024:.1f} KiB per session ({per * args.sessions / 2**20:.0f} MiB in all)"
+    )
     return 0
 
 

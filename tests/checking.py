@@ -6,7 +6,6 @@ from abl.checks.engine import CheckOptions, check_project
 from abl.config import DEFAULT
 from abl.diagnostics import Diagnostic, Severity
 from abl.workspace import Project, decode
-
 from fixture import Fixture, parse_fixture
 
 

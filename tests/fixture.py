@@ -69,7 +69,9 @@ def parse_fixture(text: str, default_path: str = "/main.abl") -> Fixture:
         if a is not None and lines:
             start = len(a.group(1))
             end = start + len(a.group(2))
-            fx.expectations.append(Expectation(path, len(lines) - 1, start, end, a.group(3), (a.group(4) or "").strip()))
+            fx.expectations.append(
+                Expectation(path, len(lines) - 1, start, end, a.group(3), (a.group(4) or "").strip())
+            )
             continue
         if "$0" in raw:
             fx.cursor = (path, len(lines), raw.index("$0"))

@@ -90,14 +90,16 @@ def test_pyproject_reads_the_tool_abl_tables(tmp_path: Path) -> None:
         ('extend_select = ["W801"]\n', (1, 1), "did you mean `extend-select`?"),
         ('select = ["W801", "HISTORY_FALS_BACK_TO_FULL"]\n', (1, 20), "did you mean `HISTORY_FALLS_BACK_TO_FULL`?"),
         ('ignore = "W801"\n', (1, 1), "takes a list of strings"),
-        ("\n[severity]\nW8011 = \"hint\"\n", (3, 1), "did you mean `W801`?"),
-        ("[severity]\nW801 = \"loud\"\n", (2, 1), "`error`, `warning` or `hint`"),
+        ('\n[severity]\nW8011 = "hint"\n', (3, 1), "did you mean `W801`?"),
+        ('[severity]\nW801 = "loud"\n', (2, 1), "`error`, `warning` or `hint`"),
         ('default-history = "recent"\n', (1, 1), "`default-history` is one of"),
         ('[per-file-ignores]\n"a/*.abl" = ["nope"]\n', (2, 15), "unknown code `nope`"),
         ("select = [\n", (2, 1), "not valid TOML"),
     ],
 )
-def test_problems_have_a_position_and_say_what_to_write(tmp_path: Path, text: str, where: tuple[int, int], fragment: str) -> None:
+def test_problems_have_a_position_and_say_what_to_write(
+    tmp_path: Path, text: str, where: tuple[int, int], fragment: str
+) -> None:
     config, problems = load_config(write(tmp_path, "abl.toml", text))
     assert len(problems) == 1, problems
     problem = problems[0]
@@ -123,7 +125,12 @@ def test_an_unreadable_file_is_a_problem_not_an_exception(tmp_path: Path) -> Non
 
 def test_filter_selects_ignores_and_overrides_severities(tmp_path: Path) -> None:
     config, _ = load_config(write(tmp_path, "abl.toml", FULL))
-    found = [diagnostic("SYNTAX_ERROR"), diagnostic("ON_FAILURE_NOT_SET"), diagnostic("HISTORY_NOT_SET", severity=Severity.HINT), diagnostic("W801")]
+    found = [
+        diagnostic("SYNTAX_ERROR"),
+        diagnostic("ON_FAILURE_NOT_SET"),
+        diagnostic("HISTORY_NOT_SET", severity=Severity.HINT),
+        diagnostic("W801"),
+    ]
     kept = config.filter(str(tmp_path / "agents" / "a.abl"), "AGENT: A\n", found)
     assert [(d.code, d.severity) for d in kept] == [("HISTORY_NOT_SET", Severity.WARNING), ("W801", Severity.WARNING)]
     legacy = config.filter(str(tmp_path / "legacy" / "a.abl"), "AGENT: A\n", found)

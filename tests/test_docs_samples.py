@@ -82,7 +82,9 @@ def _output(sample: Sample, tmp_path: Path) -> list[str]:
 def _run(argv: list[str], cwd: Path) -> list[str]:
     """What a terminal shows: standard output and error, interleaved as they are written."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    done = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300, env=env)
+    done = subprocess.run(
+        argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300, env=env
+    )
     return done.stdout.splitlines()
 
 

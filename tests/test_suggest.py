@@ -5,13 +5,33 @@ from __future__ import annotations
 from itertools import permutations
 
 import pytest
+
 from abl.suggest import CUTOFF, did_you_mean, ranked, score
 
 SECTIONS = (
-    "AGENT", "BEHAVIOR", "BEHAVIOR_PROFILE", "COMPLETE", "CONSTRAINTS", "DELEGATE", "ESCALATE",
-    "FLOW", "GATHER", "GOAL", "HANDOFF", "HANDOFF_PROTOCOL", "INSTRUCTIONS", "LIMITATIONS",
-    "MEMORY", "ON_ERROR", "ON_START", "PERSONA", "RETURN_HANDLERS", "SUPERVISOR", "SYSTEM_PROMPT",
-    "TOOLS", "VERSION",
+    "AGENT",
+    "BEHAVIOR",
+    "BEHAVIOR_PROFILE",
+    "COMPLETE",
+    "CONSTRAINTS",
+    "DELEGATE",
+    "ESCALATE",
+    "FLOW",
+    "GATHER",
+    "GOAL",
+    "HANDOFF",
+    "HANDOFF_PROTOCOL",
+    "INSTRUCTIONS",
+    "LIMITATIONS",
+    "MEMORY",
+    "ON_ERROR",
+    "ON_START",
+    "PERSONA",
+    "RETURN_HANDLERS",
+    "SUPERVISOR",
+    "SYSTEM_PROMPT",
+    "TOOLS",
+    "VERSION",
 )
 HANDOFF_KEYS = ("TO", "WHEN", "SUMMARY", "HISTORY", "RETURN", "EXPECT_RETURN", "ON_RETURN", "ON_FAILURE", "ON_FAIL")
 TURN_KEYS = ("user", "agent", "reply", "events", "no_events", "vars", "history_received", "ended", "scripted")

@@ -153,9 +153,7 @@ class Config:
         found = suppressions.apply(text, diagnostics)
         if not self._plain:
             off = self.ignored_for(path)
-            found = [
-                self._with_severity(d) for d in found if d.code in self.enabled and d.code not in off
-            ]
+            found = [self._with_severity(d) for d in found if d.code in self.enabled and d.code not in off]
         found.sort(key=lambda d: (d.range.start, d.range.end, d.code))
         return found
 
@@ -264,7 +262,9 @@ def load_config(path: Path) -> tuple[Config, list[ConfigProblem]]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        return Config(path, path.parent), [ConfigProblem(shown, Range.empty(0, 0), f"cannot read the configuration: {reason}")]
+        return Config(path, path.parent), [
+            ConfigProblem(shown, Range.empty(0, 0), f"cannot read the configuration: {reason}")
+        ]
     return parse_config(text, path)
 
 
@@ -274,7 +274,9 @@ def parse_config(text: str, path: Path) -> tuple[Config, list[ConfigProblem]]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        return Config(path, path.parent), [ConfigProblem(str(path), _decode_error_range(err, text), f"not valid TOML: {_reason(err)}")]
+        return Config(path, path.parent), [
+            ConfigProblem(str(path), _decode_error_range(err, text), f"not valid TOML: {_reason(err)}")
+        ]
     prefix: tuple[str, ...] = ()
     if path.name == PYPROJECT:
         prefix = ("tool", "abl")
@@ -324,7 +326,7 @@ class _Reader:
 
     def _strings(self, key: str, value: object, table: tuple[str, ...] = ()) -> tuple[str, ...] | None:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self._problem(table, key, None, f"`{key}` takes a list of strings, such as [\"W801\"]")
+            self._problem(table, key, None, f'`{key}` takes a list of strings, such as ["W801"]')
             return None
         return tuple(value)
 
@@ -343,7 +345,7 @@ class _Reader:
 
     def _severities(self, value: object) -> dict[str, Severity] | None:
         if not isinstance(value, dict):
-            self._problem((), "severity", None, "`severity` takes a table of `CODE = \"error\" | \"warning\" | \"hint\"`")
+            self._problem((), "severity", None, '`severity` takes a table of `CODE = "error" | "warning" | "hint"`')
             return None
         out: dict[str, Severity] = {}
         for code, level in value.items():
@@ -352,14 +354,16 @@ class _Reader:
                 hint = f"; did you mean `{guess}`?" if guess else ""
                 self._problem(("severity",), code, None, f"`{code}` is not a diagnostic code{hint}")
             elif not isinstance(level, str) or level.lower() not in _SEVERITIES:
-                self._problem(("severity",), code, None, f"the severity of `{code}` is one of `error`, `warning` or `hint`")
+                self._problem(
+                    ("severity",), code, None, f"the severity of `{code}` is one of `error`, `warning` or `hint`"
+                )
             else:
                 out[code.upper()] = _SEVERITIES[level.lower()]
         return out
 
     def _per_file_ignores(self, value: object) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
         if not isinstance(value, dict):
-            self._problem((), "per-file-ignores", None, "`per-file-ignores` takes a table of `\"glob\" = [codes]`")
+            self._problem((), "per-file-ignores", None, '`per-file-ignores` takes a table of `"glob" = [codes]`')
             return None
         out = []
         for pattern, codes in value.items():
@@ -373,7 +377,9 @@ class _Reader:
         if word in HISTORY_DEFAULTS[:-1] or _LAST_N.fullmatch(word):
             return word
         options = ", ".join(f"`{m}`" for m in HISTORY_DEFAULTS)
-        self._problem((), "default-history", None, f"`default-history` is one of {options} (with `<n>` a positive number)")
+        self._problem(
+            (), "default-history", None, f"`default-history` is one of {options} (with `<n>` a positive number)"
+        )
         return None
 
     def _problem(self, table: tuple[str, ...], key: str, value: str | None, message: str) -> None:

@@ -44,13 +44,13 @@ class Diagnostic:
     related: tuple[tuple[str, Range, str], ...] = field(default=())  # (path, range, note)
 
     @staticmethod
-    def error(code: str, message: str, range: Range, *fixes: Fix) -> "Diagnostic":
+    def error(code: str, message: str, range: Range, *fixes: Fix) -> Diagnostic:
         return Diagnostic(code, Severity.ERROR, message, range, tuple(fixes))
 
     @staticmethod
-    def warning(code: str, message: str, range: Range, *fixes: Fix) -> "Diagnostic":
+    def warning(code: str, message: str, range: Range, *fixes: Fix) -> Diagnostic:
         return Diagnostic(code, Severity.WARNING, message, range, tuple(fixes))
 
     @staticmethod
-    def hint(code: str, message: str, range: Range, *fixes: Fix) -> "Diagnostic":
+    def hint(code: str, message: str, range: Range, *fixes: Fix) -> Diagnostic:
         return Diagnostic(code, Severity.HINT, message, range, tuple(fixes))

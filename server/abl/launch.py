@@ -90,8 +90,10 @@ def entry_agent(project: Project, wanted: str | None, where: str | None = None, 
     names = runnable_agents(project)
     place = where or "the project"
     if not names:
-        raise LaunchRefused(f"{place} declares no agent to run: no `AGENT:` or `SUPERVISOR:` line "
-                            "(a tools library or a behavior profile cannot run on its own)")
+        raise LaunchRefused(
+            f"{place} declares no agent to run: no `AGENT:` or `SUPERVISOR:` line "
+            "(a tools library or a behavior profile cannot run on its own)"
+        )
     known = f"known agents: {', '.join(names)}"
     if wanted:
         if wanted in names:

@@ -63,7 +63,9 @@ class ConversationTestFile(pytest.File):
         except FormatError as err:
             raise TestFileError(str(err)) from err
         for conversation in loaded.conversations:
-            yield ConversationItem.from_parent(self, name=conversation.name, test_file=loaded, conversation=conversation)
+            yield ConversationItem.from_parent(
+                self, name=conversation.name, test_file=loaded, conversation=conversation
+            )
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:  # type: ignore[override]
         if isinstance(excinfo.value, TestFileError):

@@ -1,4 +1,4 @@
-""""Did you mean": the one way every layer picks the known word a misspelt one most likely meant.
+""" "Did you mean": the one way every layer picks the known word a misspelt one most likely meant.
 
 Keywords (`HANDOF` for `HANDOFF`), names in a project (`Loan_Supervisr`, `income_finished`),
 allowed values and diagnostic codes all go through the same scoring, so a typo gets the same

@@ -25,25 +25,25 @@ class Range(NamedTuple):
     end: Position
 
     @staticmethod
-    def on_line(line: int, start: int, end: int) -> "Range":
+    def on_line(line: int, start: int, end: int) -> Range:
         return Range(Position(line, start), Position(line, end))
 
     @staticmethod
-    def empty(line: int, character: int) -> "Range":
+    def empty(line: int, character: int) -> Range:
         p = Position(line, character)
         return Range(p, p)
 
     def contains(self, pos: Position) -> bool:
         return self.start <= pos <= self.end
 
-    def union(self, other: "Range") -> "Range":
+    def union(self, other: Range) -> Range:
         return Range(min(self.start, other.start), max(self.end, other.end))
 
 
 class LineIndex:
     """Maps string offsets to positions and back for one text."""
 
-    __slots__ = ("text", "_starts")
+    __slots__ = ("_starts", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text

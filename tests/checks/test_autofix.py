@@ -37,7 +37,9 @@ def _units() -> dict[str, dict[str, str]]:
         files = sorted(unit.rglob("*.abl")) if unit.is_dir() else [unit] if unit.suffix == ".abl" else []
         if files:
             units[f"corpus/{unit.name}"] = {"/" + str(f.relative_to(valid)): decode(f.read_bytes()).text for f in files}
-    for path in sorted((TESTS / "corpus" / "invalid").glob("*.abl")) + sorted((TESTS / "checks" / "cases").glob("*.abl")):
+    for path in sorted((TESTS / "corpus" / "invalid").glob("*.abl")) + sorted(
+        (TESTS / "checks" / "cases").glob("*.abl")
+    ):
         data = path.read_bytes()
         try:
             units[path.name] = dict(parse_fixture(data.decode("utf-8")).files)
@@ -76,7 +78,9 @@ def _assert_fix_keeps_its_promises(files: dict[str, str]) -> None:
     new = after - (before - fixed)
     assert not new, f"safe fixes brought new or left fixed diagnostics: {dict(new)}\n{_texts(project, outcome.changed)}"
     again = fix_project(project, sorted(project.documents), lambda p: _reported(project, p))
-    assert not again.changed, f"a second --fix changed {again.changed}: {dict(Counter(d.code for v in again.fixed.values() for d in v))}"
+    assert not again.changed, (
+        f"a second --fix changed {again.changed}: {dict(Counter(d.code for v in again.fixed.values() for d in v))}"
+    )
 
 
 def _assert_unsafe_fix_settles(files: dict[str, str]) -> None:
@@ -104,12 +108,25 @@ def test_unsafe_fixes_settle(name: str) -> None:
 
 # --- generated projects -------------------------------------------------------------------------
 
-HISTORIES = ["", "HISTORY: full", "HISTORY: fulll", "HISTORY: last_0", "HISTORY: last_n", "HISTORY: recent",
-             "HISTORY: none", "HISTORY:\n      mode: last_n\n      count: 0", "CONTEXT:\n      HISTORY: none\n      pass: [order_id]"]
+HISTORIES = [
+    "",
+    "HISTORY: full",
+    "HISTORY: fulll",
+    "HISTORY: last_0",
+    "HISTORY: last_n",
+    "HISTORY: recent",
+    "HISTORY: none",
+    "HISTORY:\n      mode: last_n\n      count: 0",
+    "CONTEXT:\n      HISTORY: none\n      pass: [order_id]",
+]
 RETURNS = ["", "RETURN: true", "RETURN: True", "RETURN: false", 'EXPECT_RETURN: "true"']
-ON_RETURNS = ["", "ON_RETURN:\n      action: continue", "ON_RETURN:\n      action: restart",
-              "ON_RETURN:\n      action: resume_intent\n      MAP:\n        order_id: order_id",
-              "MAP:\n      order_id: order_id"]
+ON_RETURNS = [
+    "",
+    "ON_RETURN:\n      action: continue",
+    "ON_RETURN:\n      action: restart",
+    "ON_RETURN:\n      action: resume_intent\n      MAP:\n        order_id: order_id",
+    "MAP:\n      order_id: order_id",
+]
 FAILURES = ["", "ON_FAILURE: continue", "ON_FAIL: continue"]
 COMMENTS = ["", "  # abl: ignore[HISTORY_FALLS_BACK_TO_FULL]", "  # abl: ignore[W801]", "  # abl: ignore"]
 
@@ -127,7 +144,7 @@ def projects(draw: st.DrawFn) -> dict[str, str]:
         routes.append("\n".join(lines) + "\n")
     children = "".join(
         f'\nAGENT: Child_{i}\nGOAL: "Help with topic {i}"\n\nGATHER:\n  order_id:\n    PROMPT: "Order?"\n'
-        f"    TYPE: string\n    REQUIRED: true\n\nCOMPLETE:\n  - WHEN: order_id IS SET\n    RESPOND: \"Done.\"\n"
+        f'    TYPE: string\n    REQUIRED: true\n\nCOMPLETE:\n  - WHEN: order_id IS SET\n    RESPOND: "Done."\n'
         for i in range(len(routes))
     )
     hub = (
@@ -173,7 +190,10 @@ def test_the_same_edit_offered_twice_is_made_once_and_both_count() -> None:
 
 
 def test_two_insertions_at_one_place_do_not_both_apply() -> None:
-    assert apply_fixes("ab", [Fix("x", (_edit(0, 1, 1, "X"),), True), Fix("y", (_edit(0, 1, 1, "Y"),), True)]) == ("aXb", [0])
+    assert apply_fixes("ab", [Fix("x", (_edit(0, 1, 1, "X"),), True), Fix("y", (_edit(0, 1, 1, "Y"),), True)]) == (
+        "aXb",
+        [0],
+    )
 
 
 # --- the registry says what --fix does ---------------------------------------------------------------

@@ -68,14 +68,72 @@ def _keywords() -> list[str]:
 KEYWORDS = _keywords()
 # Pieces that stress the reader: indentation, list dashes, quotes, brackets, pipes, comments.
 PIECES = [
-    "  ", "    ", "\t", "- ", "-", ":", ": ", " #", "#", "//", '"', "'", "[", "]", "{", "}", "(", ")",
-    ",", "|", "|\n", "->", "{{", "}}", "\n", "\r\n", "=", " IS SET", " AND ", "true", "last_", "\ufeff",
+    "  ",
+    "    ",
+    "\t",
+    "- ",
+    "-",
+    ":",
+    ": ",
+    " #",
+    "#",
+    "//",
+    '"',
+    "'",
+    "[",
+    "]",
+    "{",
+    "}",
+    "(",
+    ")",
+    ",",
+    "|",
+    "|\n",
+    "->",
+    "{{",
+    "}}",
+    "\n",
+    "\r\n",
+    "=",
+    " IS SET",
+    " AND ",
+    "true",
+    "last_",
+    "\ufeff",
 ]
 # Values of every shape, written where a key expects another one (`PASS: {a: b}`, `MAP: [x]`).
 VALUES = [
-    "", "[]", "[a, b]", "{}", "{a: b}", "{a, b: c}", '""', "|", "true", "True", "0", "-1", "1.5", "last_n",
-    "last_0", "x == \"\"", "{{x}}", '"open', "[a", "HANDOFF Nobody", 'RESPOND "m"', "RESPOND", "a -> b",
-    "(", "f(a: string) -> {b: c}", "- x", "x = 1", "mode: last_n", "none", "@", "\\",
+    "",
+    "[]",
+    "[a, b]",
+    "{}",
+    "{a: b}",
+    "{a, b: c}",
+    '""',
+    "|",
+    "true",
+    "True",
+    "0",
+    "-1",
+    "1.5",
+    "last_n",
+    "last_0",
+    'x == ""',
+    "{{x}}",
+    '"open',
+    "[a",
+    "HANDOFF Nobody",
+    'RESPOND "m"',
+    "RESPOND",
+    "a -> b",
+    "(",
+    "f(a: string) -> {b: c}",
+    "- x",
+    "x = 1",
+    "mode: last_n",
+    "none",
+    "@",
+    "\\",
 ]
 CHILDREN = ["", "\n  - a", "\n  a: b", "\n  - a: b\n    c: d", "\n  x = y", "\n  mode: last_n\n  count: 0", "\n  |"]
 TOKENS = st.one_of(
@@ -101,7 +159,17 @@ def _mutated(draw: st.DrawFn) -> dict[str, str]:
         lines = _lines(text)
         action = draw(
             st.sampled_from(
-                ["insert_line", "delete_line", "duplicate_line", "swap_lines", "indent", "reshape", "insert", "delete", "repeat"]
+                [
+                    "insert_line",
+                    "delete_line",
+                    "duplicate_line",
+                    "swap_lines",
+                    "indent",
+                    "reshape",
+                    "insert",
+                    "delete",
+                    "repeat",
+                ]
             )
         )
         if action in ("insert_line", "delete_line", "duplicate_line", "swap_lines", "indent", "reshape") and lines:
@@ -180,7 +248,7 @@ def test_checking_a_mutated_project_never_raises(files: dict[str, str]) -> None:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(TOKENS, max_size=80).map("".join))
 def test_checking_keyword_soup_never_raises(text: str) -> None:
-    _check({"/soup.agent.abl": "AGENT: Soup\nGOAL: \"x\"\n" + text})
+    _check({"/soup.agent.abl": 'AGENT: Soup\nGOAL: "x"\n' + text})
 
 
 # Single characters that open and close things, for text pasted into the middle of a file.
@@ -188,7 +256,9 @@ _CHARACTERS = st.sampled_from(list("ab_: -\n\t\"'[]{}()#/|>=!<.,$@?*\\\r") + [" 
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(st.sampled_from(PROJECTS), st.lists(st.one_of(TOKENS, _CHARACTERS), max_size=40).map("".join), st.integers(0, 10**6))
+@given(
+    st.sampled_from(PROJECTS), st.lists(st.one_of(TOKENS, _CHARACTERS), max_size=40).map("".join), st.integers(0, 10**6)
+)
 def test_text_pasted_anywhere_never_breaks_checking(files: dict[str, str], pasted: str, where: int) -> None:
     files = dict(files)
     path = sorted(files)[where % len(files)]
@@ -201,9 +271,9 @@ def test_text_pasted_anywhere_never_breaks_checking(files: dict[str, str], paste
 # Inputs that once broke a rule or put a range outside the text, kept as plain regressions.
 REGRESSIONS = [
     # An unclosed `[` on a continuation line was reported on the first line of the value.
-    "[\n  1.1:[AGENT: X\nGOAL: \"x\"\n",
-    "{{AGENT: A\nGOAL: \"x\"\nLANGUAGE: \"en\"\n\nEXECUTION:\n  model: m\n",
-    "AGENT: A\nGOAL: \"x\"\nTOOLS:\n  f(\n    a: string,\n  ) -> {\n    b: [c,\n  }\n",
+    '[\n  1.1:[AGENT: X\nGOAL: "x"\n',
+    '{{AGENT: A\nGOAL: "x"\nLANGUAGE: "en"\n\nEXECUTION:\n  model: m\n',
+    'AGENT: A\nGOAL: "x"\nTOOLS:\n  f(\n    a: string,\n  ) -> {\n    b: [c,\n  }\n',
 ]
 
 

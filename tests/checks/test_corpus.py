@@ -34,9 +34,7 @@ def _valid_units() -> list[Path]:
     """Project folders (with a manifest) and loose files directly under `valid/`."""
     units = []
     for path in sorted(VALID.iterdir()):
-        if path.is_dir():
-            units.append(path)
-        elif path.suffix == ".abl":
+        if path.is_dir() or path.suffix == ".abl":
             units.append(path)
     return units
 
@@ -59,7 +57,9 @@ def test_valid_project_has_no_errors_or_warnings(unit: Path) -> None:
                 if d.severity is Severity.HINT:
                     continue
                 line = text[d.range.start.line] if d.range.start.line < len(text) else ""
-                found.append(f"{Path(path).relative_to(VALID)}:{d.range.start.line + 1}: {d.code}: {d.message}\n    {line}")
+                found.append(
+                    f"{Path(path).relative_to(VALID)}:{d.range.start.line + 1}: {d.code}: {d.message}\n    {line}"
+                )
     assert not found, "\n".join(found)
 
 

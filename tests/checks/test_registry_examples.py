@@ -60,9 +60,10 @@ def diagnostics_for(data: bytes) -> list[Diagnostic]:
 
 
 def _describe(diags: list[Diagnostic]) -> str:
-    return "\n".join(
-        f"  {d.range.start.line + 1}:{d.range.start.character + 1} {d.code} {d.message}" for d in diags
-    ) or "  (nothing)"
+    return (
+        "\n".join(f"  {d.range.start.line + 1}:{d.range.start.character + 1} {d.code} {d.message}" for d in diags)
+        or "  (nothing)"
+    )
 
 
 @pytest.mark.parametrize("entry", CODES, ids=[c.code for c in CODES])
@@ -78,9 +79,7 @@ def test_bad_example_fires(entry: Code) -> None:
 @pytest.mark.parametrize("entry", CODES, ids=[c.code for c in CODES])
 def test_good_example_is_silent(entry: Code) -> None:
     diags = diagnostics_for(entry.good_example.encode("utf-8"))
-    assert not any(d.code == entry.code for d in diags), (
-        f"{entry.code} fires on its good example:\n{_describe(diags)}"
-    )
+    assert not any(d.code == entry.code for d in diags), f"{entry.code} fires on its good example:\n{_describe(diags)}"
 
 
 @pytest.mark.parametrize("entry", CODES, ids=[c.code for c in CODES])

@@ -17,7 +17,6 @@ from abl.checks.engine import CheckOptions, check_project
 from abl.checks.fixes import apply_edits
 from abl.diagnostics import Diagnostic, Fix, Severity
 from abl.workspace import Project
-
 from fixture import parse_fixture
 
 CASES = Path(__file__).parent / "cases"

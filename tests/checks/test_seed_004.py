@@ -209,7 +209,11 @@ def test_handler_combining_respond_and_resume_intent_is_an_error() -> None:
 
 def test_action_and_handler_together_is_an_error() -> None:
     text = edit("      action: resume_intent\n", "      action: resume_intent\n      handler: income_done\n")
-    text = edit("AGENT: Income_Capture_Agent", "RETURN_HANDLERS:\n  income_done:\n    RESUME_INTENT: true\n\nAGENT: Income_Capture_Agent", text)
+    text = edit(
+        "AGENT: Income_Capture_Agent",
+        "RETURN_HANDLERS:\n  income_done:\n    RESUME_INTENT: true\n\nAGENT: Income_Capture_Agent",
+        text,
+    )
     checked = check(text)
     assert checked.codes() == ["HANDOFF_ON_RETURN_ACTION_AND_HANDLER"]
     after = check(checked.fixed(checked.one("HANDOFF_ON_RETURN_ACTION_AND_HANDLER"), "Remove `action`"))
@@ -219,8 +223,18 @@ def test_action_and_handler_together_is_an_error() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "written", "replacement"),
     [
-        (OFFER_WHEN, 'WHEN: annual_income != ""\n    PASS: [annual_income]', 'annual_income != ""', "annual_income IS SET"),
-        ("WHEN: annual_income IS NOT SET", 'WHEN: annual_income == ""', 'annual_income == ""', "annual_income IS NOT SET"),
+        (
+            OFFER_WHEN,
+            'WHEN: annual_income != ""\n    PASS: [annual_income]',
+            'annual_income != ""',
+            "annual_income IS SET",
+        ),
+        (
+            "WHEN: annual_income IS NOT SET",
+            'WHEN: annual_income == ""',
+            'annual_income == ""',
+            "annual_income IS NOT SET",
+        ),
     ],
     ids=["!= gate", "== gate"],
 )
@@ -304,7 +318,9 @@ def test_context_block_reads_lowercase_keys_and_a_one_line_map() -> None:
     assert route.on_return is not None and route.on_return.resume_with is not None
     assert [(m.child.text, m.parent.text) for m in route.on_return.map] == [("annual_income", "annual_income")]
     assert checked.codes() == []
-    one_line = check(edit("      history:\n        mode: last_n\n        count: 4\n", "      history: { mode: last_n }\n", context))
+    one_line = check(
+        edit("      history:\n        mode: last_n\n        count: 4\n", "      history: { mode: last_n }\n", context)
+    )
     assert one_line.codes() == ["HISTORY_FALLS_BACK_TO_FULL"]
     uppercase = check(edit("      pass: []\n", "      PASS: []\n", context))
     assert uppercase.codes() == ["CONTEXT_KEY_IGNORED"]
@@ -360,7 +376,11 @@ def test_a_child_with_no_way_back_is_reported() -> None:
     checked = check(text)
     assert checked.codes() == ["RETURNABLE_TARGET_CANNOT_RETURN"]
     # A reasoning child (no FLOW) always has the built-in return action.
-    reasoning = SEED[:start] + 'AGENT: Income_Capture_Agent\nGOAL: "Collect the annual income"\n\n' + SEED[SEED.index("AGENT: Offer_Agent") :]
+    reasoning = (
+        SEED[:start]
+        + 'AGENT: Income_Capture_Agent\nGOAL: "Collect the annual income"\n\n'
+        + SEED[SEED.index("AGENT: Offer_Agent") :]
+    )
     assert "RETURNABLE_TARGET_CANNOT_RETURN" not in check(reasoning).codes()
 
 

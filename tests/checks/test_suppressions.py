@@ -27,7 +27,9 @@ def fixed(text: str, found: list[Diagnostic], code: str) -> str:
 
 def test_a_diagnostic_is_hidden_on_the_line_it_starts_on() -> None:
     text = "a: 1  # abl: ignore[W801]\nb: 2\n"
-    spanning = Diagnostic("W801", Severity.WARNING, "x", Range.on_line(0, 0, 1)._replace(end=Range.on_line(1, 0, 1).end))
+    spanning = Diagnostic(
+        "W801", Severity.WARNING, "x", Range.on_line(0, 0, 1)._replace(end=Range.on_line(1, 0, 1).end)
+    )
     assert suppressions.apply(text, [spanning]) == []
     assert suppressions.apply(text, [warning("W801", 1)]) != []
 

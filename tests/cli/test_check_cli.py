@@ -158,7 +158,14 @@ def test_explain_prints_the_page(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "E330" in out and "mode" in out
 
 
-@pytest.mark.parametrize(("typo", "hint"), [("E3300", "did you mean E330?"), ("unknown_secton", "did you mean UNKNOWN_SECTION?"), ("X1", "abl explain --list")])
+@pytest.mark.parametrize(
+    ("typo", "hint"),
+    [
+        ("E3300", "did you mean E330?"),
+        ("unknown_secton", "did you mean UNKNOWN_SECTION?"),
+        ("X1", "abl explain --list"),
+    ],
+)
 def test_explain_suggests_the_nearest_code(typo: str, hint: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "explain", typo)
     assert code == 2 and hint in err
@@ -166,7 +173,9 @@ def test_explain_suggests_the_nearest_code(typo: str, hint: str, capsys: pytest.
 
 def test_console_script_runs(tmp_path: Path) -> None:
     write(tmp_path, E330_PROJECT)
-    result = subprocess.run([sys.executable, "-m", "abl", "check", str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "abl", "check", str(tmp_path)], capture_output=True, text=True, cwd=ROOT
+    )
     assert result.returncode == 1 and "error[E330]" in result.stdout
 
 

@@ -95,14 +95,18 @@ def codes(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
 # --- --fix never changes meaning behind the user's back --------------------------------------------
 
 
-def test_fix_leaves_a_capitalised_true_and_its_on_return_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_fix_leaves_a_capitalised_true_and_its_on_return_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, RETURN_TRUE_IN_CAPITALS)
     code, out, _ = run(capsys, "check", "--fix", str(tmp_path))
     assert path.read_text() == RETURN_TRUE_IN_CAPITALS, "both fixes change what runs or delete the author's lines"
     assert "2 fixable with `abl check --fix --unsafe-fixes`." in out and code == 0
 
 
-def test_unsafe_fixes_write_lowercase_true_and_keep_on_return(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_unsafe_fixes_write_lowercase_true_and_keep_on_return(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, RETURN_TRUE_IN_CAPITALS)
     before = set(codes(capsys, str(tmp_path)))
     assert before == {"RETURN_NOT_LOWERCASE_TRUE", "HANDOFF_ON_RETURN_WITHOUT_RETURN"}
@@ -187,16 +191,27 @@ def test_an_explicit_config_file_and_per_file_ignores(tmp_path: Path, capsys: py
     assert codes(capsys, str(tmp_path)) == []
 
 
-def test_exclude_leaves_files_out_but_still_resolves_names_in_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    write(tmp_path, 'SUPERVISOR: Hub\nGOAL: "Route"\nHANDOFF:\n  - TO: Helper\n    WHEN: true\n    HISTORY: full\n    ON_FAILURE: continue\n')
-    write(tmp_path, 'AGENT: Helper\nGOAL: "Help"\nHANDOFF:\n  - TO: Nobody\n    WHEN: true\n', "generated/helper.agent.abl")
+def test_exclude_leaves_files_out_but_still_resolves_names_in_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(
+        tmp_path,
+        'SUPERVISOR: Hub\nGOAL: "Route"\nHANDOFF:\n  - TO: Helper\n    WHEN: true\n    HISTORY: full\n    ON_FAILURE: continue\n',
+    )
+    write(
+        tmp_path,
+        'AGENT: Helper\nGOAL: "Help"\nHANDOFF:\n  - TO: Nobody\n    WHEN: true\n',
+        "generated/helper.agent.abl",
+    )
     assert "INVALID_HANDOFF_TARGET" in codes(capsys, str(tmp_path))
     write(tmp_path, 'exclude = ["generated"]\n', "abl.toml")
     _, out, _ = run(capsys, "check", "--format", "json", str(tmp_path))
     assert json.loads(out)["files"] == 1 and json.loads(out)["diagnostics"] == []
 
 
-def test_a_wrong_configuration_is_a_usage_error_with_its_position(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_wrong_configuration_is_a_usage_error_with_its_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     write(tmp_path, hub("HISTORY: full"))
     write(tmp_path, 'select = ["W801"]\nignre = ["W801"]\n', "abl.toml")
     code, out, err = run(capsys, "check", str(tmp_path))
@@ -215,7 +230,9 @@ def test_default_history_from_the_configuration(tmp_path: Path, capsys: pytest.C
 # --- suppression comments ---------------------------------------------------------------------------
 
 
-def test_suppression_comments_hide_and_unused_ones_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_suppression_comments_hide_and_unused_ones_are_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, hub("HISTORY: recent  # abl: ignore[HISTORY_FALLS_BACK_TO_FULL]"))
     assert codes(capsys, str(tmp_path)) == []
     path.write_text(hub("HISTORY: full  # abl: ignore[HISTORY_FALLS_BACK_TO_FULL]"))
@@ -241,7 +258,9 @@ def test_output_file_and_statistics(tmp_path: Path, capsys: pytest.CaptureFixtur
     report.parent.mkdir()
     code, out, _ = run(capsys, "check", "--statistics", "--output-file", str(report), str(tmp_path))
     assert code == 0 and out == ""
-    assert report.read_text().splitlines() == ["2  HISTORY_FALLS_BACK_TO_FULL      History value silently becomes `full`"]
+    assert report.read_text().splitlines() == [
+        "2  HISTORY_FALLS_BACK_TO_FULL      History value silently becomes `full`"
+    ]
     _, out, _ = run(capsys, "check", "--statistics", "--format", "json", "--all", str(tmp_path))
     rows = {row["code"]: row for row in json.loads(out)["statistics"]}
     assert rows["HISTORY_FALLS_BACK_TO_FULL"]["count"] == 2
@@ -257,7 +276,9 @@ def test_output_file_and_statistics(tmp_path: Path, capsys: pytest.CaptureFixtur
         (["--config", "/definitely/not/here.toml"], "cannot read the configuration"),
     ],
 )
-def test_option_errors_are_one_line_and_exit_2(args: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_option_errors_are_one_line_and_exit_2(
+    args: list[str], fragment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _, err = run(capsys, "check", *args, str(ROOT / "examples"))
     assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1
 
@@ -318,7 +339,12 @@ def test_explain_without_a_code_prints_usage_and_exits_2(capsys: pytest.CaptureF
 
 
 def test_run_says_when_a_file_declares_no_agent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    tools = write(tmp_path, 'TOOLS:\n  lookup(code: string) -> string\n    description: "Look a code up"\n', "lib.tools.abl")
+    tools = write(
+        tmp_path, 'TOOLS:\n  lookup(code: string) -> string\n    description: "Look a code up"\n', "lib.tools.abl"
+    )
     code, _, err = run(capsys, "run", str(tools), "--script", os.devnull)
     assert code == 2
-    assert err.strip() == f"abl run: error: {tools} declares no agent to run: no `AGENT:` or `SUPERVISOR:` line (a tools library or a behavior profile cannot run on its own)"
+    assert (
+        err.strip()
+        == f"abl run: error: {tools} declares no agent to run: no `AGENT:` or `SUPERVISOR:` line (a tools library or a behavior profile cannot run on its own)"
+    )

@@ -13,8 +13,8 @@ from abl.ide.format import format_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
-MESSY = "AGENT: Messy\nGOAL:   \"Tidy me\"   \nGATHER:\n    name:\n        prompt: \"Name?\"\n"
-TIDY = "AGENT: Messy\nGOAL: \"Tidy me\"\nGATHER:\n  name:\n    prompt: \"Name?\"\n"
+MESSY = 'AGENT: Messy\nGOAL:   "Tidy me"   \nGATHER:\n    name:\n        prompt: "Name?"\n'
+TIDY = 'AGENT: Messy\nGOAL: "Tidy me"\nGATHER:\n  name:\n    prompt: "Name?"\n'
 
 
 def write(folder: Path, name: str, text: str) -> Path:
@@ -79,7 +79,7 @@ def test_diff_prints_a_unified_diff_and_writes_nothing(tmp_path: Path, capsys: p
     assert code == 1
     assert out.startswith(f"--- {messy}\n+++ {messy}\n@@ ")
     assert '-GOAL:   "Tidy me"   \n+GOAL: "Tidy me"\n' in out
-    assert "-    name:\n-        prompt: \"Name?\"\n+  name:\n+    prompt: \"Name?\"\n" in out
+    assert '-    name:\n-        prompt: "Name?"\n+  name:\n+    prompt: "Name?"\n' in out
     assert err == "1 file would be reformatted, 0 files already formatted\n"
     assert messy.read_text(encoding="utf-8") == MESSY
 
@@ -114,7 +114,7 @@ def test_unreadable_paths_exit_2_after_the_others_are_done(tmp_path: Path, capsy
 
 
 def test_broken_blocks_are_left_as_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    broken = "GATHER:\n    name:\n        prompt: \"unterminated\n"
+    broken = 'GATHER:\n    name:\n        prompt: "unterminated\n'
     path = write(tmp_path, "broken.abl", "AGENT: A\nGOAL:   x\n" + broken)
     code, _, _ = run(capsys, str(path))
     assert code == 0

@@ -128,7 +128,12 @@ def test_a_terminal_gets_the_interactive_chat(tmp_path: Path):
     master, slave = pty.openpty()
     env = {**os.environ, "PYTHONPATH": str(ROOT / "server"), "TERM": "dumb", "XDG_STATE_HOME": str(tmp_path)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "abl", "run", str(LOAN)], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+        [sys.executable, "-m", "abl", "run", str(LOAN)],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        close_fds=True,
     )
     os.close(slave)
     seen = bytearray()

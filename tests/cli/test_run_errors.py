@@ -55,7 +55,10 @@ def test_a_project_with_errors_lists_its_diagnostics(tmp_path, capsys):
         (["run", "{tmp}", "--agent", "A"], "no .abl files under"),
         (["run", str(LOAN), "--script", "{tmp}/missing.txt"], "cannot read the script"),
         (["run", str(LOAN), "--mocks", "{tmp}/missing.yaml", "--script", "{tmp}/script.txt"], "bad --mocks file"),
-        (["run", str(LOAN), "--model-url", "http://x", "--script", "{tmp}/script.txt"], "--model-url and --model-name go with --model openai"),
+        (
+            ["run", str(LOAN), "--model-url", "http://x", "--script", "{tmp}/script.txt"],
+            "--model-url and --model-name go with --model openai",
+        ),
     ],
 )
 def test_unusable_input_is_one_message_and_exit_2(tmp_path, capsys, args, message):
@@ -67,7 +70,9 @@ def test_unusable_input_is_one_message_and_exit_2(tmp_path, capsys, args, messag
 
 
 def test_without_agent_and_without_a_single_supervisor_the_agent_must_be_named(tmp_path, capsys):
-    (tmp_path / "two.agent.abl").write_text('AGENT: First\nGOAL: "One"\n\nAGENT: Second\nGOAL: "Two"\n', encoding="utf-8")
+    (tmp_path / "two.agent.abl").write_text(
+        'AGENT: First\nGOAL: "One"\n\nAGENT: Second\nGOAL: "Two"\n', encoding="utf-8"
+    )
     code, _, err = abl(capsys, "run", tmp_path, "--script", messages(tmp_path))
     assert code == 2
     assert "name the entry agent with --agent; known agents: First, Second" in err
@@ -92,7 +97,17 @@ def test_a_bad_mocks_file_names_the_line(tmp_path, capsys, text, message):
 def test_record_cannot_continue_a_saved_session(tmp_path, capsys):
     session = tmp_path / "s.json"
     assert abl(capsys, "run", LOAN, "--script", messages(tmp_path), "--session", session)[0] == 0
-    code, _, err = abl(capsys, "run", LOAN, "--script", messages(tmp_path), "--session", session, "--record", tmp_path / "t.abltest.yaml")
+    code, _, err = abl(
+        capsys,
+        "run",
+        LOAN,
+        "--script",
+        messages(tmp_path),
+        "--session",
+        session,
+        "--record",
+        tmp_path / "t.abltest.yaml",
+    )
     assert code == 2
     assert "--record writes a test that starts a fresh session" in err
 
@@ -107,7 +122,14 @@ def test_a_damaged_session_file_is_refused(tmp_path, capsys):
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "server")}
-    return subprocess.run([sys.executable, "-m", "abl", *args], capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "abl", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
 
 
 @pytest.mark.parametrize(
@@ -125,6 +147,8 @@ def test_usage_errors_are_one_line_without_a_traceback(args):
 def test_a_saved_session_for_another_agent_is_refused(tmp_path, capsys):
     session = tmp_path / "s.json"
     assert abl(capsys, "run", LOAN, "--script", messages(tmp_path), "--session", session)[0] == 0
-    code, _, err = abl(capsys, "run", LOAN, "--agent", "Offer_Agent", "--script", messages(tmp_path), "--session", session)
+    code, _, err = abl(
+        capsys, "run", LOAN, "--agent", "Offer_Agent", "--script", messages(tmp_path), "--session", session
+    )
     assert code == 2
     assert f"{session} is a conversation with Loan_Supervisor, not Offer_Agent" in err

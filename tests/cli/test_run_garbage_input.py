@@ -60,10 +60,15 @@ def test_piped_garbage_is_answered_and_saved(tmp_path, capsys, monkeypatch, erro
 
 def test_every_scenario_project_takes_garbage_without_raising(tmp_path, capsys, monkeypatch):
     mocks = tmp_path / "mocks.json"
-    mocks.write_text(json.dumps({
-        "get_account": {"name": "Lin", "plan": "Unlimited", "open_tickets": 1},
-        "get_patient": {"name": "Sam", "refills": 2},
-    }), encoding="utf-8")
+    mocks.write_text(
+        json.dumps(
+            {
+                "get_account": {"name": "Lin", "plan": "Unlimited", "open_tickets": 1},
+                "get_patient": {"name": "Sam", "refills": 2},
+            }
+        ),
+        encoding="utf-8",
+    )
     runs = 0
     for project in sorted(p for p in SCENARIOS.iterdir() if (p / "project.json").exists()):
         from abl.workspace import load_project

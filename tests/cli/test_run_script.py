@@ -51,7 +51,9 @@ def test_a_script_prints_one_line_per_reply(tmp_path, capsys):
 
 def test_trace_out_holds_every_event_as_json_lines(tmp_path, capsys):
     trace = tmp_path / "trace.jsonl"
-    code, _, _ = abl(capsys, "run", LOAN, "--agent", "Loan_Supervisor", "--script", script(tmp_path), "--trace-out", trace)
+    code, _, _ = abl(
+        capsys, "run", LOAN, "--agent", "Loan_Supervisor", "--script", script(tmp_path), "--trace-out", trace
+    )
     assert code == 0
     events = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
     assert all("type" in e for e in events)
@@ -108,7 +110,9 @@ def test_the_only_supervisor_is_the_default_agent(tmp_path, capsys):
 
 def test_session_file_resumes_where_it_stopped(tmp_path, capsys):
     session = tmp_path / "loan.session.json"
-    code, out, _ = abl(capsys, "run", LOAN, "--script", script(tmp_path, "I want a loan offer\n", "one.txt"), "--session", session)
+    code, out, _ = abl(
+        capsys, "run", LOAN, "--script", script(tmp_path, "I want a loan offer\n", "one.txt"), "--session", session
+    )
     assert code == 0 and out.splitlines() == LOAN_REPLIES[:1]
     saved = json.loads(session.read_text(encoding="utf-8"))
     assert saved["format"] == "abl-session"
@@ -126,7 +130,17 @@ def test_a_resumed_session_matches_one_uninterrupted_run(tmp_path, capsys):
     abl(capsys, "run", LOAN, "--script", script(tmp_path), "--trace-out", whole)
     session, parts = tmp_path / "s.json", tmp_path / "parts.jsonl"
     abl(capsys, "run", LOAN, "--script", script(tmp_path, "I want a loan offer\n", "a.txt"), "--session", session)
-    abl(capsys, "run", LOAN, "--script", script(tmp_path, "85000\n", "b.txt"), "--session", session, "--trace-out", parts)
+    abl(
+        capsys,
+        "run",
+        LOAN,
+        "--script",
+        script(tmp_path, "85000\n", "b.txt"),
+        "--session",
+        session,
+        "--trace-out",
+        parts,
+    )
     assert parts.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
 
 
@@ -145,7 +159,9 @@ def test_mocks_answer_tool_calls_and_sensitive_values_stay_out_of_the_trace(tmp_
     mocks = tmp_path / "mocks.json"
     mocks.write_text(json.dumps({"get_balance": {"amount": 120}}), encoding="utf-8")
     trace = tmp_path / "bank.jsonl"
-    code, out, _ = abl(capsys, "run", BANK, "--script", script(tmp_path, "hello\n4321\n"), "--mocks", mocks, "--trace-out", trace)
+    code, out, _ = abl(
+        capsys, "run", BANK, "--script", script(tmp_path, "hello\n4321\n"), "--mocks", mocks, "--trace-out", trace
+    )
     assert code == 0
     assert out.splitlines() == [
         "[Balance_Agent] Welcome back. Your balance is 120.",
@@ -204,7 +220,9 @@ def test_a_completed_agent_still_answers_later_messages(tmp_path, capsys):
 def test_a_recording_with_errors_expects_them(tmp_path, capsys):
     recorded = tmp_path / "down.abltest.yaml"
     args = ["--model", "openai", "--model-url", "http://127.0.0.1:9/v1", "--model-name", "local"]
-    code, _, _ = abl(capsys, "run", LOAN, "--script", script(tmp_path, "I want a loan offer\n"), "--record", recorded, *args)
+    code, _, _ = abl(
+        capsys, "run", LOAN, "--script", script(tmp_path, "I want a loan offer\n"), "--record", recorded, *args
+    )
     assert code == 0
     text = recorded.read_text(encoding="utf-8")
     assert "type: error" in text and "model: openai" in text

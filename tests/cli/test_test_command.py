@@ -130,7 +130,9 @@ def test_full_coverage_lists_what_was_never_exercised(tmp_path, capsys):
 def test_a_malformed_yaml_file_names_the_line_and_exits_2(tmp_path, capsys):
     good = write(tmp_path, "good.abltest.yaml", PASSING)
     bad = tmp_path / "bad.abltest.yaml"
-    bad.write_text("project: .\nagent: A\ntests:\n  - name: x\n    turns:\n      - user: hi\n       reply: x\n", encoding="utf-8")
+    bad.write_text(
+        "project: .\nagent: A\ntests:\n  - name: x\n    turns:\n      - user: hi\n       reply: x\n", encoding="utf-8"
+    )
     code, out, err = abl(capsys, "test", good, bad)
     assert code == 2
     assert out == ""  # nothing runs when a file is malformed
@@ -153,7 +155,12 @@ def test_missing_paths_and_empty_folders_exit_2(tmp_path, capsys):
 
 
 def test_a_project_with_errors_fails_its_tests_with_the_diagnostics(tmp_path, capsys):
-    path = write(tmp_path, "broken.abltest.yaml", "project: {project}\nagent: Hub\ntests:\n  - name: t\n    turns: [hi]\n", BROKEN)
+    path = write(
+        tmp_path,
+        "broken.abltest.yaml",
+        "project: {project}\nagent: Hub\ntests:\n  - name: t\n    turns: [hi]\n",
+        BROKEN,
+    )
     code, out, _ = abl(capsys, "test", path)
     assert code == 1
     assert "FAIL t" in out
@@ -162,7 +169,9 @@ def test_a_project_with_errors_fails_its_tests_with_the_diagnostics(tmp_path, ca
 
 
 def test_an_unknown_entry_agent_fails_with_the_known_agents(tmp_path, capsys):
-    path = write(tmp_path, "x.abltest.yaml", "project: {project}\nagent: Nobody\ntests:\n  - name: t\n    turns: [hi]\n")
+    path = write(
+        tmp_path, "x.abltest.yaml", "project: {project}\nagent: Nobody\ntests:\n  - name: t\n    turns: [hi]\n"
+    )
     code, out, _ = abl(capsys, "test", path)
     assert code == 1
     assert "unknown agent `Nobody`" in out and "Loan_Supervisor" in out
@@ -210,7 +219,9 @@ def test_errors_are_never_silent(tmp_path, capsys):
     code, out, _ = abl(capsys, "test", path)
     assert code == 1
     assert "before the first message, the tool get_balance failed: no mock result for tool `get_balance`" in out
-    mocked = write(tmp_path, "mocked.abltest.yaml", text.replace("tests:", "mocks: {{get_balance: {{amount: 3}}}}\ntests:"), bank)
+    mocked = write(
+        tmp_path, "mocked.abltest.yaml", text.replace("tests:", "mocks: {{get_balance: {{amount: 3}}}}\ntests:"), bank
+    )
     code, out, _ = abl(capsys, "test", mocked)
     assert code == 0, out
 

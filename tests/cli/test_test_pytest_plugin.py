@@ -75,7 +75,10 @@ def test_results_and_the_failure_diff(pytester: pytest.Pytester):
 
 
 def test_a_malformed_file_fails_collection_with_its_line(pytester: pytest.Pytester):
-    pytester.makefile(".abltest.yaml", bad="project: .\nagent: A\ntests:\n  - name: x\n    turns:\n      - user: hi\n        agnet: B\n")
+    pytester.makefile(
+        ".abltest.yaml",
+        bad="project: .\nagent: A\ntests:\n  - name: x\n    turns:\n      - user: hi\n        agnet: B\n",
+    )
     result = pytester.runpytest(*_plugin_args())
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(["*bad.abltest.yaml:7: unknown key `agnet` in a turn; did you mean `agent`?*"])

@@ -100,9 +100,24 @@ def test_rule(rule: str, condition: str, holds: bool) -> None:
 
 @pytest.mark.parametrize(
     "value, expected",
-    [(False, False), (0, False), (0.0, False), ("", False), ("false", False), (None, False),
-     (UNDEFINED, False), ([], False), ({}, False), (True, True), (1, True), ("0", True),
-     ("no", True), ([0], True), ({"a": None}, True), (float("nan"), False)],
+    [
+        (False, False),
+        (0, False),
+        (0.0, False),
+        ("", False),
+        ("false", False),
+        (None, False),
+        (UNDEFINED, False),
+        ([], False),
+        ({}, False),
+        (True, True),
+        (1, True),
+        ("0", True),
+        ("no", True),
+        ([0], True),
+        ({"a": None}, True),
+        (float("nan"), False),
+    ],
 )
 def test_truthy(value: object, expected: bool) -> None:
     assert truthy(value) is expected

@@ -51,7 +51,7 @@ def test_error_message_and_span(text: str, message: str, underlined: str) -> Non
 
 
 def test_errors_are_span_message_pairs():
-    (span, message), = parse_condition("a ==").errors
+    ((span, message),) = parse_condition("a ==").errors
     assert span == (2, 4) and "after `==`" in message
 
 

@@ -5,7 +5,14 @@ from datetime import datetime, timezone
 import pytest
 
 from abl.expr import (
-    UNDEFINED, Binary, ChainScope, DictScope, Environment, Literal, evaluate, evaluate_text,
+    UNDEFINED,
+    Binary,
+    ChainScope,
+    DictScope,
+    Environment,
+    Literal,
+    evaluate,
+    evaluate_text,
     parse_condition,
 )
 from abl.expr.evaluate import MAX_CALL_DEPTH
@@ -223,8 +230,7 @@ def test_string_results_are_capped():
 
 
 def test_environment_supplies_time_and_ids():
-    env = Environment(now=lambda: datetime(2025, 3, 4, 5, 6, 7, 890000, tzinfo=timezone.utc),
-                      make_id=lambda n: "7" * n)
+    env = Environment(now=lambda: datetime(2025, 3, 4, 5, 6, 7, 890000, tzinfo=timezone.utc), make_id=lambda n: "7" * n)
     result = evaluate_text("NOW() + ' ' + UNIQUE_ID() + ' ' + UNIQUE_ID(3)", {}, env=env)
     assert result.value == "2025-03-04T05:06:07.890Z 777777 777"
     assert evaluate_text("NOW_MS()", {}, env=env).value == 1741064767890

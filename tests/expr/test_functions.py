@@ -10,14 +10,12 @@ SCOPE = {
     "name": "  Ada Lovelace ",
     "card": "4111111111111111",
     "nums": [3, "7", 1.5],
-    "orders": [{"id": "A", "status": "open"}, {"id": "B", "status": "shipped",
-                                               "meta": {"carrier": "ups"}}],
+    "orders": [{"id": "A", "status": "open"}, {"id": "B", "status": "shipped", "meta": {"carrier": "ups"}}],
     "a": {"x": 1, "y": 2},
     "b": {"y": 3},
     "when": "2024-03-05T14:07:09Z",
 }
-ENV = Environment(now=lambda: datetime(2024, 1, 2, 3, 4, 5, tzinfo=timezone.utc),
-                  make_id=lambda n: "abcdefghij"[:n])
+ENV = Environment(now=lambda: datetime(2024, 1, 2, 3, 4, 5, tzinfo=timezone.utc), make_id=lambda n: "abcdefghij"[:n])
 
 
 @pytest.mark.parametrize(
@@ -151,10 +149,11 @@ def test_function(call: str, value: object) -> None:
         ("MIN()", "MIN() takes at least 1 argument, not 0"),
         ("SUB(1)", "SUB() takes 2 arguments, not 1"),
         ("ROUND(1, 2, 3)", "ROUND() takes 1 to 2 arguments, not 3"),
-        ("MATCH_SCORE('a', 'b')", "MATCH_SCORE() needs identity matching, which is not "
-                                  "available when evaluating locally"),
-        ("abl.redact_pii(x)", "abl.redact_pii() needs PII detection, which is not available "
-                              "when evaluating locally"),
+        (
+            "MATCH_SCORE('a', 'b')",
+            "MATCH_SCORE() needs identity matching, which is not available when evaluating locally",
+        ),
+        ("abl.redact_pii(x)", "abl.redact_pii() needs PII detection, which is not available when evaluating locally"),
         ("x.frobnicate()", "unknown method `frobnicate`"),
         ("has(a, b)", "has() takes exactly one path"),
     ],
@@ -184,8 +183,16 @@ def test_unknown_function_inside_a_condition_makes_it_false_not_crash():
 
 @pytest.mark.parametrize(
     "name, known",
-    [("UPPER", True), ("abl.upper", True), ("len", True), ("has", True), ("MATCH_SCORE", True),
-     ("abl.contains_pii", True), ("frobnicate", False), ("CONTAINS", False)],
+    [
+        ("UPPER", True),
+        ("abl.upper", True),
+        ("len", True),
+        ("has", True),
+        ("MATCH_SCORE", True),
+        ("abl.contains_pii", True),
+        ("frobnicate", False),
+        ("CONTAINS", False),
+    ],
 )
 def test_is_known_function(name: str, known: bool) -> None:
     assert is_known_function(name) is known

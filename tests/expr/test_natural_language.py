@@ -30,18 +30,18 @@ def test_natural_language(text: str) -> None:
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ('"transfer_type == \'international\'"', '(== transfer_type "international")'),
+        ("\"transfer_type == 'international'\"", '(== transfer_type "international")'),
         ("'amount > 100'", "(> amount 100)"),
         ('"order_id IS SET"', "(IS_SET order_id)"),
         ('"a IS NOT SET"', "(IS_NOT_SET a)"),
         ('"a && b"', "(AND a b)"),
         ('"a || b"', "(OR a b)"),
         ('"!done"', "(NOT done)"),
-        ('"tier in [\'gold\', \'silver\']"', '(IN tier ["gold" "silver"])'),
-        ('"input contains \'refund\'"', '(contains input "refund")'),
-        ('"input matches \'^\\\\d+$\'"', '(matches input "^\\\\d+$")'),
-        ('"name startsWith \'A\'"', '(startsWith name "A")'),
-        ('"name endsWith \'z\'"', '(endsWith name "z")'),
+        ("\"tier in ['gold', 'silver']\"", '(IN tier ["gold" "silver"])'),
+        ("\"input contains 'refund'\"", '(contains input "refund")'),
+        ("\"input matches '^\\\\d+$'\"", '(matches input "^\\\\d+$")'),
+        ("\"name startsWith 'A'\"", '(startsWith name "A")'),
+        ("\"name endsWith 'z'\"", '(endsWith name "z")'),
         ('"LENGTH(items) > 0"', "(> (call LENGTH items) 0)"),
         ('"is_vip(customer)"', "(call is_vip customer)"),
         ('"x == \\"a\\""', '(== x "a")'),
@@ -61,8 +61,10 @@ def test_quoted_expression_is_unwrapped(text: str, expected: str) -> None:
     "text, expected",
     [
         ("annual_income IS NOT SET", "(IS_NOT_SET annual_income)"),
-        ('intent.category == "order_status" AND order_id IS SET',
-         '(AND (== intent.category "order_status") (IS_SET order_id))'),
+        (
+            'intent.category == "order_status" AND order_id IS SET',
+            '(AND (== intent.category "order_status") (IS_SET order_id))',
+        ),
         ("is_authenticated != true", "(!= is_authenticated true)"),
         ("true", "true"),
         ("booking.ready", "booking.ready"),
@@ -75,7 +77,7 @@ def test_unquoted_text_is_an_expression(text: str, expected: str) -> None:
 
 
 def test_spans_of_unwrapped_text_point_into_the_original():
-    text = '  "transfer_type == \'international\'"'
+    text = "  \"transfer_type == 'international'\""
     parsed = parse_condition(text)
     left = parsed.expr.left
     assert text[slice(*left.span)] == "transfer_type"

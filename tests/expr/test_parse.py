@@ -3,7 +3,18 @@
 import pytest
 
 from abl.expr import (
-    Call, Compare, Group, In, IsSet, Literal, Path, TextOp, Unary, parse_condition, show, walk,
+    Call,
+    Compare,
+    Group,
+    In,
+    IsSet,
+    Literal,
+    Path,
+    TextOp,
+    Unary,
+    parse_condition,
+    show,
+    walk,
 )
 
 
@@ -83,7 +94,7 @@ def tree(text: str) -> str:
         ('x matches "\\d{3}"', '(matches x "\\\\d{3}")'),
         ("[]", "[]"),
         ("{}", "{}"),
-        ("{a: 1, 'b c': [x], d}", '{a: 1, b c: [x], d: d}'),
+        ("{a: 1, 'b c': [x], d}", "{a: 1, b c: [x], d: d}"),
         # paths
         ("a.b.c", "a.b.c"),
         ("items[0].name", "items[0].name"),
@@ -149,15 +160,23 @@ def test_precedence(text: str, expected: str) -> None:
 def _spans(text: str) -> dict[str, tuple[int, int]]:
     expr = parse_condition(text).expr
     assert expr is not None
-    return {text[n.span[0]:n.span[1]]: n.span for n in walk(expr)}
+    return {text[n.span[0] : n.span[1]]: n.span for n in walk(expr)}
 
 
 @pytest.mark.parametrize(
     "text, pieces",
     [
-        ('intent.category == "order_status" AND order_id IS SET',
-         ['intent.category', '"order_status"', 'intent.category == "order_status"',
-          'order_id', 'order_id IS SET', 'intent.category == "order_status" AND order_id IS SET']),
+        (
+            'intent.category == "order_status" AND order_id IS SET',
+            [
+                "intent.category",
+                '"order_status"',
+                'intent.category == "order_status"',
+                "order_id",
+                "order_id IS SET",
+                'intent.category == "order_status" AND order_id IS SET',
+            ],
+        ),
         ("  a  ==  1  ", ["a", "1", "a  ==  1"]),
         ("(a OR b) AND c", ["(a OR b)", "a OR b", "(a OR b) AND c"]),
         ("items[0].name > 3", ["items[0].name", "items[0].name > 3"]),
@@ -190,8 +209,7 @@ def test_operator_and_segment_spans():
 
 def test_call_name_spans():
     text = "abl.upper(x) + lower(y) + z.trim()"
-    calls = sorted((n for n in walk(parse_condition(text).expr) if isinstance(n, Call)),
-                   key=lambda c: c.span)
+    calls = sorted((n for n in walk(parse_condition(text).expr) if isinstance(n, Call)), key=lambda c: c.span)
     assert [text[slice(*c.name_span)] for c in calls] == ["abl.upper", "lower", "trim"]
     assert calls[2].target is not None and text[slice(*calls[2].target.span)] == "z"
 
@@ -203,7 +221,7 @@ def test_nodes_are_typed():
 
 
 def test_comment_is_stripped_and_recorded():
-    text = 'annual_income IS SET // set by the child'
+    text = "annual_income IS SET // set by the child"
     parsed = parse_condition(text)
     assert show(parsed.expr) == "(IS_SET annual_income)"
     assert parsed.comment_span == (21, len(text))

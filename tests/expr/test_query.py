@@ -3,7 +3,11 @@
 import pytest
 
 from abl.expr import (
-    empty_string_comparisons, function_calls, mixes_routing_state, names, parse_condition,
+    empty_string_comparisons,
+    function_calls,
+    mixes_routing_state,
+    names,
+    parse_condition,
 )
 
 
@@ -34,7 +38,7 @@ def test_names(text: str, expected: list[str]) -> None:
 
 
 def test_name_ref_carries_root_segments_and_spans():
-    text = '  "order.items[0].sku == \'A\'"'
+    text = "  \"order.items[0].sku == 'A'\""
     (ref,) = names(parse_condition(text).expr)
     assert ref.root == "order"
     assert ref.segments == ("order", "items", 0, "sku")
@@ -53,7 +57,7 @@ def test_name_ref_carries_root_segments_and_spans():
         ('a != " "', []),
         ("a > ''", []),
         ("a IS NOT SET", []),
-        ('"name != \'\'"', [("!=", "name != ''", "name")]),
+        ("\"name != ''\"", [("!=", "name != ''", "name")]),
     ],
 )
 def test_empty_string_comparisons(text: str, found: list[tuple[str, str, str]]) -> None:

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 from abl.workspace import Project, load_projects
-
 from fixture import parse_fixture
 
 REPO = Path(__file__).resolve().parents[2]

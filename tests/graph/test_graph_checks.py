@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from graph_projects import fixture_project
+
 from abl.checks.cache import CheckCache
 from abl.checks.engine import CheckOptions, check_project
 from abl.workspace import Project
-from graph_projects import fixture_project
 
 CASES = Path(__file__).resolve().parents[1] / "checks" / "cases"
 OPTIONS = CheckOptions(strict_rules=True)
@@ -55,7 +56,7 @@ def test_the_way_back_of_a_returnable_child_follows_its_permanent_handoffs() -> 
     cache = CheckCache()
     assert "RETURNABLE_TARGET_CANNOT_RETURN" not in {c for _, c in codes(project, cache)}
     confirm = project.texts["/agents/confirm.agent.abl"]
-    without = confirm[: confirm.index("COMPLETE:")] + "FLOW:\n  done:\n    REASONING: false\n    RESPOND: \"Done.\"\n"
+    without = confirm[: confirm.index("COMPLETE:")] + 'FLOW:\n  done:\n    REASONING: false\n    RESPOND: "Done."\n'
     project.edit("/agents/confirm.agent.abl", without)
     assert ("/agents/hub.agent.abl", "RETURNABLE_TARGET_CANNOT_RETURN") in codes(project, cache)
     project.edit("/agents/confirm.agent.abl", confirm)

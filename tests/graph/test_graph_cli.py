@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from graph_projects import EXAMPLES, generated_project
 
 ABL = [sys.executable, "-m", "abl"]

@@ -12,10 +12,10 @@ from pathlib import Path
 import jsonschema
 import pydot
 import pytest
-
-from abl.ide.graph import checked_diagnostics, graph_view, merge_views, to_json
-from abl.cli.graph_text import to_dot, to_mermaid
 from graph_projects import EXAMPLES, REPO, example, fixture_project, generated_project
+
+from abl.cli.graph_text import to_dot, to_mermaid
+from abl.ide.graph import checked_diagnostics, graph_view, merge_views, to_json
 
 SCHEMA = json.loads((REPO / "docs" / "graph.schema.json").read_text(encoding="utf-8"))
 CASES = Path(__file__).resolve().parents[1] / "checks" / "cases"

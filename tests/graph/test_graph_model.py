@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from graph_projects import EXAMPLES, example, fixture_project, generated_project
 
 from abl.text import Range
 from abl.workspace import Project
 from abl.workspace.graph import ESCALATION_ID, EdgeKind, GraphBuilder, NodeKind, build_graph
-from graph_projects import EXAMPLES, example, fixture_project, generated_project
 
 CASES = Path(__file__).resolve().parents[1] / "checks" / "cases"
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -20,7 +20,13 @@ def text_at(project: Project, path: str, r: Range) -> str:
     lines = project.texts[path].splitlines()
     if r.start.line == r.end.line:
         return lines[r.start.line][r.start.character : r.end.character]
-    return "\n".join([lines[r.start.line][r.start.character :], *lines[r.start.line + 1 : r.end.line], lines[r.end.line][: r.end.character]])
+    return "\n".join(
+        [
+            lines[r.start.line][r.start.character :],
+            *lines[r.start.line + 1 : r.end.line],
+            lines[r.end.line][: r.end.character],
+        ]
+    )
 
 
 def test_the_loan_supervisor_example() -> None:
@@ -63,10 +69,16 @@ def test_a_child_that_hands_back_to_its_waiting_parent_closes_no_cycle() -> None
 def test_history_as_the_platform_reads_it() -> None:
     graph = example("retail-hub").graph()
     modes = {e.target: (e.history, e.history_count) for e in graph.edges}
-    assert modes == {"Order_Status_Agent": ("none", None), "Returns_Agent": ("last_n", 6), "Complaint_Agent": ("full", None)}
+    assert modes == {
+        "Order_Status_Agent": ("none", None),
+        "Returns_Agent": ("last_n", 6),
+        "Complaint_Agent": ("full", None),
+    }
 
 
-@pytest.mark.parametrize("name", sorted(p.parent.relative_to(EXAMPLES).as_posix() for p in EXAMPLES.rglob("project.json")))
+@pytest.mark.parametrize(
+    "name", sorted(p.parent.relative_to(EXAMPLES).as_posix() for p in EXAMPLES.rglob("project.json"))
+)
 def test_every_example_is_reachable_and_loop_free(name: str) -> None:
     graph = example(name).graph()
     assert graph.unreachable == () and graph.cycles == ()

@@ -39,7 +39,9 @@ def test_symlink_loops_are_skipped(project: Path, capsys: pytest.CaptureFixture[
     assert "loop.abl: skipped" in err and "Traceback" not in err
 
 
-def test_links_outside_the_project_are_skipped(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_links_outside_the_project_are_skipped(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("password=hunter2\n", encoding="utf-8")
     (project / "leak.abl").symlink_to(secret)

@@ -41,7 +41,7 @@ def test_excerpt_keeps_the_range_visible(start: int) -> None:
     source = "".join(chr(ord("a") + i % 26) for i in range(10_000))
     shown, s, e = excerpt(source, start, start + 3)
     assert len(shown) <= MAX_EXCERPT + 2
-    assert shown[s:e] == source[start:start + 3][: e - s]
+    assert shown[s:e] == source[start : start + 3][: e - s]
     assert e > s
 
 

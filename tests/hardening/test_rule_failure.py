@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from abl.checks.cache import CheckCache
 from abl.checks.context import AGENT_RULES
 from abl.checks.engine import check_project
-from abl.checks.cache import CheckCache
 from abl.cli.main import main
 from abl.workspace import Project
 

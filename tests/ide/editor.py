@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import textwrap
 
-from fixture import parse_fixture
-
 from abl.text import Position
 from abl.workspace import Project
+from fixture import parse_fixture
 
 DEFAULT_CHILD = """\
 AGENT: Income_Agent

@@ -50,18 +50,25 @@ CASES = [
     (
         "resume_with values",
         HEAD + "HANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      resume_with: $0\n",
-        {"original_handoff_utterance", "latest_child_user_utterance", "latest_session_user_utterance", "forwarded_return_message"},
+        {
+            "original_handoff_utterance",
+            "latest_child_user_utterance",
+            "latest_session_user_utterance",
+            "forwarded_return_message",
+        },
         set(),
     ),
     (
         "one-line ON_RETURN: built-in actions and the agent's handlers",
-        HEAD + "RETURN_HANDLERS:\n  income_done:\n    RESPOND: \"ok\"\nHANDOFF:\n  - TO: Income_Agent\n    ON_RETURN: $0\n",
+        HEAD
+        + 'RETURN_HANDLERS:\n  income_done:\n    RESPOND: "ok"\nHANDOFF:\n  - TO: Income_Agent\n    ON_RETURN: $0\n',
         {"continue", "resume_intent", "income_done"},
         set(),
     ),
     (
         "handler names for `handler:`",
-        HEAD + "RETURN_HANDLERS:\n  income_done:\n    RESPOND: \"ok\"\nHANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      handler: $0\n",
+        HEAD
+        + 'RETURN_HANDLERS:\n  income_done:\n    RESPOND: "ok"\nHANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      handler: $0\n',
         {"income_done"},
         {"continue"},
     ),
@@ -85,7 +92,8 @@ CASES = [
     ),
     (
         "MAP values are the parent's variables",
-        HEAD + "MEMORY:\n  session:\n    - income\nHANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      MAP:\n        annual_income: $0\n",
+        HEAD
+        + "MEMORY:\n  session:\n    - income\nHANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      MAP:\n        annual_income: $0\n",
         {"income"},
         set(),
     ),
@@ -121,7 +129,8 @@ CASES = [
     ),
     (
         "PASS fields not yet listed",
-        HEAD + "MEMORY:\n  session:\n    - income\n    - order_id\nHANDOFF:\n  - TO: Income_Agent\n    PASS: [income, $0]\n",
+        HEAD
+        + "MEMORY:\n  session:\n    - income\n    - order_id\nHANDOFF:\n  - TO: Income_Agent\n    PASS: [income, $0]\n",
         {"order_id"},
         {"income"},
     ),

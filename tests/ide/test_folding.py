@@ -72,13 +72,29 @@ COMPLETE:
 FOLD_CASES = {
     "blocks, routes, comment runs and pipe text": (
         ROUTES,
-        ["3-11 region", "4-8 region", "6-8 region", "7-8 region", "10-11 region", "14-16 comment",
-         "18-22 region", "19-22 region"],
+        [
+            "3-11 region",
+            "4-8 region",
+            "6-8 region",
+            "7-8 region",
+            "10-11 region",
+            "14-16 comment",
+            "18-22 region",
+            "19-22 region",
+        ],
     ),
     "line endings do not matter": (
         ROUTES.replace("\n", "\r\n"),
-        ["3-11 region", "4-8 region", "6-8 region", "7-8 region", "10-11 region", "14-16 comment",
-         "18-22 region", "19-22 region"],
+        [
+            "3-11 region",
+            "4-8 region",
+            "6-8 region",
+            "7-8 region",
+            "10-11 region",
+            "14-16 comment",
+            "18-22 region",
+            "19-22 region",
+        ],
     ),
     "tool imports": (
         'AGENT: A\nTOOLS:\n  file: "./a.tools.abl" [x]\n  file: "./b.tools.abl"\n  f(a: string) -> {b: c}\n'
@@ -118,42 +134,75 @@ HANDOFF:
 SELECTION_CASES = {
     "a word in a quoted value": (
         ROUTE_FILE,
-        ["customer", "Help the customer", '"Help the customer"', 'GOAL: "Help the customer"',
-         ROUTE_FILE.replace("$0", "").rstrip("\n"), ROUTE_FILE.replace("$0", "")],
+        [
+            "customer",
+            "Help the customer",
+            '"Help the customer"',
+            'GOAL: "Help the customer"',
+            ROUTE_FILE.replace("$0", "").rstrip("\n"),
+            ROUTE_FILE.replace("$0", ""),
+        ],
     ),
     "a name in a condition": (
-        'AGENT: A\nHANDOFF:\n  - TO: B\n    WHEN: order_$0id IS SET\n',
-        ["order_id", "order_id IS SET", "WHEN: order_id IS SET", "- TO: B\n    WHEN: order_id IS SET",
-         "HANDOFF:\n  - TO: B\n    WHEN: order_id IS SET", "AGENT: A\nHANDOFF:\n  - TO: B\n    WHEN: order_id IS SET",
-         "AGENT: A\nHANDOFF:\n  - TO: B\n    WHEN: order_id IS SET\n"],
+        "AGENT: A\nHANDOFF:\n  - TO: B\n    WHEN: order_$0id IS SET\n",
+        [
+            "order_id",
+            "order_id IS SET",
+            "WHEN: order_id IS SET",
+            "- TO: B\n    WHEN: order_id IS SET",
+            "HANDOFF:\n  - TO: B\n    WHEN: order_id IS SET",
+            "AGENT: A\nHANDOFF:\n  - TO: B\n    WHEN: order_id IS SET",
+            "AGENT: A\nHANDOFF:\n  - TO: B\n    WHEN: order_id IS SET\n",
+        ],
     ),
     "a key": (
         "AGENT: A\nHISTORY:\n  mo$0de: last_5\n  count: 3\n",
-        ["mode", "mode: last_5", "HISTORY:\n  mode: last_5\n  count: 3", "AGENT: A\nHISTORY:\n  mode: last_5\n  count: 3",
-         "AGENT: A\nHISTORY:\n  mode: last_5\n  count: 3\n"],
+        [
+            "mode",
+            "mode: last_5",
+            "HISTORY:\n  mode: last_5\n  count: 3",
+            "AGENT: A\nHISTORY:\n  mode: last_5\n  count: 3",
+            "AGENT: A\nHISTORY:\n  mode: last_5\n  count: 3\n",
+        ],
     ),
     "pipe text": (
         "AGENT: A\nGOAL: |\n  Hel$0lo there\n  and bye\nPERSONA: x\n",
-        ["Hello", "Hello there", "Hello there\n  and bye", "GOAL: |\n  Hello there\n  and bye",
-         "AGENT: A\nGOAL: |\n  Hello there\n  and bye\nPERSONA: x", "AGENT: A\nGOAL: |\n  Hello there\n  and bye\nPERSONA: x\n"],
+        [
+            "Hello",
+            "Hello there",
+            "Hello there\n  and bye",
+            "GOAL: |\n  Hello there\n  and bye",
+            "AGENT: A\nGOAL: |\n  Hello there\n  and bye\nPERSONA: x",
+            "AGENT: A\nGOAL: |\n  Hello there\n  and bye\nPERSONA: x\n",
+        ],
     ),
     "a comment": (
         "# first\n# second $0line\nAGENT: A\n",
         ["line", "# second line", "# first\n# second line", "# first\n# second line\nAGENT: A\n"],
     ),
     "a trailing comment": (
-        'AGENT: A  # the na$0me\n',
+        "AGENT: A  # the na$0me\n",
         ["name", "# the name", "AGENT: A  # the name\n"],
     ),
     "a blank line inside a block": (
         "AGENT: A\nHANDOFF:\n  - TO: B\n\n    $0\n    WHEN: x\n",
-        ["- TO: B\n\n    \n    WHEN: x", "HANDOFF:\n  - TO: B\n\n    \n    WHEN: x",
-         "AGENT: A\nHANDOFF:\n  - TO: B\n\n    \n    WHEN: x", "AGENT: A\nHANDOFF:\n  - TO: B\n\n    \n    WHEN: x\n"],
+        [
+            "- TO: B\n\n    \n    WHEN: x",
+            "HANDOFF:\n  - TO: B\n\n    \n    WHEN: x",
+            "AGENT: A\nHANDOFF:\n  - TO: B\n\n    \n    WHEN: x",
+            "AGENT: A\nHANDOFF:\n  - TO: B\n\n    \n    WHEN: x\n",
+        ],
     ),
     "non-ASCII text": (
         'AGENT: A\nGOAL: "抹茶 🍵 tea$0time"\n',
-        ["teatime", "抹茶 🍵 teatime", '"抹茶 🍵 teatime"', 'GOAL: "抹茶 🍵 teatime"',
-         'AGENT: A\nGOAL: "抹茶 🍵 teatime"', 'AGENT: A\nGOAL: "抹茶 🍵 teatime"\n'],
+        [
+            "teatime",
+            "抹茶 🍵 teatime",
+            '"抹茶 🍵 teatime"',
+            'GOAL: "抹茶 🍵 teatime"',
+            'AGENT: A\nGOAL: "抹茶 🍵 teatime"',
+            'AGENT: A\nGOAL: "抹茶 🍵 teatime"\n',
+        ],
     ),
 }
 
@@ -221,8 +270,30 @@ def test_corpus_folds_and_selections(path: Path) -> None:
 
 FRAGMENTS = st.sampled_from(
     [
-        "AGENT: A\n", "HANDOFF:\n", "  - TO: B\n", "    WHEN: x\n", "  ", "\t", "- ", "-", ":", "#", "# c\n",
-        " # c", '"', "'", "[", "]", "|\n", "|-\n", "\n", "\r\n", "\ufeff", "漢", "🚀", "  file: 'a'\n",
+        "AGENT: A\n",
+        "HANDOFF:\n",
+        "  - TO: B\n",
+        "    WHEN: x\n",
+        "  ",
+        "\t",
+        "- ",
+        "-",
+        ":",
+        "#",
+        "# c\n",
+        " # c",
+        '"',
+        "'",
+        "[",
+        "]",
+        "|\n",
+        "|-\n",
+        "\n",
+        "\r\n",
+        "\ufeff",
+        "漢",
+        "🚀",
+        "  file: 'a'\n",
     ]
 )
 

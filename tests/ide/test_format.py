@@ -220,7 +220,7 @@ class Line:
     comment: str = ""
     pipe_body: tuple[tuple[int, str], ...] = ()  # (columns past the owner, text); "" is a blank row
     more: tuple[tuple[int, str], ...] = ()  # continuation rows of a multi-line value, the same way
-    children: tuple["Line", ...] = ()
+    children: tuple[Line, ...] = ()
     comments: tuple[str, ...] = ()
     blanks: int = 0
     messy: Messy = field(default=CANONICAL, compare=False)
@@ -295,9 +295,21 @@ _MESSY = st.builds(
 _NAMES = st.sampled_from(["Billing_Agent", "Help_Agent", "Orders_Agent", "Front_Desk"])
 _SCALARS = st.sampled_from(
     [
-        "x", "true", "false", "5", "last_5", "summary_only", "continue", '"quoted # not a comment"', '"a // b"',
-        '"{{name}} said hi"', "it's plain text", "[a, b]", "{ mode: last_n, count: 3 }",
-        'intent.category == "billing"', "amount > 3 AND email IS SET",
+        "x",
+        "true",
+        "false",
+        "5",
+        "last_5",
+        "summary_only",
+        "continue",
+        '"quoted # not a comment"',
+        '"a // b"',
+        '"{{name}} said hi"',
+        "it's plain text",
+        "[a, b]",
+        "{ mode: last_n, count: 3 }",
+        'intent.category == "billing"',
+        "amount > 3 AND email IS SET",
     ]
 )
 _TRAILING_COMMENTS = st.sampled_from(["", "", "", "# why", "#   spaced inside", "# ü"])
@@ -472,9 +484,42 @@ def test_generated_documents_keep_their_meaning_at_any_indent(document: tuple, i
 
 _FRAGMENTS = st.sampled_from(
     [
-        "AGENT: A\n", "GOAL: x\n", "HANDOFF:\n", "  ", "    ", "\t", "- ", "-", ":", ": ", "#", " # c", "//", '"',
-        "'", "[", "]", "{", "}", "(", ")", ",", "|", "|-\n", ">\n", "\n", "\r\n", "\r", "\ufeff", "TO: B", "\x0c",
-        "    mode: last_n\n", "WHEN: a == \"b\" // c\n", "x = 1\n", "f(a: string,\n", "é",
+        "AGENT: A\n",
+        "GOAL: x\n",
+        "HANDOFF:\n",
+        "  ",
+        "    ",
+        "\t",
+        "- ",
+        "-",
+        ":",
+        ": ",
+        "#",
+        " # c",
+        "//",
+        '"',
+        "'",
+        "[",
+        "]",
+        "{",
+        "}",
+        "(",
+        ")",
+        ",",
+        "|",
+        "|-\n",
+        ">\n",
+        "\n",
+        "\r\n",
+        "\r",
+        "\ufeff",
+        "TO: B",
+        "\x0c",
+        "    mode: last_n\n",
+        'WHEN: a == "b" // c\n',
+        "x = 1\n",
+        "f(a: string,\n",
+        "é",
     ]
 )
 
@@ -505,7 +550,7 @@ def test_damaged_files_format_without_raising_or_changing_meaning(seed: str, dat
 
 
 def test_a_block_with_a_syntax_error_is_kept_byte_for_byte() -> None:
-    broken = "GATHER:\n    name:\n        prompt: \"unterminated\n   odd:   2   \n"
+    broken = 'GATHER:\n    name:\n        prompt: "unterminated\n   odd:   2   \n'
     text = "AGENT: A\nGOAL:   x\n" + broken + "COMPLETE:\n    - WHEN: true\n"
     assert format_text(text) == "AGENT: A\nGOAL: x\n" + broken + "COMPLETE:\n  - WHEN: true\n"
 
@@ -570,7 +615,9 @@ def test_range_formatting_of_the_last_block_adds_the_final_newline() -> None:
     [
         pytest.param("AGENT: A\nGOAL:   |\n      one\rtwo\n", id="lone CR inside a pipe body"),
         pytest.param("AGENT: A\nGATHER:\n    name:\r  \n      type: x\n", id="lone CR before trailing blanks"),
-        pytest.param("AGENT: A\nGATHER:\n    SUMMARY: |\n# cut\n            deeper: 1\n", id="comment cuts a pipe body"),
+        pytest.param(
+            "AGENT: A\nGATHER:\n    SUMMARY: |\n# cut\n            deeper: 1\n", id="comment cuts a pipe body"
+        ),
         pytest.param("AGENT: A\nGOAL:  |\n\t  tab in the body\n", id="tab inside a pipe body"),
     ],
 )

@@ -133,7 +133,13 @@ def test_the_project_configuration_applies_to_the_editor(workspace: Path):
 def test_suppression_comments_apply_in_the_editor(workspace: Path):
     host = AnalysisHost()
     path = str(workspace / "sup.abl")
-    host.open(path, SUPERVISOR.replace("salary: annual_income", "salary: annual_income  # abl: ignore[UNKNOWN_HANDOFF_RETURN_FIELD]"), 1)
+    host.open(
+        path,
+        SUPERVISOR.replace(
+            "salary: annual_income", "salary: annual_income  # abl: ignore[UNKNOWN_HANDOFF_RETURN_FIELD]"
+        ),
+        1,
+    )
     host.add_folder(str(workspace))
     assert "UNKNOWN_HANDOFF_RETURN_FIELD" not in codes(host, workspace / "sup.abl")
     host.set_text(path, SUPERVISOR + "# abl: ignore[E330]\n", 2)

@@ -11,9 +11,21 @@ HEAD = 'SUPERVISOR: Loan_Supervisor\nGOAL: "Route loan requests"\n'
 
 CASES = [
     ("a section keyword", HEAD + "HAN$0DOFF:\n  - TO: Income_Agent\n", ["HANDOFF", "Keys:"]),
-    ("the HISTORY key", HEAD + "HANDOFF:\n  - TO: Income_Agent\n    HIS$0TORY: none\n", ["HISTORY", "Default: `full`", "summary_only"]),
-    ("a known history mode", HEAD + "HANDOFF:\n  - TO: Income_Agent\n    HISTORY: summ$0ary_only\n", ["only the route's `SUMMARY`"]),
-    ("last_<n>", HEAD + "HANDOFF:\n  - TO: Income_Agent\n    HISTORY: last$0_3\n", ["most recent n messages", "last 3 message"]),
+    (
+        "the HISTORY key",
+        HEAD + "HANDOFF:\n  - TO: Income_Agent\n    HIS$0TORY: none\n",
+        ["HISTORY", "Default: `full`", "summary_only"],
+    ),
+    (
+        "a known history mode",
+        HEAD + "HANDOFF:\n  - TO: Income_Agent\n    HISTORY: summ$0ary_only\n",
+        ["only the route's `SUMMARY`"],
+    ),
+    (
+        "last_<n>",
+        HEAD + "HANDOFF:\n  - TO: Income_Agent\n    HISTORY: last$0_3\n",
+        ["most recent n messages", "last 3 message"],
+    ),
     (
         "an unknown history mode falls back to full",
         HEAD + "HANDOFF:\n  - TO: Income_Agent\n    HISTORY: rec$0ent\n",
@@ -21,17 +33,30 @@ CASES = [
     ),
     ("an E330 block mode", HEAD + "HANDOFF:\n  - TO: Income_Agent\n    HISTORY:\n      mode: rec$0ent\n", ["recent"]),
     ("RETURN: True reads false", HEAD + "HANDOFF:\n  - TO: Income_Agent\n    RETURN: Tr$0ue\n", ["reads as false"]),
-    ("an ON_RETURN action", HEAD + "HANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      action: resume_$0intent\n", ["replays one customer message"]),
+    (
+        "an ON_RETURN action",
+        HEAD + "HANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      action: resume_$0intent\n",
+        ["replays one customer message"],
+    ),
     (
         "a resume_with value",
         HEAD + "HANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      resume_with: latest_$0child_user_utterance\n",
         ["while the child was active"],
     ),
-    ("an agent name", HEAD + "HANDOFF:\n  - TO: Income$0_Agent\n", ["Income_Agent", "agent", "Collect the annual income", "Routes in: `Loan_Supervisor`"]),
-    ("a child field in MAP", HEAD + "HANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      MAP:\n        annual$0_income: income\n", ["variable of `Income_Agent`", "gather field, type `number`"]),
+    (
+        "an agent name",
+        HEAD + "HANDOFF:\n  - TO: Income$0_Agent\n",
+        ["Income_Agent", "agent", "Collect the annual income", "Routes in: `Loan_Supervisor`"],
+    ),
+    (
+        "a child field in MAP",
+        HEAD + "HANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      MAP:\n        annual$0_income: income\n",
+        ["variable of `Income_Agent`", "gather field, type `number`"],
+    ),
     (
         "a return handler",
-        HEAD + "RETURN_HANDLERS:\n  income_done:\n    RESPOND: \"Thanks\"\nHANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      handler: income$0_done\n",
+        HEAD
+        + 'RETURN_HANDLERS:\n  income_done:\n    RESPOND: "Thanks"\nHANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      handler: income$0_done\n',
         ["return handler of `Loan_Supervisor`", "Thanks"],
     ),
     ("a code in a comment", HEAD + "# abl: ignore[E3$030]\n", ["E330", "error"]),

@@ -82,7 +82,25 @@ def test_an_unknown_path_has_no_links() -> None:
 
 
 FRAGMENTS = st.sampled_from(
-    ["file: ", "REF: ", "x_file: ", '"', "'", "./", "../", "a.abl", "[", "]", "\n", "  ", "- ", "\x00", "漢", "|\n", "{{"]
+    [
+        "file: ",
+        "REF: ",
+        "x_file: ",
+        '"',
+        "'",
+        "./",
+        "../",
+        "a.abl",
+        "[",
+        "]",
+        "\n",
+        "  ",
+        "- ",
+        "\x00",
+        "漢",
+        "|\n",
+        "{{",
+    ]
 )
 
 
@@ -101,7 +119,12 @@ def test_any_text_gives_links_inside_their_line(text: str) -> None:
 
 def test_nesting_deeper_than_the_recursion_limit() -> None:
     depth = 3000
-    text = "AGENT: A\nX:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(depth)) + "  " * (depth + 1) + "file: './a.abl'\n"
+    text = (
+        "AGENT: A\nX:\n"
+        + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(depth))
+        + "  " * (depth + 1)
+        + "file: './a.abl'\n"
+    )
     project = Project("/p")
     project.update("/p/main.abl", text)
     project.update("/p/a.abl", "")

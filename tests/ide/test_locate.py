@@ -49,7 +49,13 @@ def test_locate_on_complete_lines(name, line, char, path, part, key, obj):
 
 HALF_TYPED = [
     ("a value not typed yet", "  - TO: Income_Agent\n    HISTORY: $0\n", "HANDOFF[0]", Part.VALUE, "HISTORY"),
-    ("an empty ON_RETURN block", "  - TO: Income_Agent\n    ON_RETURN:\n      $0\n", "HANDOFF[0] > ON_RETURN", Part.BLANK, "ON_RETURN"),
+    (
+        "an empty ON_RETURN block",
+        "  - TO: Income_Agent\n    ON_RETURN:\n      $0\n",
+        "HANDOFF[0] > ON_RETURN",
+        Part.BLANK,
+        "ON_RETURN",
+    ),
     ("a lone dash", "  - TO: Income_Agent\n  - $0\n", "HANDOFF[1]", Part.BLANK, "HANDOFF"),
     ("a blank line under the list", "  - TO: Income_Agent\n  $0\n", "HANDOFF", Part.BLANK, "HANDOFF"),
     ("a half-typed key", "  - TO: Income_Agent\n    HIST$0\n", "HANDOFF[0]", Part.KEY, None),
@@ -58,7 +64,7 @@ HALF_TYPED = [
 
 @pytest.mark.parametrize("name,body,path,part,key", HALF_TYPED, ids=[c[0] for c in HALF_TYPED])
 def test_locate_on_half_typed_lines(name, body, path, part, key):
-    project, file, pos = project_at("SUPERVISOR: Loan\nGOAL: \"x\"\nHANDOFF:\n" + body)
+    project, file, pos = project_at('SUPERVISOR: Loan\nGOAL: "x"\nHANDOFF:\n' + body)
     site = locate(project.documents[file], pos)
     assert site.path_text == path
     assert site.part is part
@@ -83,7 +89,7 @@ RETURN_HANDLERS:
 
 
 def test_comments_are_not_keys():
-    doc = load_document("AGENT: A  # the agent\nGOAL: \"x\"\n", "/a.abl")
+    doc = load_document('AGENT: A  # the agent\nGOAL: "x"\n', "/a.abl")
     assert locate(doc, Position(0, 15)).part is Part.COMMENT
 
 
@@ -92,4 +98,4 @@ def test_comments_are_not_keys():
 def test_locate_never_raises(text, line, char):
     doc = load_document(text, "/f.abl")
     site = locate(doc, Position(line, max(char, 0)))
-    assert 0 <= site.position.line
+    assert site.position.line >= 0

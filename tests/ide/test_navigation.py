@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from editor import project_at
 
-from abl.diagnostics import TextEdit
 from abl.checks.fixes import apply_edits
+from abl.diagnostics import TextEdit
 from abl.ide import navigation
 from abl.ide.references import ReferenceIndex, Symbol, SymbolKind
 
@@ -71,7 +71,9 @@ def test_definition_of_a_handler():
 
 def test_references_of_a_variable_span_condition_template_map_and_pass():
     project, path, pos = load(SUPERVISOR.replace("    - income", "    - inc$0ome"))
-    roles = {o.role for o in ReferenceIndex.of(project).occurrences(Symbol(SymbolKind.VARIABLE, "income", "Loan_Supervisor"))}
+    roles = {
+        o.role for o in ReferenceIndex.of(project).occurrences(Symbol(SymbolKind.VARIABLE, "income", "Loan_Supervisor"))
+    }
     assert {"session variable", "condition", "template", "map into", "pass"} <= roles
     refs = navigation.references(project, path, pos)
     assert len(refs) == 5

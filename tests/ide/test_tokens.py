@@ -39,13 +39,42 @@ SEEDS = [p.read_bytes().decode("utf-8", "replace") for p in CORPUS]
 
 # The names VS Code (and the LSP specification) predefine; themes colour these.
 STANDARD_TYPES = {
-    "namespace", "type", "class", "enum", "interface", "struct", "typeParameter", "parameter", "variable",
-    "property", "enumMember", "event", "function", "method", "macro", "keyword", "modifier", "comment",
-    "string", "number", "regexp", "operator", "decorator", "label",
+    "namespace",
+    "type",
+    "class",
+    "enum",
+    "interface",
+    "struct",
+    "typeParameter",
+    "parameter",
+    "variable",
+    "property",
+    "enumMember",
+    "event",
+    "function",
+    "method",
+    "macro",
+    "keyword",
+    "modifier",
+    "comment",
+    "string",
+    "number",
+    "regexp",
+    "operator",
+    "decorator",
+    "label",
 }
 STANDARD_MODIFIERS = {
-    "declaration", "definition", "readonly", "static", "deprecated", "abstract", "async", "modification",
-    "documentation", "defaultLibrary",
+    "declaration",
+    "definition",
+    "readonly",
+    "static",
+    "deprecated",
+    "abstract",
+    "async",
+    "modification",
+    "documentation",
+    "defaultLibrary",
 }
 
 
@@ -82,7 +111,7 @@ def assert_well_formed(text: str, tokens) -> None:
     previous: Token | None = None
     for t in tokens:
         assert t.length > 0, t
-        assert 0 <= t.start and t.end <= len(index.line_text(t.line)), t
+        assert t.start >= 0 and t.end <= len(index.line_text(t.line)), t
         assert 0 <= t.type_index < len(TOKEN_TYPES)
         assert 0 <= t.modifier_bits < 1 << len(TOKEN_MODIFIERS)
         if previous is not None:
@@ -195,9 +224,34 @@ def test_every_corpus_file_gives_well_formed_tokens(path: Path) -> None:
 
 FRAGMENTS = st.sampled_from(
     [
-        "AGENT: A\n", "HANDOFF:\n", "  - TO: B\n", "    WHEN: x IS SET AND y > 2\n", "  ", "\t", "- ", ":", "#",
-        " # c", '"', "'", "[", "]", "{{", "}}", "|\n", "\n", "\r\n", "\ufeff", "漢", "🚀", "é", "x = 1\n",
-        "f(a: string) -> {b: c}\n", "REQUIRE a BEFORE calling f\n", "IF x: COMPLETE\n", "file: './t.tools.abl' [a]\n",
+        "AGENT: A\n",
+        "HANDOFF:\n",
+        "  - TO: B\n",
+        "    WHEN: x IS SET AND y > 2\n",
+        "  ",
+        "\t",
+        "- ",
+        ":",
+        "#",
+        " # c",
+        '"',
+        "'",
+        "[",
+        "]",
+        "{{",
+        "}}",
+        "|\n",
+        "\n",
+        "\r\n",
+        "\ufeff",
+        "漢",
+        "🚀",
+        "é",
+        "x = 1\n",
+        "f(a: string) -> {b: c}\n",
+        "REQUIRE a BEFORE calling f\n",
+        "IF x: COMPLETE\n",
+        "file: './t.tools.abl' [a]\n",
     ]
 )
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest_lsp
 from lsprotocol import types as lsp
@@ -60,11 +60,15 @@ def pull_capabilities() -> lsp.ClientCapabilities:
     recording), so both diagnostic models are exercised."""
     caps = client_capabilities("visual-studio-code")
     assert caps.text_document is not None
-    caps.text_document.diagnostic = lsp.DiagnosticClientCapabilities(dynamic_registration=False, related_document_support=True)
+    caps.text_document.diagnostic = lsp.DiagnosticClientCapabilities(
+        dynamic_registration=False, related_document_support=True
+    )
     return caps
 
 
-async def start(lsp_client: LanguageClient, root: Path, caps: lsp.ClientCapabilities, options: dict | None = None) -> None:
+async def start(
+    lsp_client: LanguageClient, root: Path, caps: lsp.ClientCapabilities, options: dict | None = None
+) -> None:
     @lsp_client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
     def register_capability(params: lsp.RegistrationParams) -> None:
         lsp_client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
@@ -110,7 +114,9 @@ def pulls(client: LanguageClient) -> bool:
     return client.server_capabilities.diagnostic_provider is not None  # type: ignore[attr-defined]
 
 
-async def wait_for_diagnostics(client: LanguageClient, uri: str, ready: Callable[[list[lsp.Diagnostic]], bool]) -> list[lsp.Diagnostic]:
+async def wait_for_diagnostics(
+    client: LanguageClient, uri: str, ready: Callable[[list[lsp.Diagnostic]], bool]
+) -> list[lsp.Diagnostic]:
     """Wait until the diagnostics of `uri` satisfy `ready`: the pushed ones, or for a client
     that pulls, the ones a `textDocument/diagnostic` request returns."""
 
@@ -139,7 +145,9 @@ def codes(diags: list[lsp.Diagnostic]) -> set[str]:
 def open_document(client: LanguageClient, path: Path, text: str | None = None, version: int = 1) -> str:
     uri = path.as_uri()
     client.text_document_did_open(
-        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "abl", version, text if text is not None else path.read_text()))
+        lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(uri, "abl", version, text if text is not None else path.read_text())
+        )
     )
     return uri
 

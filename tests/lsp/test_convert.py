@@ -38,7 +38,14 @@ def test_uris_and_paths_round_trip(tmp_path):
 
 
 def test_settings_from_the_client():
-    settings = Settings.read({"abl": {"diagnostics": {"ignore": ["E330", "NOPE"], "select": [], "hints": False}, "inlayHints": {"enable": False}}})
+    settings = Settings.read(
+        {
+            "abl": {
+                "diagnostics": {"ignore": ["E330", "NOPE"], "select": [], "hints": False},
+                "inlayHints": {"enable": False},
+            }
+        }
+    )
     assert settings.ignore == {"E330", "NOPE"} and settings.select is None  # an empty selection means every code
     assert settings.unknown == ("NOPE",)
     assert not settings.inlay_hints and settings.code_lens

@@ -33,7 +33,22 @@ HANDOFF:
     HISTORY: summary_only
 """
 CHILD = 'AGENT: Income_Agent\nGOAL: "收入"\nGATHER:\n  annual_income:\n    type: number\n'
-SNIPPETS = ["", "x", "\n", "  ", "- ", "TO: Offer_Agent", "RETURN: True", "HISTORY: recent", "mode: recent", ":", "#", "😀", "\n  - TO: Ghost\n", "GATHER:\n  a:\n    type: number\n"]
+SNIPPETS = [
+    "",
+    "x",
+    "\n",
+    "  ",
+    "- ",
+    "TO: Offer_Agent",
+    "RETURN: True",
+    "HISTORY: recent",
+    "mode: recent",
+    ":",
+    "#",
+    "😀",
+    "\n  - TO: Ghost\n",
+    "GATHER:\n  a:\n    type: number\n",
+]
 
 SUP_URI, CHILD_URI = "file:///ws/sup.abl", "file:///ws/child.abl"
 PATHS = {SUP_URI: "/ws/sup.abl", CHILD_URI: "/ws/child.abl"}

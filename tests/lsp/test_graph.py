@@ -97,7 +97,11 @@ async def test_the_graph_request(grapher: LanguageClient) -> None:
     root: Path = grapher.root  # type: ignore[attr-defined]
     data = await graph(grapher, {"uri": (root / "hub.abl").as_uri()})
     jsonschema.validate(data, SCHEMA)
-    assert {n["id"]: n["kind"] for n in data["nodes"]} == {"Loan_Hub": "supervisor", "Income_Agent": "agent", "Offer_Agent": "agent"}
+    assert {n["id"]: n["kind"] for n in data["nodes"]} == {
+        "Loan_Hub": "supervisor",
+        "Income_Agent": "agent",
+        "Offer_Agent": "agent",
+    }
     assert data["unreachable"] == ["Offer_Agent"]
     route = next(e for e in data["edges"] if e["kind"] == "handoff")
     assert route["uri"] == (root / "hub.abl").as_uri() and "path" not in route
@@ -108,7 +112,11 @@ async def test_the_graph_request(grapher: LanguageClient) -> None:
     assert route["range"]["end"] == {"line": 9, "character": len(last) + 1}
     assert route["range"]["start"] == {"line": 3, "character": 2}
     back = next(e for e in data["edges"] if e["kind"] == "return")
-    assert (back["from"], back["to"], back["map"]) == ("Income_Agent", "Loan_Hub", [{"child": "salary", "parent": "annual_income"}])
+    assert (back["from"], back["to"], back["map"]) == (
+        "Income_Agent",
+        "Loan_Hub",
+        [{"child": "salary", "parent": "annual_income"}],
+    )
     offer = next(n for n in data["nodes"] if n["id"] == "Offer_Agent")
     assert offer["diagnostics"] == ["UNREACHABLE_AGENT"] and offer["uri"].endswith("/offer.abl")
 

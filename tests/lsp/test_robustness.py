@@ -13,7 +13,16 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from conftest import SERVER, SUPERVISOR, capabilities, codes, open_document, start, wait_for_diagnostics, write_workspace
+from conftest import (
+    SERVER,
+    SUPERVISOR,
+    capabilities,
+    codes,
+    open_document,
+    start,
+    wait_for_diagnostics,
+    write_workspace,
+)
 
 pytestmark = pytest.mark.asyncio
 
@@ -53,7 +62,9 @@ async def test_a_closed_document_is_read_from_disk_again(vscode: LanguageClient)
     path = vscode.root / "supervisor.abl"  # type: ignore[attr-defined]
     uri = open_document(vscode, path, SUPERVISOR.replace("Income_Agent", "Typed_Agent"))
     vscode.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
-    hover = await vscode.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, 10)))
+    hover = await vscode.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, 10))
+    )
     assert hover is not None and "Income_Agent" in hover.contents.value
 
 
@@ -67,7 +78,8 @@ async def test_cancelled_requests_leave_the_server_up(vscode: LanguageClient):
     uri = open_document(vscode, vscode.root / "supervisor.abl")  # type: ignore[attr-defined]
     doc = lsp.TextDocumentIdentifier(uri)
     pending = [
-        asyncio.ensure_future(vscode.text_document_hover_async(lsp.HoverParams(doc, lsp.Position(3, 10)))) for _ in range(20)
+        asyncio.ensure_future(vscode.text_document_hover_async(lsp.HoverParams(doc, lsp.Position(3, 10))))
+        for _ in range(20)
     ]
     await asyncio.sleep(0)  # let the requests go out, then cancel them (and some ids never sent)
     for msg_id in [*list(vscode.protocol._request_futures), "no-such-request"]:
@@ -84,7 +96,9 @@ async def test_a_huge_document_gets_syntax_only_and_one_notice(vscode: LanguageC
     await wait_for_diagnostics(vscode, uri, lambda d: True)
     hover = await vscode.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(0, 2)))
     assert hover is not None
-    outline = await vscode.text_document_document_symbol_async(lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(uri)))
+    outline = await vscode.text_document_document_symbol_async(
+        lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(uri))
+    )
     assert outline is not None and len(outline) == 40_000
     notices = [m.message for m in vscode.messages if "larger than" in m.message]
     assert len(notices) == 1
@@ -132,6 +146,8 @@ async def test_positions_follow_the_negotiated_encoding(encoded: LanguageClient)
     # A position after emoji on the same line lands on the right word.
     route_line = EMOJI.splitlines()[3]
     at = _units(route_line[: route_line.index("Income_Agent") + 3], encoding)
-    hover = await encoded.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, at)))
+    hover = await encoded.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, at))
+    )
     assert hover is not None and "Income_Agent" in hover.contents.value
     assert hover.range is not None and hover.range.start.character <= at <= hover.range.end.character

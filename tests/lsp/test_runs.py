@@ -73,7 +73,7 @@ async def test_the_loan_flow_runs_with_located_events(runner: LanguageClient):
     assert "TO: Offer_Agent" in text[field(field(field(field(offer, "location"), "range"), "start"), "line")]
     # The same events arrived as notifications, in order, before the answer.
     notified = [field(field(n, "event"), "type") for n in runner.run_events]  # type: ignore[attr-defined]
-    assert notified[-len(kinds):] == kinds
+    assert notified[-len(kinds) :] == kinds
 
     state = await request(runner, "abl/run/state", {"runId": run_id})
     assert field(state, "activeAgent") == "Offer_Agent"
@@ -90,7 +90,9 @@ async def test_save_load_reset_and_save_as_a_test(runner: LanguageClient, tmp_pa
     assert session.is_file()
     test_file = runner.root / "recorded.abltest.yaml"  # type: ignore[attr-defined]
     await request(runner, "abl/run/saveTest", {"runId": run_id, "uri": test_file.as_uri()})
-    result = subprocess.run([sys.executable, "-m", "abl", "test", str(test_file)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "abl", "test", str(test_file)], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     await request(runner, "abl/run/reset", {"runId": run_id})
     assert field(await request(runner, "abl/run/state", {"runId": run_id}), "activeAgent") == "Loan_Supervisor"
@@ -115,7 +117,11 @@ async def test_runs_are_independent_of_later_edits(runner: LanguageClient):
     other = field(await request(runner, "abl/run/start", {"uri": path.as_uri()}), "runId")
     assert run_id != other
     runner.text_document_did_open(
-        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(path.as_uri(), "abl", 1, path.read_text().replace("What is your annual income?", "Income, please?")))
+        lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(
+                path.as_uri(), "abl", 1, path.read_text().replace("What is your annual income?", "Income, please?")
+            )
+        )
     )
     reply = await request(runner, "abl/run/send", {"runId": run_id, "text": "I want a loan offer"})
     assert field(field(reply, "replies")[0], "text") == "What is your annual income?"

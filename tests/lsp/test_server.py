@@ -7,7 +7,16 @@ import pytest
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from conftest import CHILD, SUPERVISOR, apply_text_edits, change_document, codes, open_document, wait_for_diagnostics, write_workspace
+from conftest import (
+    CHILD,
+    SUPERVISOR,
+    apply_text_edits,
+    change_document,
+    codes,
+    open_document,
+    wait_for_diagnostics,
+    write_workspace,
+)
 
 pytestmark = pytest.mark.asyncio
 
@@ -21,7 +30,9 @@ async def test_indexing_reports_cross_file_problems_in_unopened_files(client: La
     assert {"E330", "UNKNOWN_HANDOFF_RETURN_FIELD"} <= codes(diags)
     unknown = next(d for d in diags if d.code == "UNKNOWN_HANDOFF_RETURN_FIELD")
     assert unknown.source == "abl"
-    assert unknown.code_description is not None and unknown.code_description.href.endswith("UNKNOWN_HANDOFF_RETURN_FIELD.md")
+    assert unknown.code_description is not None and unknown.code_description.href.endswith(
+        "UNKNOWN_HANDOFF_RETURN_FIELD.md"
+    )
     assert unknown.related_information, "the target agent is named as related information"
     assert unknown.related_information[0].location.uri.endswith("income.abl")
 
@@ -95,9 +106,13 @@ async def test_quick_fix_turns_capital_true_into_true(client: LanguageClient):
 async def test_rename_an_agent_across_files(client: LanguageClient):
     uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
     position = lsp.Position(3, 10)  # on `Income_Agent` after `TO:`
-    prepared = await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(lsp.TextDocumentIdentifier(uri), position))
+    prepared = await client.text_document_prepare_rename_async(
+        lsp.PrepareRenameParams(lsp.TextDocumentIdentifier(uri), position)
+    )
     assert prepared is not None
-    edit = await client.text_document_rename_async(lsp.RenameParams(lsp.TextDocumentIdentifier(uri), position, "Salary_Agent"))
+    edit = await client.text_document_rename_async(
+        lsp.RenameParams(lsp.TextDocumentIdentifier(uri), position, "Salary_Agent")
+    )
     assert edit is not None and edit.changes is not None
     child_uri = (client.root / "income.abl").as_uri()  # type: ignore[attr-defined]
     assert set(edit.changes) == {uri, child_uri}
@@ -125,7 +140,9 @@ async def test_a_request_right_after_an_edit_sees_the_edit(client: LanguageClien
     uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
     renamed = SUPERVISOR.replace("Income_Agent", "Missing_Agent")
     change_document(client, uri, 2, renamed)
-    hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, 10)))
+    hover = await client.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, 10))
+    )
     assert hover is not None and "Missing_Agent" in hover.contents.value
 
 
@@ -135,7 +152,9 @@ async def test_semantic_tokens_full_and_delta(client: LanguageClient):
     full = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(doc))
     assert full is not None and full.data and len(full.data) % 5 == 0 and full.result_id
     change_document(client, uri, 2, SUPERVISOR.replace("Route loan requests", "Route every loan request"))
-    delta = await client.text_document_semantic_tokens_full_delta_async(lsp.SemanticTokensDeltaParams(doc, full.result_id))
+    delta = await client.text_document_semantic_tokens_full_delta_async(
+        lsp.SemanticTokensDeltaParams(doc, full.result_id)
+    )
     assert delta is not None and delta.result_id != full.result_id
 
 
@@ -157,7 +176,9 @@ async def test_formatting_reindents(client: LanguageClient):
     ).replace('"Collect the annual income"', '"Collect the annual income"   ')
     uri = open_document(client, client.root / "income.abl", messy)  # type: ignore[attr-defined]
     edits = await client.text_document_formatting_async(
-        lsp.DocumentFormattingParams(lsp.TextDocumentIdentifier(uri), lsp.FormattingOptions(tab_size=2, insert_spaces=True))
+        lsp.DocumentFormattingParams(
+            lsp.TextDocumentIdentifier(uri), lsp.FormattingOptions(tab_size=2, insert_spaces=True)
+        )
     )
     assert edits
     assert apply_text_edits(messy, edits) == CHILD
@@ -168,7 +189,9 @@ async def test_pull_diagnostics_document_and_workspace(pull_client: LanguageClie
     assert pull_client.server_capabilities.diagnostic_provider is not None  # type: ignore[attr-defined]
     diags = await wait_for_diagnostics(pull_client, uri, lambda d: "E330" in codes(d))
     assert "UNKNOWN_HANDOFF_RETURN_FIELD" in codes(diags)
-    first = await pull_client.text_document_diagnostic_async(lsp.DocumentDiagnosticParams(lsp.TextDocumentIdentifier(uri)))
+    first = await pull_client.text_document_diagnostic_async(
+        lsp.DocumentDiagnosticParams(lsp.TextDocumentIdentifier(uri))
+    )
     assert first.result_id
     again = await pull_client.text_document_diagnostic_async(
         lsp.DocumentDiagnosticParams(lsp.TextDocumentIdentifier(uri), previous_result_id=first.result_id)
@@ -186,9 +209,13 @@ async def test_a_second_workspace_folder_is_indexed(client: LanguageClient, tmp_
     second = tmp_path / "second"
     write_workspace(second, {"other.abl": 'AGENT: Other_Agent\nGOAL: "x"\nHANDOFF:\n  - TO: Nobody_Here\n'})
     client.workspace_did_change_workspace_folders(
-        lsp.DidChangeWorkspaceFoldersParams(lsp.WorkspaceFoldersChangeEvent(added=[lsp.WorkspaceFolder(second.as_uri(), "second")], removed=[]))
+        lsp.DidChangeWorkspaceFoldersParams(
+            lsp.WorkspaceFoldersChangeEvent(added=[lsp.WorkspaceFolder(second.as_uri(), "second")], removed=[])
+        )
     )
-    diags = await wait_for_diagnostics(client, (second / "other.abl").as_uri(), lambda d: "INVALID_HANDOFF_TARGET" in codes(d))
+    diags = await wait_for_diagnostics(
+        client, (second / "other.abl").as_uri(), lambda d: "INVALID_HANDOFF_TARGET" in codes(d)
+    )
     assert diags
 
 
@@ -196,7 +223,9 @@ async def test_diagnostics_follow_an_edit_that_a_request_read_first(client: Lang
     uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
     await wait_for_diagnostics(client, uri, lambda d: "E330" in codes(d))
     change_document(client, uri, 2, SUPERVISOR.replace("mode: recent", "mode: none"))
-    await client.text_document_completion_async(lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, 10)))
+    await client.text_document_completion_async(
+        lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, 10))
+    )
     diags = await wait_for_diagnostics(client, uri, lambda d: "E330" not in codes(d))
     assert "UNKNOWN_HANDOFF_RETURN_FIELD" in codes(diags)
 
@@ -226,8 +255,12 @@ async def test_code_lenses_run_and_count_handoffs_in(client: LanguageClient):
 async def test_inlay_hints_and_call_hierarchy(client: LanguageClient):
     uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
     doc = lsp.TextDocumentIdentifier(uri)
-    hints = await client.text_document_inlay_hint_async(lsp.InlayHintParams(doc, lsp.Range(lsp.Position(0, 0), lsp.Position(20, 0))))
+    hints = await client.text_document_inlay_hint_async(
+        lsp.InlayHintParams(doc, lsp.Range(lsp.Position(0, 0), lsp.Position(20, 0)))
+    )
     assert any(h.label == "returnable" for h in hints)
-    [item] = await client.text_document_prepare_call_hierarchy_async(lsp.CallHierarchyPrepareParams(doc, lsp.Position(0, 14)))
+    [item] = await client.text_document_prepare_call_hierarchy_async(
+        lsp.CallHierarchyPrepareParams(doc, lsp.Position(0, 14))
+    )
     outgoing = await client.call_hierarchy_outgoing_calls_async(lsp.CallHierarchyOutgoingCallsParams(item))
     assert [call.to.name for call in outgoing] == ["Income_Agent"]

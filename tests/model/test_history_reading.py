@@ -40,7 +40,9 @@ TABLE = [
 ]
 
 
-@pytest.mark.parametrize("written,mode,count,error,falls_back", TABLE, ids=[t[0].strip().replace("\n", " ") for t in TABLE])
+@pytest.mark.parametrize(
+    "written,mode,count,error,falls_back", TABLE, ids=[t[0].strip().replace("\n", " ") for t in TABLE]
+)
 def test_history_spelling(written: str, mode: str, count: int | None, error: str | None, falls_back: bool) -> None:
     doc = load_document(ROUTE.format(history=written), "hub.abl")
     spec = doc.agents[0].handoffs[0].history

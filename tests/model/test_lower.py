@@ -82,7 +82,9 @@ def test_ranges_point_at_the_written_text() -> None:
     r = gate.target.range  # type: ignore[union-attr]
     assert lines[r.start.line][r.start.character : r.end.character] == "Income_Capture_Agent"
     m = gate.on_return.map[0]  # type: ignore[union-attr]
-    assert lines[m.child.range.start.line][m.child.range.start.character : m.child.range.end.character] == "annual_income"
+    assert (
+        lines[m.child.range.start.line][m.child.range.start.character : m.child.range.end.character] == "annual_income"
+    )
 
 
 def test_return_spellings() -> None:

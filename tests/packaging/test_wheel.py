@@ -18,7 +18,18 @@ ROOT = Path(__file__).resolve().parents[2]
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(out), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(out),
+            str(ROOT),
+        ],
         check=True,
     )
     (path,) = out.glob("abl_tools-*.whl")
@@ -41,7 +52,12 @@ def test_abl_check_runs_from_a_fresh_venv(wheel: Path, tmp_path: Path) -> None:
     py = venv / "bin" / "python"
     # Dependencies come from this environment; the package itself only from the wheel.
     deps = [p for p in site.getsitepackages() if Path(p).is_dir()]
-    purelib = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], check=True, capture_output=True, text=True).stdout.strip()
+    purelib = subprocess.run(
+        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     Path(purelib, "_outer_deps.pth").write_text("\n".join(deps) + "\n")
     subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)], check=True)
 
@@ -51,8 +67,21 @@ def test_abl_check_runs_from_a_fresh_venv(wheel: Path, tmp_path: Path) -> None:
         'SUPERVISOR: Hub\nGOAL: "Route"\nHANDOFF:\n  - TO: Helper\n    WHEN: true\n    HISTORY:\n      mode: recent\nAGENT: Helper\nGOAL: "Help"\n'
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    where = subprocess.run([str(py), "-c", "import abl, sys; print(abl.__file__)"], cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    where = subprocess.run(
+        [str(py), "-c", "import abl, sys; print(abl.__file__)"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert str(venv) in where.stdout
-    result = subprocess.run([str(venv / "bin" / "abl"), "check", "--format", "json", str(project)], cwd=tmp_path, env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [str(venv / "bin" / "abl"), "check", "--format", "json", str(project)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1, result.stderr
     assert '"code": "E330"' in result.stdout

@@ -39,7 +39,7 @@ def serve(answer: Answer) -> Iterator[Endpoint]:
     endpoint = Endpoint(url="")
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server naming)
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
             body = json.loads(self.rfile.read(length))
             endpoint.requests.append(body)
@@ -51,7 +51,7 @@ def serve(answer: Answer) -> Iterator[Endpoint]:
             self.end_headers()
             self.wfile.write(payload)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             return
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -83,8 +83,11 @@ def decisions(fields: dict[str, Any] | None = None) -> Answer:
         if "extract field values" in system:
             prompt = body["messages"][-1]["content"]
             said = prompt.rsplit("Message: ", 1)[-1]
-            found = {name: {"value": value, "span": str(value)} for name, value in wanted.items()
-                     if f"- {name} " in prompt and str(value) in said}
+            found = {
+                name: {"value": value, "span": str(value)}
+                for name, value in wanted.items()
+                if f"- {name} " in prompt and str(value) in said
+            }
             return {"content": json.dumps({"fields": found})}
         if "decide whether a condition holds" in system:
             return {"content": json.dumps({"result": False, "confidence": 0.9})}

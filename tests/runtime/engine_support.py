@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from abl.runtime import RuntimeOptions, Session, Turn, start_session
 from abl.runtime.trace import TraceEvent
@@ -81,6 +82,6 @@ def turn_events(session: Session, index: int) -> list[TraceEvent]:
 
 def thread_of(session: Session, agent: str) -> Any:
     """The internal thread of `agent` (the most recent one)."""
-    threads = [t for t in session._engine.data.threads.values() if t.agent == agent]  # noqa: SLF001
+    threads = [t for t in session._engine.data.threads.values() if t.agent == agent]
     assert threads, f"no thread for {agent}"
     return threads[-1]

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from engine_support import LOAN, RETAIL, loan, project_dir, project_text, retail, texts
 
 from abl.runtime import RuntimeOptions, Session, SessionError, start_session
-from engine_support import LOAN, RETAIL, loan, project_dir, project_text, retail, texts
 
 LOAN_TURNS = ["I want a loan offer", "I'd rather not say", "85000", "what rates do you have?", "thanks"]
 RETAIL_TURNS = ["Hi there", "ORD-20931", "thanks", "I want to complain, the service was terrible", "a full refund"]
@@ -50,8 +50,9 @@ for make, turns in ((loan, {loan_turns!r}), (retail, {retail_turns!r})):
 
 def test_traces_do_not_depend_on_hash_randomisation() -> None:
     root = Path(__file__).resolve().parents[2]
-    script = _SCRIPT.format(server=str(root / "server"), tests=str(Path(__file__).parent),
-                            loan_turns=LOAN_TURNS, retail_turns=RETAIL_TURNS)
+    script = _SCRIPT.format(
+        server=str(root / "server"), tests=str(Path(__file__).parent), loan_turns=LOAN_TURNS, retail_turns=RETAIL_TURNS
+    )
     outputs = []
     for seed in ("1", "4242"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
@@ -109,7 +110,9 @@ def test_a_saved_session_waiting_on_a_child_returns_to_the_parent_after_loading(
     turn = resumed.send("85000")
     assert turn.active_agent == "Offer_Agent"
     assert [e.type for e in turn.events if e.type in ("handoff_return_handler", "resume_intent")] == [
-        "handoff_return_handler", "resume_intent"]
+        "handoff_return_handler",
+        "resume_intent",
+    ]
 
 
 def test_save_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -119,7 +122,7 @@ def test_save_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     before = path.read_text("utf-8")
     session.send("I want a loan offer")
 
-    def broken(src, dst):  # noqa: ANN001
+    def broken(src, dst):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", broken)
@@ -169,5 +172,9 @@ def test_reset_starts_again_deterministically() -> None:
 
 def test_retail_files_are_the_seeds_four_files() -> None:
     assert sorted(p.name for p in RETAIL.glob("*.abl")) == [
-        "complaint-agent.agent.abl", "order-status-agent.agent.abl", "retail-hub.agent.abl", "returns-agent.agent.abl"]
+        "complaint-agent.agent.abl",
+        "order-status-agent.agent.abl",
+        "retail-hub.agent.abl",
+        "returns-agent.agent.abl",
+    ]
     assert start_session(project_dir("retail"), "Retail_Hub").greeting == []

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from engine_support import of_type, one, project_dir, project_text, retail, texts
 
 from abl.launch import LaunchRefused, launch
-
 from abl.runtime import RuntimeOptions, SessionError, start_session
 from abl.runtime.models import (
     ConditionDecision,
@@ -21,7 +21,6 @@ from abl.runtime.models import (
     ReplyRequest,
     ScriptedModel,
 )
-from engine_support import of_type, one, project_dir, project_text, retail, texts
 
 
 def test_a_scripted_model_error_becomes_an_error_event_and_the_session_continues() -> None:
@@ -53,7 +52,9 @@ def test_an_endpoint_timeout_on_a_reply_is_reported_and_the_turn_ends_cleanly() 
     turn = session.send("thanks")
     error = one(turn.events, "error")
     assert error.get("purpose") == "reply"
-    assert texts(turn) == ["[error] the model endpoint did not answer: timed out after 30 s (http://localhost:11434/v1)"]
+    assert texts(turn) == [
+        "[error] the model endpoint did not answer: timed out after 30 s (http://localhost:11434/v1)"
+    ]
     assert not turn.ended
     assert texts(session.send("where is my order?")) == ["Order ORD-20931 is on its way."]
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from engine_support import of_type, one, project_text, texts, thread_of, types
 
 from abl.runtime import RuntimeOptions, start_session
 from abl.runtime.tools import call_tool
 from abl.runtime.trace import REDACTED
-from engine_support import of_type, one, project_text, texts, thread_of, types
 
 
 def session_of(text: str, agent: str, **options):
@@ -52,7 +52,10 @@ def test_on_start_sets_calls_and_greets_once() -> None:
     assert session.state().values["last_lookup_customer_result"] == {"name": "Ada"}
     history = thread_of(session, "Greeter").history
     assert [(e.role, e.tool_call_id is not None) for e in history] == [
-        ("assistant", True), ("tool", True), ("assistant", False)]
+        ("assistant", True),
+        ("tool", True),
+        ("assistant", False),
+    ]
     session.send("hi")
     assert len(session.greeting) == 1
     assert len(of_type(session.trace, "tool_call")) == 1
@@ -68,7 +71,7 @@ def test_a_missing_mock_is_a_failed_tool_result_not_a_crash() -> None:
 
 def test_mock_lists_are_used_in_turn() -> None:
     session = session_of(GREETER, "Greeter", mocks={"lookup_customer": [{"name": "A"}, {"name": "B"}]})
-    engine = session._engine  # noqa: SLF001
+    engine = session._engine
     thread = engine.data.active_thread
     outputs = [call_tool(engine, thread, "lookup_customer", {}, None).value for _ in range(2)]
     assert outputs == [{"name": "B"}, {"name": "B"}]  # the greeting used the first; the last repeats
@@ -120,7 +123,9 @@ def test_gather_takes_several_fields_from_one_message() -> None:
     session = session_of(BOOKING, "Booking_Agent")
     turn = session.send("a party of 3 on the terrace")
     assert [(e.get("field"), e.get("value")) for e in of_type(turn.events, "gather")] == [
-        ("party_size", 3), ("seating", "Terrace")]
+        ("party_size", 3),
+        ("seating", "Terrace"),
+    ]
     assert texts(turn) == ["Booked for 3, Terrace."]
 
 
@@ -442,8 +447,9 @@ def test_an_escalation_trigger_hands_over_and_ends_the_session() -> None:
     ("level", "has_checks", "has_model_calls"),
     [("minimal", False, False), ("standard", True, False), ("verbose", True, True), ("debug", True, True)],
 )
-def test_turn_events_follow_the_trace_level_and_the_session_keeps_everything(level, has_checks,
-                                                                             has_model_calls) -> None:
+def test_turn_events_follow_the_trace_level_and_the_session_keeps_everything(
+    level, has_checks, has_model_calls
+) -> None:
     from engine_support import loan
 
     session = loan(trace_level=level)
@@ -464,7 +470,9 @@ def test_state_shows_threads_stack_and_the_customer_history() -> None:
     state = session.state()
     assert state.active_agent == "Income_Capture_Agent"
     assert [(t.id, t.agent, t.status, t.history_length) for t in state.threads] == [
-        ("thread-1", "Loan_Supervisor", "waiting", 1), ("thread-2", "Income_Capture_Agent", "active", 2)]
+        ("thread-1", "Loan_Supervisor", "waiting", 1),
+        ("thread-2", "Income_Capture_Agent", "active", 2),
+    ]
     assert [(m.role, m.agent, m.text) for m in session.history] == [
         ("user", "Loan_Supervisor", "I want a loan offer"),
         ("assistant", "Income_Capture_Agent", "What is your annual income?"),
@@ -593,7 +601,8 @@ def test_nested_returnable_handoffs_unwind_one_level_at_a_time() -> None:
     # the permanent successor of a returnable child returns in its place.
     handler = [e for e in of_type(nxt.events, "handoff_return_handler")]
     assert [(h.get("from"), h.get("to"), h.get("mappedFields")) for h in handler] == [
-        ("Pricing_Desk", "Top", ["quote", "age"])]
+        ("Pricing_Desk", "Top", ["quote", "age"])
+    ]
     assert texts(nxt) == ["Your quote is 420."]
     assert session.state().values["quote"] == 420
     assert session.state().stack == []

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from engine_support import of_type, project_text, texts
 
 from abl.runtime import RuntimeOptions, Session, start_session
-from engine_support import of_type, project_text, texts
 
 # The platform's documented example, from the shared examples folder next to the project.
 FUNDS_TRANSFER = Path(__file__).resolve().parents[3] / "shared" / "spec" / "examples" / "scripting-constructs-1.abl"
@@ -122,8 +122,11 @@ def test_a_failed_check_goes_to_its_on_fail_step_and_asks_again() -> None:
     for message in ("I want to send money", "021000021", "12345678"):
         session.send(message)
     too_much = session.send("$900")
-    assert texts(too_much) == ["The requested amount exceeds your available balance.",
-                               "Transferring to Dana Reyes.", "Please provide: raw_amount"]
+    assert texts(too_much) == [
+        "The requested amount exceeds your available balance.",
+        "Transferring to Dana Reyes.",
+        "Please provide: raw_amount",
+    ]
     assert not too_much.ended
 
 

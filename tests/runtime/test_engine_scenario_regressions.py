@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from engine_support import of_type, one, project_text, texts
 
 from abl.runtime import RuntimeOptions, Session, start_session
 from abl.runtime.turn import valid_text
-from engine_support import of_type, one, project_text, texts
 
 
 def session_of(text: str, agent: str, **options) -> Session:
@@ -107,8 +107,10 @@ def test_a_non_terminal_complete_asks_for_what_is_still_missing() -> None:
 
 
 def test_a_non_terminal_complete_with_nothing_left_to_ask_says_only_its_response() -> None:
-    session = session_of(HOLD_THEN_BOOK.replace("  contact_email:\n    PROMPT", "  contact_email:\n    REQUIRED: false\n    PROMPT"),
-                         "Ticket_Agent")
+    session = session_of(
+        HOLD_THEN_BOOK.replace("  contact_email:\n    PROMPT", "  contact_email:\n    REQUIRED: false\n    PROMPT"),
+        "Ticket_Agent",
+    )
     session.send("hi")
     held = session.send("3")
     assert texts(held) == ["3 seats are held."]
@@ -121,8 +123,10 @@ def test_a_non_terminal_complete_with_nothing_left_to_ask_says_only_its_response
 def _wizard(steps: int) -> str:
     parts = []
     for i in range(1, steps + 1):
-        part = (f'AGENT: Step_{i}\nGOAL: "Step {i} of the form"\n\nGATHER:\n  answer_{i}:\n'
-                f'    PROMPT: "Question {i}?"\n    TYPE: string\n')
+        part = (
+            f'AGENT: Step_{i}\nGOAL: "Step {i} of the form"\n\nGATHER:\n  answer_{i}:\n'
+            f'    PROMPT: "Question {i}?"\n    TYPE: string\n'
+        )
         if i < steps:
             part += f"\nHANDOFF:\n  - TO: Step_{i + 1}\n    WHEN: answer_{i} IS SET\n    RETURN: false\n"
         parts.append(part)
@@ -141,8 +145,8 @@ def test_a_wizard_of_one_way_steps_is_not_stopped_by_the_nesting_limit() -> None
 
 def test_one_way_handoffs_in_a_single_turn_still_stop_at_the_limit() -> None:
     chain = "\n".join(
-        f'AGENT: Hop_{i}\nGOAL: "Hop {i}"\n' + (f"\nHANDOFF:\n  - TO: Hop_{i + 1}\n    WHEN: true\n    RETURN: false\n"
-                                                if i < 12 else "")
+        f'AGENT: Hop_{i}\nGOAL: "Hop {i}"\n'
+        + (f"\nHANDOFF:\n  - TO: Hop_{i + 1}\n    WHEN: true\n    RETURN: false\n" if i < 12 else "")
         for i in range(1, 13)
     )
     turn = session_of(chain, "Hop_1").send("go")
@@ -298,7 +302,8 @@ def test_a_very_long_message_full_of_numbers_is_read_in_linear_time() -> None:
 def test_a_free_text_answer_does_not_hide_typed_values_from_the_next_agent() -> None:
     text = INCOME_THEN_EXPENSES.replace(
         'AGENT: Income_Step\nGOAL: "Ask for the income"\n\nGATHER:\n  income:\n    PROMPT: "What is your yearly income?"\n    TYPE: number\n\nHANDOFF:\n  - TO: Expenses_Step\n    WHEN: income IS SET\n    PASS: [income]',
-        'AGENT: Income_Step\nGOAL: "Ask for the employer"\n\nGATHER:\n  employer:\n    PROMPT: "Who is your employer?"\n    TYPE: string\n\nHANDOFF:\n  - TO: Expenses_Step\n    WHEN: employer IS SET\n    PASS: []')
+        'AGENT: Income_Step\nGOAL: "Ask for the employer"\n\nGATHER:\n  employer:\n    PROMPT: "Who is your employer?"\n    TYPE: string\n\nHANDOFF:\n  - TO: Expenses_Step\n    WHEN: employer IS SET\n    PASS: []',
+    )
     assert "employer:" in text
     session = session_of(text, "Income_Step")
     assert texts(session.send("hi")) == ["Who is your employer?"]

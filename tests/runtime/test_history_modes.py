@@ -158,8 +158,9 @@ def test_select_full_uses_children_and_exclusions() -> None:
 # --- what comes back on return -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("mode", "joins"), [("full", True), ("last_n", True), ("none", False),
-                                             ("summary_only", False)])
+@pytest.mark.parametrize(
+    ("mode", "joins"), [("full", True), ("last_n", True), ("none", False), ("summary_only", False)]
+)
 def test_child_replies_join_the_parent_only_with_full_or_last_n(mode: str, joins: bool) -> None:
     child = [
         Entry("user", "I want a loan", "Sup", 1, "t1"),

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from abl.runtime import RuntimeOptions, start_session
 from chat_endpoint import decisions, serve
 from engine_support import LOAN, of_type, project_text
+
+from abl.runtime import RuntimeOptions, start_session
 
 CONCIERGE = """AGENT: Concierge
 GOAL: "Answer questions about the hotel"
@@ -17,8 +18,12 @@ GOAL: "Answer questions about the hotel"
 
 
 def openai(endpoint_url: str, **options: object) -> RuntimeOptions:
-    return RuntimeOptions(model="openai", model_options={"base_url": endpoint_url, "model": "m", "api_key": "k"},
-                          trace_level="debug", **options)  # type: ignore[arg-type]
+    return RuntimeOptions(
+        model="openai",
+        model_options={"base_url": endpoint_url, "model": "m", "api_key": "k"},
+        trace_level="debug",
+        **options,
+    )  # type: ignore[arg-type]
 
 
 def chat(body: dict) -> list[tuple[str, str]]:
@@ -34,21 +39,27 @@ def test_each_reply_request_ends_with_the_message_it_answers() -> None:
     assert [r.text for r in second.replies] == ["reply 2"]
     turn_one, turn_two = endpoint.of_kind("reply")
     assert chat(turn_one)[1:] == [("user", "Is breakfast included?")]
-    assert chat(turn_two)[1:] == [("user", "Is breakfast included?"), ("assistant", "reply 1"),
-                                  ("user", "And until what time?")]
+    assert chat(turn_two)[1:] == [
+        ("user", "Is breakfast included?"),
+        ("assistant", "reply 1"),
+        ("user", "And until what time?"),
+    ]
 
 
 def test_the_offer_agent_is_asked_with_the_replayed_request() -> None:
     with serve(decisions({"annual_income": 85000})) as endpoint:
-        session = start_session(project_text(LOAN.read_text(encoding="utf-8")), "Loan_Supervisor",
-                                openai(endpoint.url))
+        session = start_session(project_text(LOAN.read_text(encoding="utf-8")), "Loan_Supervisor", openai(endpoint.url))
         session.send("I want a loan offer")
         turn = session.send("85000")
     assert turn.active_agent == "Offer_Agent"
     (offer,) = endpoint.of_kind("reply")
     assert offer["messages"][0]["content"].startswith("You are Offer_Agent")
     assert chat(offer)[-1] == ("user", "I want a loan offer")
-    asked = [r["messages"][-1]["content"] for r in endpoint.of_kind("json") if "annual_income" in r["messages"][-1]["content"]]
+    asked = [
+        r["messages"][-1]["content"]
+        for r in endpoint.of_kind("json")
+        if "annual_income" in r["messages"][-1]["content"]
+    ]
     assert [prompt.rsplit("Message: ", 1)[-1] for prompt in asked] == ["I want a loan offer", "85000"]
 
 

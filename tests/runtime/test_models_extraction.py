@@ -301,7 +301,10 @@ def test_bad_extraction_patterns_are_model_errors(pattern: str, group: int | Non
 
 
 def test_plain_strings_take_the_whole_reply_only_when_asked() -> None:
-    assert extract_one(FieldSpec("return_reason", "string", asked=True), "  They are too small.  ") == "They are too small."
+    assert (
+        extract_one(FieldSpec("return_reason", "string", asked=True), "  They are too small.  ")
+        == "They are too small."
+    )
     assert extract_one(FieldSpec("return_reason", "string"), "They are too small.") is None
     assert extract_one(FieldSpec("return_reason", "string", asked=True), "   ") is None
 

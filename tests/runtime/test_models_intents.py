@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from abl.runtime.models import EmbeddedModel, IntentOption, ModelContext, ReplyRequest, ChatMessage
+from abl.runtime.models import ChatMessage, EmbeddedModel, IntentOption, ModelContext, ReplyRequest
 from abl.runtime.models.lexical import concepts, stem
 
 CONTEXT = ModelContext(agent="Retail_Hub")
@@ -137,9 +137,16 @@ def test_condition_record() -> None:
 @pytest.mark.parametrize(
     ("agent", "goal", "text"),
     [
-        ("Offer_Agent", "Explain loan offers based on the applicant's annual income",
-         "(Offer_Agent) I can help with: Explain loan offers based on the applicant's annual income."),
-        ("Returns_Agent", "Start a return for one order.", "(Returns_Agent) I can help with: Start a return for one order."),
+        (
+            "Offer_Agent",
+            "Explain loan offers based on the applicant's annual income",
+            "(Offer_Agent) I can help with: Explain loan offers based on the applicant's annual income.",
+        ),
+        (
+            "Returns_Agent",
+            "Start a return for one order.",
+            "(Returns_Agent) I can help with: Start a return for one order.",
+        ),
         ("Quiet_Agent", "", "(Quiet_Agent) How can I help?"),
     ],
 )
@@ -153,8 +160,17 @@ def test_stand_in_reply(agent: str, goal: str, text: str) -> None:
 
 @pytest.mark.parametrize(
     ("word", "root"),
-    [("returns", "return"), ("returned", "return"), ("returning", "return"), ("arrives", "arriv"),
-     ("arrived", "arriv"), ("parcels", "parcel"), ("shipping", "ship"), ("status", "status"), ("refunds", "refund")],
+    [
+        ("returns", "return"),
+        ("returned", "return"),
+        ("returning", "return"),
+        ("arrives", "arriv"),
+        ("arrived", "arriv"),
+        ("parcels", "parcel"),
+        ("shipping", "ship"),
+        ("status", "status"),
+        ("refunds", "refund"),
+    ],
 )
 def test_stemming_merges_forms(word: str, root: str) -> None:
     assert stem(word) == root

@@ -31,7 +31,9 @@ def test_queued_intents_are_used_in_order() -> None:
     assert first == IntentDecision("return_item", 1.0, [("return_item", 1.0), ("order_status", 0.0)], False)
     second = scripted.classify_intent("anything else", INTENTS, CONTEXT)
     assert (second.name, second.confidence) == (None, 0.0)
-    with pytest.raises(ScriptExhausted, match=r"no intent answer for message 'third' \(2 scripted intent answers used so far\)"):
+    with pytest.raises(
+        ScriptExhausted, match=r"no intent answer for message 'third' \(2 scripted intent answers used so far\)"
+    ):
         scripted.classify_intent("third", INTENTS, CONTEXT)
 
 
@@ -48,11 +50,11 @@ def test_full_intent_decision_passes_through() -> None:
     assert ScriptedModel(intents=[decision]).classify_intent("x", INTENTS, CONTEXT) is decision
 
 
-@pytest.mark.parametrize(
-    "answer", ["complaint", IntentDecision("complaint", 1.0, [], False)]
-)
+@pytest.mark.parametrize("answer", ["complaint", IntentDecision("complaint", 1.0, [], False)])
 def test_intent_outside_the_offered_set_is_an_error(answer: object) -> None:
-    with pytest.raises(ModelError, match="scripted intent 'complaint' is not one of the offered intents: order_status, return_item"):
+    with pytest.raises(
+        ModelError, match="scripted intent 'complaint' is not one of the offered intents: order_status, return_item"
+    ):
         ScriptedModel(intents=[answer]).classify_intent("x", INTENTS, CONTEXT)
 
 

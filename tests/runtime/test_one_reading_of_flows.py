@@ -6,11 +6,12 @@ come from the parsed WHEN."""
 
 from __future__ import annotations
 
+from engine_support import of_type, project_text, texts
+
 from abl.checks.engine import check_project
 from abl.model import load_document
 from abl.runtime import start_session
 from abl.runtime.plan import build_plan
-from engine_support import of_type, project_text, texts
 
 COLUMN_ZERO = """AGENT: Quote_Desk
 GOAL: "Quote a delivery"

@@ -54,7 +54,7 @@ def server() -> Iterator[FakeServer]:
     state = FakeServer(url="")
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server naming)
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
             state.requests.append({"path": self.path, **json.loads(self.rfile.read(length))})
             state.headers.append(dict(self.headers))
@@ -75,7 +75,7 @@ def server() -> Iterator[FakeServer]:
             except (BrokenPipeError, ConnectionResetError):
                 pass  # The client gave up (the timeout test); nothing left to answer.
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             return  # Keep test output clean.
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -99,8 +99,15 @@ def make_model(server: FakeServer, **options: Any) -> OpenAICompatModel:
 
 def test_classify_intent_success(server: FakeServer) -> None:
     server.replies.append(
-        Reply(content=json.dumps({"intent": "return_item", "confidence": 0.92,
-                                  "ranked": [{"intent": "return_item", "score": 0.92}, {"intent": "order_status", "score": 0.1}]}))
+        Reply(
+            content=json.dumps(
+                {
+                    "intent": "return_item",
+                    "confidence": 0.92,
+                    "ranked": [{"intent": "return_item", "score": 0.92}, {"intent": "order_status", "score": 0.1}],
+                }
+            )
+        )
     )
     with make_model(server) as model:
         decision = model.classify_intent("I want to return these shoes", INTENTS, CONTEXT)
@@ -139,8 +146,14 @@ def test_judge_condition_and_answers_wrapped_in_prose(server: FakeServer) -> Non
 
 
 def test_extract_keeps_asked_fields_and_redacts_sensitive_ones(server: FakeServer) -> None:
-    answer = {"fields": {"annual_income": {"value": 85000, "span": "85k", "confidence": 0.9},
-                         "pin": {"value": "4921"}, "unasked": {"value": 1}, "order_id": None}}
+    answer = {
+        "fields": {
+            "annual_income": {"value": 85000, "span": "85k", "confidence": 0.9},
+            "pin": {"value": "4921"},
+            "unasked": {"value": 1},
+            "order_id": None,
+        }
+    }
     server.replies.append(Reply(content=json.dumps(answer)))
     fields = [FieldSpec("annual_income", "number", asked=True), FieldSpec("pin", sensitive=True), FieldSpec("order_id")]
     with make_model(server) as model:
@@ -156,8 +169,12 @@ def test_extract_keeps_asked_fields_and_redacts_sensitive_ones(server: FakeServe
 
 def test_reply_sends_the_conversation(server: FakeServer) -> None:
     server.replies.append(Reply(content="  Here are two offers.  "))
-    request = ReplyRequest("Offer_Agent", "Explain loan offers", "Friendly.",
-                           (ChatMessage("user", "what can I get?"), ChatMessage("tool", '{"rate": 5}')))
+    request = ReplyRequest(
+        "Offer_Agent",
+        "Explain loan offers",
+        "Friendly.",
+        (ChatMessage("user", "what can I get?"), ChatMessage("tool", '{"rate": 5}')),
+    )
     with make_model(server) as model:
         assert model.reply(request) == "Here are two offers."
     sent = server.requests[0]
@@ -180,13 +197,19 @@ def test_timeout_becomes_a_clear_model_error(server: FakeServer) -> None:
 
 def test_http_500_becomes_a_clear_model_error(server: FakeServer) -> None:
     server.replies.append(Reply(status=500, body=json.dumps({"error": {"message": "the model crashed"}})))
-    with make_model(server) as model, pytest.raises(ModelError, match=r"intent request: HTTP 500 Internal Server Error: the model crashed"):
+    with (
+        make_model(server) as model,
+        pytest.raises(ModelError, match=r"intent request: HTTP 500 Internal Server Error: the model crashed"),
+    ):
         model.classify_intent("x", INTENTS, CONTEXT)
 
 
 def test_http_error_with_a_plain_body(server: FakeServer) -> None:
     server.replies.append(Reply(status=503, body="overloaded, try later"))
-    with make_model(server) as model, pytest.raises(ModelError, match="HTTP 503 Service Unavailable: overloaded, try later"):
+    with (
+        make_model(server) as model,
+        pytest.raises(ModelError, match="HTTP 503 Service Unavailable: overloaded, try later"),
+    ):
         model.reply(ReplyRequest("A", "g"))
 
 

@@ -44,6 +44,8 @@ def test_abl_test_passes_every_scenario(capsys: pytest.CaptureFixture[str]) -> N
     summary = out.strip().splitlines()[-1]
     found = re.fullmatch(r"(\d+) passed, 0 failed", summary)
     assert found is not None, summary
-    declared = sum(len(re.findall(r"^  - name: ", path.read_text(encoding="utf-8"), flags=re.M))
-                   for path in SCENARIOS.rglob("*.abltest.yaml"))
+    declared = sum(
+        len(re.findall(r"^  - name: ", path.read_text(encoding="utf-8"), flags=re.M))
+        for path in SCENARIOS.rglob("*.abltest.yaml")
+    )
     assert int(found.group(1)) == declared

@@ -4,12 +4,11 @@ and its rules, run on the seed's four files (tests/runtime/projects/retail)."""
 from __future__ import annotations
 
 import pytest
+from engine_support import of_type, one, project_text, retail, retail_project, texts, thread_of, turn_events
 
 from abl.launch import LaunchRefused, launch
-
 from abl.runtime import RuntimeOptions, start_session
 from abl.runtime.models import EmbeddedModel, ScriptedModel
-from engine_support import of_type, one, project_text, retail, retail_project, texts, thread_of, turn_events
 
 EARLY = ["Hi there", "ORD-20931"]  # two other messages (and the hub's two replies)
 LONG = ["Hi there", "ORD-20931", "thanks", "ok", "one more thing"]  # five messages, five replies
@@ -65,8 +64,9 @@ COMPLETE:
 
 
 def test_the_order_status_agent_does_not_know_what_was_said_earlier() -> None:
-    model = ScriptedModel(replies={"Order_Status_Agent": "I only know about your current order."},
-                          fallback=EmbeddedModel())
+    model = ScriptedModel(
+        replies={"Order_Status_Agent": "I only know about your current order."}, fallback=EmbeddedModel()
+    )
     project = retail_project(**{"order-status-agent.agent.abl": ORDER_STATUS_KEEPS_TALKING})
     session = start_session(project, "Retail_Hub", RuntimeOptions(model=model, trace_level="debug"))
     for text in EARLY:
@@ -78,8 +78,11 @@ def test_the_order_status_agent_does_not_know_what_was_said_earlier() -> None:
     assert reply_call.agent == "Order_Status_Agent"
     seen = [m["content"] for m in reply_call.get("messages")["items"]]
     # The earlier conversation of the order status agent, then the question it answers.
-    assert seen == ["Where is my order? When will it arrive?", "Order ORD-20931 is on its way.",
-                    "What did I say earlier?"]
+    assert seen == [
+        "Where is my order? When will it arrive?",
+        "Order ORD-20931 is on its way.",
+        "What did I say earlier?",
+    ]
     assert not any("ORD-20931" in text and "number" in text for text in seen)
     assert reply_call.get("contextMessages") == 2
 
@@ -233,7 +236,10 @@ def test_a_waiting_child_resumes_with_its_own_history_and_history_is_not_applied
     # The customer changes topic: the refund agent gives control back and waits.
     away = session.send("where is my package? I need tracking")
     assert [e.type for e in of_type(away.events, "return_to_parent", "resume_intent", "handoff")] == [
-        "return_to_parent", "resume_intent", "handoff"]
+        "return_to_parent",
+        "resume_intent",
+        "handoff",
+    ]
     assert texts(away) == ["What is the tracking number?"]
     waiting = thread_of(session, "Refund_Agent")
     assert waiting.status == "waiting"
@@ -304,11 +310,14 @@ def history_for(route_lines: str) -> dict:
     session = start_session(project_text(text), "Hub", RuntimeOptions())
     for message in WARM_UP:
         session.send(message)
-    session._engine.data.active_thread.values["go"] = True  # noqa: SLF001 - open the gate
+    session._engine.data.active_thread.values["go"] = True
     turn = session.send("now")
     handoff = one(turn.events, "handoff")
-    return {"mode": handoff.get("history")["mode"], "count": handoff.get("history")["count"],
-            "messages": handoff.get("historyMessages")}
+    return {
+        "mode": handoff.get("history")["mode"],
+        "count": handoff.get("history")["count"],
+        "messages": handoff.get("historyMessages"),
+    }
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,9 @@ example (tests/runtime/projects/loan/loan.agent.abl)."""
 
 from __future__ import annotations
 
-from abl.runtime.models import EmbeddedModel, IntentDecision, ScriptedModel
 from engine_support import loan, of_type, one, texts, thread_of, types
+
+from abl.runtime.models import EmbeddedModel, IntentDecision, ScriptedModel
 
 ON_RETURN_BLOCK = """    ON_RETURN:
       action: resume_intent
@@ -48,9 +49,12 @@ def test_new_session_hands_off_to_the_income_agent_which_asks_for_the_income() -
     state = session.state()
     assert state.stack == ["Loan_Supervisor"]
     assert [(t.agent, t.status) for t in state.threads] == [
-        ("Loan_Supervisor", "waiting"), ("Income_Capture_Agent", "active")]
+        ("Loan_Supervisor", "waiting"),
+        ("Income_Capture_Agent", "active"),
+    ]
     assert thread_of(session, "Income_Capture_Agent").values["_handoff_summary"] == (
-        "Collect the applicant's annual income, then return.")
+        "Collect the applicant's annual income, then return."
+    )
 
 
 def test_the_income_returns_maps_the_value_replays_and_hands_off_for_good() -> None:
@@ -88,7 +92,9 @@ def test_every_handoff_completed_has_an_outcome_and_a_duration() -> None:
     session.send("85000")
     completed = of_type(session.trace, "handoff_completed")
     assert [(e.get("to"), e.get("outcome")) for e in completed] == [
-        ("Income_Capture_Agent", "success"), ("Offer_Agent", "success")]
+        ("Income_Capture_Agent", "success"),
+        ("Offer_Agent", "success"),
+    ]
     for event in completed:
         # Nothing took time on the session's timeline (the default clock is not a stopwatch).
         assert event.get("durationMs") == 0
@@ -113,7 +119,9 @@ def test_a_returning_customer_with_the_income_set_goes_straight_to_the_offer_age
     assert (handoff.get("to"), handoff.get("reasonCode")) == ("Offer_Agent", "handoff_permanent")
     checks = of_type(turn.events, "handoff_condition_check")
     assert [(c.get("target"), c.get("result")) for c in checks] == [
-        ("Income_Capture_Agent", False), ("Offer_Agent", True)]
+        ("Income_Capture_Agent", False),
+        ("Offer_Agent", True),
+    ]
 
 
 def test_a_returning_customer_through_an_initial_memory_value() -> None:
@@ -123,9 +131,12 @@ def test_a_returning_customer_through_an_initial_memory_value() -> None:
 
 
 def test_an_unanswered_gate_keeps_asking_and_the_parent_keeps_waiting() -> None:
-    session = loan(("    REQUIRED: true\n",
-                    "    REQUIRED: true\n    RETRY_PROMPT: \"I need a number, for example 85000.\"\n"
-                    "    MAX_RETRIES: 2\n"))
+    session = loan(
+        (
+            "    REQUIRED: true\n",
+            '    REQUIRED: true\n    RETRY_PROMPT: "I need a number, for example 85000."\n    MAX_RETRIES: 2\n',
+        )
+    )
     assert texts(session.send("I want a loan offer")) == ["What is your annual income?"]
     for attempt, answer in enumerate(["I'd rather not say", "why do you need it", "no"], start=1):
         turn = session.send(answer)
@@ -167,8 +178,11 @@ def test_a_child_hands_back_to_its_waiting_parent() -> None:
     assert handoffs[1].get("to") == "Income_Capture_Agent"
     assert texts(turn) == ["What is your annual income?"]
     agents = [(t.agent, t.status) for t in session.state().threads]
-    assert agents == [("Loan_Supervisor", "waiting"), ("Income_Capture_Agent", "completed"),
-                      ("Income_Capture_Agent", "active")]
+    assert agents == [
+        ("Loan_Supervisor", "waiting"),
+        ("Income_Capture_Agent", "completed"),
+        ("Income_Capture_Agent", "active"),
+    ]
 
 
 REFUSED = """
@@ -184,8 +198,13 @@ HANDOFF:
 
 
 def test_a_route_to_an_agent_already_in_the_chain_is_refused() -> None:
-    session = loan(("AGENT: Offer_Agent\nGOAL: \"Explain loan offers based on the applicant's annual income\"\n",
-                    REFUSED.strip() + "\n"), initial_values={"annual_income": 85000})
+    session = loan(
+        (
+            'AGENT: Offer_Agent\nGOAL: "Explain loan offers based on the applicant\'s annual income"\n',
+            REFUSED.strip() + "\n",
+        ),
+        initial_values={"annual_income": 85000},
+    )
     session.send("I want a loan offer")
     turn = session.send("I want to change my income")
     completed = one(turn.events, "handoff_completed")
@@ -209,19 +228,28 @@ def test_a_route_to_a_missing_target_runs_on_failure() -> None:
 
 
 def test_on_failure_continue_lets_the_caller_answer() -> None:
-    session = loan(("  - TO: Income_Capture_Agent\n", "  - TO: Income_Agent_Missing\n"),
-                   ('    ON_FAILURE: RESPOND "I cannot collect your income details right now. Please try again later."\n',
-                    "    ON_FAILURE: continue\n"))
+    session = loan(
+        ("  - TO: Income_Capture_Agent\n", "  - TO: Income_Agent_Missing\n"),
+        (
+            '    ON_FAILURE: RESPOND "I cannot collect your income details right now. Please try again later."\n',
+            "    ON_FAILURE: continue\n",
+        ),
+    )
     turn = session.send("I want a loan offer")
     assert one(turn.events, "handoff_completed").get("code") == "missing_target"
-    assert texts(turn) == ["(Loan_Supervisor) I can help with: Collect the applicant's income before any loan "
-                           "offer discussion."]
+    assert texts(turn) == [
+        "(Loan_Supervisor) I can help with: Collect the applicant's income before any loan offer discussion."
+    ]
 
 
 def test_on_failure_escalate_hands_the_session_to_a_human() -> None:
-    session = loan(("  - TO: Income_Capture_Agent\n", "  - TO: Income_Agent_Missing\n"),
-                   ('    ON_FAILURE: RESPOND "I cannot collect your income details right now. Please try again later."\n',
-                    "    ON_FAILURE: ESCALATE\n"))
+    session = loan(
+        ("  - TO: Income_Capture_Agent\n", "  - TO: Income_Agent_Missing\n"),
+        (
+            '    ON_FAILURE: RESPOND "I cannot collect your income details right now. Please try again later."\n',
+            "    ON_FAILURE: ESCALATE\n",
+        ),
+    )
     turn = session.send("I want a loan offer")
     escalate = one(turn.events, "escalate")
     assert escalate.get("source") == "on_failure"
@@ -244,9 +272,11 @@ CONTINUE_WITH_SET = """    ON_RETURN:
 def test_continue_without_a_replay_applies_map_then_set() -> None:
     session = loan(
         (ON_RETURN_BLOCK, CONTINUE_WITH_SET),
-        ("      DESCRIPTION: \"Annual income in whole currency units, collected by the income agent.\"\n",
-         "      DESCRIPTION: \"Annual income in whole currency units, collected by the income agent.\"\n"
-         "    - income_note\n"),
+        (
+            '      DESCRIPTION: "Annual income in whole currency units, collected by the income agent."\n',
+            '      DESCRIPTION: "Annual income in whole currency units, collected by the income agent."\n'
+            "    - income_note\n",
+        ),
     )
     session.send("I want a loan offer")
     turn = session.send("85k")
@@ -281,6 +311,7 @@ CONTEXT_ROUTE = """  - TO: Income_Capture_Agent
 
 def test_context_block_and_latest_child_user_utterance() -> None:
     from engine_support import loan_text, project_text
+
     from abl.runtime import start_session
 
     text = loan_text()
@@ -309,9 +340,13 @@ HANDLER_ROUTE = """    ON_RETURN:
 
 def test_a_named_return_handler_with_resume_intent() -> None:
     # RETURN_HANDLERS belongs to the supervisor document: it goes before the next AGENT header.
-    session = loan((ON_RETURN_BLOCK, HANDLER_ROUTE),
-                   ("AGENT: Income_Capture_Agent\n",
-                    "RETURN_HANDLERS:\n  income_done:\n    RESUME_INTENT: true\n\nAGENT: Income_Capture_Agent\n"))
+    session = loan(
+        (ON_RETURN_BLOCK, HANDLER_ROUTE),
+        (
+            "AGENT: Income_Capture_Agent\n",
+            "RETURN_HANDLERS:\n  income_done:\n    RESUME_INTENT: true\n\nAGENT: Income_Capture_Agent\n",
+        ),
+    )
     session.send("I want a loan offer")
     turn = session.send("85000")
     handler = one(turn.events, "handoff_return_handler")
@@ -324,13 +359,17 @@ def test_a_named_return_handler_with_resume_intent() -> None:
 def test_a_handler_responds_and_clears_then_the_parent_continues() -> None:
     session = loan(
         (ON_RETURN_BLOCK, HANDLER_ROUTE),
-        ("      DESCRIPTION: \"Annual income in whole currency units, collected by the income agent.\"\n",
-         "      DESCRIPTION: \"Annual income in whole currency units, collected by the income agent.\"\n"
-         "    - offer_stage\n"
-         "      INITIAL: \"draft\"\n"),
-        ("AGENT: Income_Capture_Agent\n",
-         "RETURN_HANDLERS:\n  income_done:\n    RESPOND: \"Got it: {{annual_income}} a year.\"\n"
-         "    CLEAR: [offer_stage]\n    CONTINUE: true\n\nAGENT: Income_Capture_Agent\n"),
+        (
+            '      DESCRIPTION: "Annual income in whole currency units, collected by the income agent."\n',
+            '      DESCRIPTION: "Annual income in whole currency units, collected by the income agent."\n'
+            "    - offer_stage\n"
+            '      INITIAL: "draft"\n',
+        ),
+        (
+            "AGENT: Income_Capture_Agent\n",
+            'RETURN_HANDLERS:\n  income_done:\n    RESPOND: "Got it: {{annual_income}} a year."\n'
+            "    CLEAR: [offer_stage]\n    CONTINUE: true\n\nAGENT: Income_Capture_Agent\n",
+        ),
     )
     assert session.state().values["offer_stage"] == "draft"
     session.send("I want a loan offer")
@@ -354,8 +393,12 @@ def test_an_unknown_action_continues() -> None:
 
 
 def test_a_return_target_the_parent_may_not_write_applies_no_effects() -> None:
-    session = loan(("        annual_income: annual_income\n",
-                    "        annual_income: annual_income\n      SET:\n        _internal = \"x\"\n"))
+    session = loan(
+        (
+            "        annual_income: annual_income\n",
+            '        annual_income: annual_income\n      SET:\n        _internal = "x"\n',
+        )
+    )
     session.send("I want a loan offer")
     turn = session.send("85000")
     error = one(turn.events, "memory_error")
@@ -373,7 +416,10 @@ def test_an_undeclared_map_target_is_a_memory_error() -> None:
     turn = session.send("85000")
     error = one(turn.events, "memory_error")
     assert (error.get("target"), error.get("code"), error.get("source")) == (
-        "yearly_income", "undeclared_target", "MAP")
+        "yearly_income",
+        "undeclared_target",
+        "MAP",
+    )
     assert "yearly_income" not in thread_of(session, "Loan_Supervisor").values
 
 
@@ -433,7 +479,10 @@ HANDOFF:
 
   - TO: Income_Capture_Agent""",
 )
-FORWARDED = ("      action: resume_intent\n", "      action: resume_intent\n      resume_with: forwarded_return_message\n")
+FORWARDED = (
+    "      action: resume_intent\n",
+    "      action: resume_intent\n      resume_with: forwarded_return_message\n",
+)
 CARD_AGENT = '\nAGENT: Card_Agent\nGOAL: "Answer credit card questions"\n'
 
 
@@ -447,7 +496,9 @@ def test_a_reasoning_child_returns_when_the_customer_changes_topic() -> None:
     assert one(turn.events, "handoff_return_handler").get("cause") == "parent_return"
     resume = one(turn.events, "resume_intent")
     assert (resume.get("resumeWith"), resume.get("message")) == (
-        "forwarded_return_message", "What is the limit on my credit card?")
+        "forwarded_return_message",
+        "What is the limit on my credit card?",
+    )
     assert one(turn.events, "handoff").get("to") == "Card_Agent"
     assert thread_of(session, "Income_Capture_Agent").status == "waiting"
 
@@ -457,8 +508,12 @@ MILD_TOPIC_CHANGE = "tell me about fees"  # the embedded model matches card_ques
 
 def test_parent_return_min_confidence_keeps_the_child_in_charge() -> None:
     execution = "\nEXECUTION:\n  pipeline:\n    parentReturn:\n      minConfidence: 0.9\n"
-    session = loan(TOPIC_SUPERVISOR, FORWARDED, ("SUPERVISOR: Loan_Supervisor\n",
-                                                 "SUPERVISOR: Loan_Supervisor\n" + execution), extra=CARD_AGENT)
+    session = loan(
+        TOPIC_SUPERVISOR,
+        FORWARDED,
+        ("SUPERVISOR: Loan_Supervisor\n", "SUPERVISOR: Loan_Supervisor\n" + execution),
+        extra=CARD_AGENT,
+    )
     session.send("I want a loan offer")
     turn = session.send(MILD_TOPIC_CHANGE)
     assert not of_type(turn.events, "return_to_parent")
@@ -471,9 +526,13 @@ def test_the_supervisors_setting_overrides_the_project_default() -> None:
     blocked = loan(TOPIC_SUPERVISOR, FORWARDED, extra=CARD_AGENT, parent_return=strict)
     blocked.send("I want a loan offer")
     assert not of_type(blocked.send(MILD_TOPIC_CHANGE).events, "return_to_parent")
-    allowed = loan(TOPIC_SUPERVISOR, FORWARDED, ("SUPERVISOR: Loan_Supervisor\n",
-                                                 "SUPERVISOR: Loan_Supervisor\n" + execution),
-                   extra=CARD_AGENT, parent_return=strict)
+    allowed = loan(
+        TOPIC_SUPERVISOR,
+        FORWARDED,
+        ("SUPERVISOR: Loan_Supervisor\n", "SUPERVISOR: Loan_Supervisor\n" + execution),
+        extra=CARD_AGENT,
+        parent_return=strict,
+    )
     allowed.send("I want a loan offer")
     assert of_type(allowed.send(MILD_TOPIC_CHANGE).events, "return_to_parent")
 
@@ -485,9 +544,13 @@ def test_ignore_ambiguous_keeps_an_ambiguous_topic_change_with_the_child() -> No
     def session_with(ignore: bool):
         execution = f"\nEXECUTION:\n  pipeline:\n    parentReturn:\n      ignoreAmbiguous: {str(ignore).lower()}\n"
         model = ScriptedModel(intents={question: ambiguous, "I want a loan offer": None}, fallback=EmbeddedModel())
-        return loan(TOPIC_SUPERVISOR, FORWARDED, ("SUPERVISOR: Loan_Supervisor\n",
-                                                  "SUPERVISOR: Loan_Supervisor\n" + execution),
-                    extra=CARD_AGENT, model=model)
+        return loan(
+            TOPIC_SUPERVISOR,
+            FORWARDED,
+            ("SUPERVISOR: Loan_Supervisor\n", "SUPERVISOR: Loan_Supervisor\n" + execution),
+            extra=CARD_AGENT,
+            model=model,
+        )
 
     kept = session_with(True)
     kept.send("I want a loan offer")
@@ -502,9 +565,11 @@ def test_a_route_to_a_child_that_just_gave_control_back_with_a_question_open_is_
     # send it straight back to the income agent that is still waiting for its answer.
     question = "What is the limit on my credit card?"
     model = ScriptedModel(
-        intents=["loan_offer",  # turn 1: the supervisor routes the loan request
-                 IntentDecision("card_question", 0.9, [("card_question", 0.9)], False),  # the child's check
-                 "loan_offer"],  # the supervisor's replay
+        intents=[
+            "loan_offer",  # turn 1: the supervisor routes the loan request
+            IntentDecision("card_question", 0.9, [("card_question", 0.9)], False),  # the child's check
+            "loan_offer",
+        ],  # the supervisor's replay
         fallback=EmbeddedModel(),
     )
     route_by_intent = (

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import json
 
+from engine_support import project_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_trace_schema import validator
 
 from abl.checks.engine import check_project
 from abl.diagnostics import Severity
 from abl.runtime import RuntimeOptions, Session, start_session
-from engine_support import project_text
-from test_trace_schema import validator
 
 INTENTS = {
     "billing": "Questions about a bill or a payment",
@@ -30,11 +30,25 @@ INTENTS = {
 }
 
 MESSAGES = [
-    "I have a question about my bill", "where is my parcel?", "I want to book an appointment",
-    "check my bill and book an appointment", "a question about my bill, then where is my parcel?",
-    "85000", "42", "yes", "no", "tomorrow",
-    "ORD-1234", "actually make it 7", "cancel", "what are your opening hours", "hello",
-    "Morning slot", "thanks", "", "🙂 ok",
+    "I have a question about my bill",
+    "where is my parcel?",
+    "I want to book an appointment",
+    "check my bill and book an appointment",
+    "a question about my bill, then where is my parcel?",
+    "85000",
+    "42",
+    "yes",
+    "no",
+    "tomorrow",
+    "ORD-1234",
+    "actually make it 7",
+    "cancel",
+    "what are your opening hours",
+    "hello",
+    "Morning slot",
+    "thanks",
+    "",
+    "🙂 ok",
 ]
 
 
@@ -43,7 +57,7 @@ def projects(draw: st.DrawFn) -> tuple[str, dict]:
     """A supervisor and its specialists, as ABL text, with the mocks their tools need."""
     names = draw(st.lists(st.sampled_from(sorted(INTENTS)), min_size=1, max_size=3, unique=True))
     strategy = draw(st.sampled_from(["", "primary_queue", "sequential", "parallel", "disambiguate", "auto"]))
-    lines = ['SUPERVISOR: Hub', 'GOAL: "Send customers to the right desk"', "", "INTENTS:"]
+    lines = ["SUPERVISOR: Hub", 'GOAL: "Send customers to the right desk"', "", "INTENTS:"]
     lines += [f'  {name}: "{INTENTS[name]}"' for name in names]
     if strategy:
         lines += ["", "MULTI_INTENT:", f"  strategy: {strategy}"]
@@ -53,14 +67,20 @@ def projects(draw: st.DrawFn) -> tuple[str, dict]:
         desk = f"{name.capitalize()}_Desk"
         kind = draw(st.sampled_from(["gather", "flow", "tools"]))
         returnable = draw(st.booleans())
-        lines += [f"  - TO: {desk}", f'    WHEN: intent.category == "{name}"',
-                  f"    HISTORY: {draw(st.sampled_from(['full', 'none', 'last_3', 'summary_only']))}",
-                  f'    SUMMARY: "{name} request"', f"    RETURN: {'true' if returnable else 'false'}"]
+        lines += [
+            f"  - TO: {desk}",
+            f'    WHEN: intent.category == "{name}"',
+            f"    HISTORY: {draw(st.sampled_from(['full', 'none', 'last_3', 'summary_only']))}",
+            f'    SUMMARY: "{name} request"',
+            f"    RETURN: {'true' if returnable else 'false'}",
+        ]
         if returnable:
-            lines += [f'    TIMEOUT: "{draw(st.sampled_from(["30s", "5m"]))}"',
-                      f"    ON_TIMEOUT: {draw(st.sampled_from(['continue', 'escalate']))}",
-                      "    ON_RETURN:",
-                      f"      action: {draw(st.sampled_from(['continue', 'resume_intent']))}"]
+            lines += [
+                f'    TIMEOUT: "{draw(st.sampled_from(["30s", "5m"]))}"',
+                f"    ON_TIMEOUT: {draw(st.sampled_from(['continue', 'escalate']))}",
+                "    ON_RETURN:",
+                f"      action: {draw(st.sampled_from(['continue', 'resume_intent']))}",
+            ]
             if kind != "tools":
                 lines += ["      MAP:", "        amount: amount"]
         desks.append((desk, kind))
@@ -68,29 +88,69 @@ def projects(draw: st.DrawFn) -> tuple[str, dict]:
     for desk, kind in desks:
         lines += ["", f"AGENT: {desk}", f'GOAL: "Handle {desk.lower()} requests"']
         if kind == "gather":
-            lines += ["", "GATHER:", "  amount:", '    PROMPT: "Which amount?"', "    TYPE: number",
-                      "", "COMPLETE:", "  - WHEN: amount IS SET", '    RESPOND: "Noted {{amount}}."']
+            lines += [
+                "",
+                "GATHER:",
+                "  amount:",
+                '    PROMPT: "Which amount?"',
+                "    TYPE: number",
+                "",
+                "COMPLETE:",
+                "  - WHEN: amount IS SET",
+                '    RESPOND: "Noted {{amount}}."',
+            ]
         elif kind == "tools":
-            lines += ["", "TOOLS:", "  find_bill(reference: string) -> {total: number}",
-                      '    description: "Find a bill and its total"']
+            lines += [
+                "",
+                "TOOLS:",
+                "  find_bill(reference: string) -> {total: number}",
+                '    description: "Find a bill and its total"',
+            ]
             mocks["find_bill"] = draw(st.sampled_from([{"total": 12}, [{"$error": "down"}, {"total": 3}]]))
         else:
-            lines += ["", "FLOW:", "  global_digressions:", "    - INTENT: opening_hours",
-                      '      KEYWORDS: ["opening hours"]', '      RESPOND: "We open at nine."', "      RESUME: true",
-                      "  ask:", "    REASONING: false", "    GATHER:", "      - amount: required",
-                      "        type: number", '        prompt: "How much?"', "    CORRECTIONS: true",
-                      "    THEN: choose",
-                      "  choose:", "    REASONING: false", '    RESPOND: "Morning or evening?"', "    ACTIONS:",
-                      '      - id: "am"', "        type: button", '        label: "Morning slot"',
-                      "    ON_ACTION:", '      - ACTION: "am"', "        THEN: done",
-                      "    ON_INPUT:", '      - IF: input == "cancel"', "        THEN: COMPLETE",
-                      "      - ELSE:", '        RESPOND: "Please choose."', "        THEN: choose",
-                      "  done:", "    REASONING: false", '    RESPOND: "Booked for {{amount}}."', "    THEN: COMPLETE"]
+            lines += [
+                "",
+                "FLOW:",
+                "  global_digressions:",
+                "    - INTENT: opening_hours",
+                '      KEYWORDS: ["opening hours"]',
+                '      RESPOND: "We open at nine."',
+                "      RESUME: true",
+                "  ask:",
+                "    REASONING: false",
+                "    GATHER:",
+                "      - amount: required",
+                "        type: number",
+                '        prompt: "How much?"',
+                "    CORRECTIONS: true",
+                "    THEN: choose",
+                "  choose:",
+                "    REASONING: false",
+                '    RESPOND: "Morning or evening?"',
+                "    ACTIONS:",
+                '      - id: "am"',
+                "        type: button",
+                '        label: "Morning slot"',
+                "    ON_ACTION:",
+                '      - ACTION: "am"',
+                "        THEN: done",
+                "    ON_INPUT:",
+                '      - IF: input == "cancel"',
+                "        THEN: COMPLETE",
+                "      - ELSE:",
+                '        RESPOND: "Please choose."',
+                "        THEN: choose",
+                "  done:",
+                "    REASONING: false",
+                '    RESPOND: "Booked for {{amount}}."',
+                "    THEN: COMPLETE",
+            ]
     return "\n".join(lines) + "\n", mocks
 
 
-scripts = st.lists(st.tuples(st.sampled_from(MESSAGES), st.sampled_from([0, 0, 45_000, 400_000])),
-                   min_size=1, max_size=7)
+scripts = st.lists(
+    st.tuples(st.sampled_from(MESSAGES), st.sampled_from([0, 0, 45_000, 400_000])), min_size=1, max_size=7
+)
 
 
 def run(text: str, mocks: dict, script: list[tuple[str, int]], stop_after: int | None = None) -> tuple[str, list]:
@@ -123,6 +183,7 @@ def test_the_same_inputs_give_byte_identical_traces(project: tuple[str, dict], s
 
 def test_the_generated_projects_run_as_written() -> None:
     """The generator writes projects without errors, so the properties are about runnable ones."""
+
     @settings(max_examples=40, deadline=None)
     @given(projects())
     def check(project: tuple[str, dict]) -> None:
@@ -135,8 +196,9 @@ def test_the_generated_projects_run_as_written() -> None:
 
 @SETTINGS
 @given(projects(), scripts, st.data())
-def test_a_session_resumed_after_any_turn_goes_on_as_if_it_never_stopped(project: tuple[str, dict], script: list,
-                                                                         data: st.DataObject) -> None:
+def test_a_session_resumed_after_any_turn_goes_on_as_if_it_never_stopped(
+    project: tuple[str, dict], script: list, data: st.DataObject
+) -> None:
     text, mocks = project
     stop = data.draw(st.integers(min_value=0, max_value=len(script)))
     straight = run(text, mocks, script)

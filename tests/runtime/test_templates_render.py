@@ -38,7 +38,11 @@ CASES = [
     ("{{ready}} {{zero}}", "true 0", []),
     ("A single {brace} stays", "A single {brace} stays", []),
     ("{x} and {{x}}", "{x} and ", ["x"]),
-    ("Dear {{nobody}}, {{customer.nickname}} {{items[5].sku}}", "Dear ,  ", ["nobody", "customer.nickname", "items[5].sku"]),
+    (
+        "Dear {{nobody}}, {{customer.nickname}} {{items[5].sku}}",
+        "Dear ,  ",
+        ["nobody", "customer.nickname", "items[5].sku"],
+    ),
     ("{{customer.address}}", "", ["customer.address"]),
     ("{{nobody}}{{nobody}}", "", ["nobody"]),
     ("{{#if ready}}yes{{else}}no{{/if}}", "yes", []),

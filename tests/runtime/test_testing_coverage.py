@@ -22,12 +22,33 @@ def _ev(kind, agent, **fields):
 
 
 NEW_CUSTOMER = [
-    _ev("handoff_condition_check", "Loan_Supervisor", condition="annual_income IS NOT SET", target="Income_Capture_Agent", result=True, whenOutcome="deterministic_match"),
+    _ev(
+        "handoff_condition_check",
+        "Loan_Supervisor",
+        condition="annual_income IS NOT SET",
+        target="Income_Capture_Agent",
+        result=True,
+        whenOutcome="deterministic_match",
+    ),
     _ev("handoff", "Loan_Supervisor", **{"from": "Loan_Supervisor"}, to="Income_Capture_Agent", returnExpected=True),
     _ev("gather", "Income_Capture_Agent", field="annual_income", value=85000, valid=True),
     _ev("complete", "Income_Capture_Agent", rule={"index": 0, "condition": "annual_income IS SET"}, terminal=True),
-    _ev("handoff_condition_check", "Loan_Supervisor", condition="annual_income IS NOT SET", target="Income_Capture_Agent", result=False, whenOutcome="deterministic_no_match"),
-    _ev("handoff_condition_check", "Loan_Supervisor", condition="annual_income IS SET", target="Offer_Agent", result=True, whenOutcome="deterministic_match"),
+    _ev(
+        "handoff_condition_check",
+        "Loan_Supervisor",
+        condition="annual_income IS NOT SET",
+        target="Income_Capture_Agent",
+        result=False,
+        whenOutcome="deterministic_no_match",
+    ),
+    _ev(
+        "handoff_condition_check",
+        "Loan_Supervisor",
+        condition="annual_income IS SET",
+        target="Offer_Agent",
+        result=True,
+        whenOutcome="deterministic_match",
+    ),
     _ev("handoff", "Loan_Supervisor", **{"from": "Loan_Supervisor"}, to="Offer_Agent", returnExpected=False),
 ]
 
@@ -58,7 +79,15 @@ def test_an_invalid_gather_value_does_not_count():
 
 
 def test_outcomes_are_read_from_when_outcome_without_result():
-    events = [_ev("handoff_condition_check", "Loan_Supervisor", condition="annual_income IS SET", target="Offer_Agent", whenOutcome="deterministic_no_match")]
+    events = [
+        _ev(
+            "handoff_condition_check",
+            "Loan_Supervisor",
+            condition="annual_income IS SET",
+            target="Offer_Agent",
+            whenOutcome="deterministic_no_match",
+        )
+    ]
     coverage = compute_coverage(_loan(), events)
     labels = [i.label for i in coverage.items if i.covered]
     assert labels == ["Loan_Supervisor → Offer_Agent (route 2) WHEN annual_income IS SET is false"]
@@ -75,9 +104,22 @@ def test_rendered_summaries():
     short = coverage_short([coverage])
     assert "routes 2/2, WHEN outcomes 3/4, COMPLETE rules 1/1, GATHER fields 1/1; 1 never exercised" in short
     full = coverage_full([coverage])
-    assert "  Loan_Supervisor: never exercised\n    - Loan_Supervisor → Offer_Agent (route 2) WHEN annual_income IS SET is false" in full
-    complete = compute_coverage(_loan(), NEW_CUSTOMER + [
-        _ev("handoff_condition_check", "Loan_Supervisor", condition="annual_income IS SET", target="Offer_Agent", result=False),
-    ])
+    assert (
+        "  Loan_Supervisor: never exercised\n    - Loan_Supervisor → Offer_Agent (route 2) WHEN annual_income IS SET is false"
+        in full
+    )
+    complete = compute_coverage(
+        _loan(),
+        NEW_CUSTOMER
+        + [
+            _ev(
+                "handoff_condition_check",
+                "Loan_Supervisor",
+                condition="annual_income IS SET",
+                target="Offer_Agent",
+                result=False,
+            ),
+        ],
+    )
     assert "everything exercised" in coverage_short([complete])
     assert "every route, WHEN outcome, COMPLETE rule and GATHER field was exercised" in coverage_full([complete])

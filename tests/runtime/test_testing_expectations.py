@@ -13,7 +13,15 @@ from abl.runtime.testing.runner import ConversationResult, TurnOutcome
 
 
 def _ev(seq, kind, agent="Loan_Supervisor", **fields):
-    return {"type": kind, "seq": seq, "turn": 2, "thread": "thread-1", "agent": agent, "ts": "2026-01-01T00:00:00.000Z", **fields}
+    return {
+        "type": kind,
+        "seq": seq,
+        "turn": 2,
+        "thread": "thread-1",
+        "agent": agent,
+        "ts": "2026-01-01T00:00:00.000Z",
+        **fields,
+    }
 
 
 RETURN_TURN = Observed(
@@ -21,11 +29,36 @@ RETURN_TURN = Observed(
     active_agent="Offer_Agent",
     events=(
         _ev(8, "gather", "Income_Capture_Agent", field="annual_income", value=85000, valid=True, attempt=1),
-        _ev(9, "complete", "Income_Capture_Agent", rule={"index": 0, "condition": "annual_income IS SET"}, terminal=True),
-        _ev(10, "handoff_return_handler", **{"from": "Income_Capture_Agent"}, to="Loan_Supervisor", action="resume_intent", mappedFields=["annual_income"]),
+        _ev(
+            9, "complete", "Income_Capture_Agent", rule={"index": 0, "condition": "annual_income IS SET"}, terminal=True
+        ),
+        _ev(
+            10,
+            "handoff_return_handler",
+            **{"from": "Income_Capture_Agent"},
+            to="Loan_Supervisor",
+            action="resume_intent",
+            mappedFields=["annual_income"],
+        ),
         _ev(11, "resume_intent", message="I want a loan offer", resumeWith="original_handoff_utterance", depth=1),
-        _ev(12, "handoff_condition_check", condition="annual_income IS SET", target="Offer_Agent", result=True, whenOutcome="deterministic_match"),
-        _ev(13, "handoff", **{"from": "Loan_Supervisor"}, to="Offer_Agent", returnExpected=False, reasonCode="handoff_permanent", historyMessages=4, history={"mode": "full"}),
+        _ev(
+            12,
+            "handoff_condition_check",
+            condition="annual_income IS SET",
+            target="Offer_Agent",
+            result=True,
+            whenOutcome="deterministic_match",
+        ),
+        _ev(
+            13,
+            "handoff",
+            **{"from": "Loan_Supervisor"},
+            to="Offer_Agent",
+            returnExpected=False,
+            reasonCode="handoff_permanent",
+            historyMessages=4,
+            history={"mode": "full"},
+        ),
         _ev(14, "handoff_completed", to="Offer_Agent", outcome="success", durationMs=0),
     ),
     values={"annual_income": 85000},
@@ -39,7 +72,9 @@ RETURN_TURN = Observed(
 
 def _turn(tmp_path: Path, body: str):
     path = tmp_path / "t.abltest.yaml"
-    path.write_text("project: .\nagent: Loan_Supervisor\ntests:\n  - name: t\n    turns:\n      - user: '85000'\n" + body)
+    path.write_text(
+        "project: .\nagent: Loan_Supervisor\ntests:\n  - name: t\n    turns:\n      - user: '85000'\n" + body
+    )
     loaded = load_file(path)
     return loaded, loaded.conversations[0].turns[0]
 
@@ -69,7 +104,11 @@ def test_expectations_that_hold(tmp_path: Path, body: str):
 # (expectation, failure kind, text that must appear in the rendered failure)
 FAILING = [
     ("        agent: Income_Capture_Agent\n", "agent", "expected: Income_Capture_Agent"),
-    ("        reply: What is your annual income?\n", "reply", "actual:   [Income_Capture_Agent] Thanks. I have your income."),
+    (
+        "        reply: What is your annual income?\n",
+        "reply",
+        "actual:   [Income_Capture_Agent] Thanks. I have your income.",
+    ),
     (
         "        events:\n          - resume_intent\n          - handoff_return_handler\n",
         "events",
@@ -82,11 +121,19 @@ FAILING = [
     ),
     ("        events:\n          - type: memory_error\n", "events", "no `memory_error` event in this turn"),
     ("        no_events: [resume_intent]\n", "no_events", "#11 resume_intent"),
-    ("        vars: {annual_income: 90000}\n", "vars", "`annual_income` in the active thread (Offer_Agent): expected 90000, got 85000"),
+    (
+        "        vars: {annual_income: 90000}\n",
+        "vars",
+        "`annual_income` in the active thread (Offer_Agent): expected 90000, got 85000",
+    ),
     ("        vars: {missing_var: {exists: true}}\n", "vars", "missing, expected a value"),
     ("        vars:\n          agent: Nobody\n          values: {x: 1}\n", "vars", "no thread of Nobody exists"),
     ("        history_received: {agent: Offer_Agent, count: 0}\n", "history_received", "actual:   4"),
-    ("        history_received: {agent: Income_Capture_Agent, count: 0}\n", "history_received", "no handoff to Income_Capture_Agent"),
+    (
+        "        history_received: {agent: Income_Capture_Agent, count: 0}\n",
+        "history_received",
+        "no handoff to Income_Capture_Agent",
+    ),
     ("        ended: true\n", "ended", "the session should have ended"),
 ]
 

@@ -112,7 +112,9 @@ def test_scripted_answers_combine_file_and_turns(tmp_path: Path):
 
 def test_an_explicit_model_wins_over_scripted_answers(tmp_path: Path):
     path = tmp_path / "m.abltest.yaml"
-    path.write_text("project: .\nagent: A\nmodel: embedded\nscripted: {intents: [x]}\ntests:\n  - name: t\n    turns: [hi]\n")
+    path.write_text(
+        "project: .\nagent: A\nmodel: embedded\nscripted: {intents: [x]}\ntests:\n  - name: t\n    turns: [hi]\n"
+    )
     loaded = load_file(path)
     assert loaded.model_for(loaded.conversations[0]) == "embedded"
 
@@ -121,34 +123,79 @@ def test_an_explicit_model_wins_over_scripted_answers(tmp_path: Path):
 BAD = [
     ("", "1: the file is empty"),
     ("- a\n- b\n", "1: the file must be a mapping"),
-    ("project: .\nagent: A\ntests:\n  - name: x\n    turns:\n      - user: hi\n        agnet: B\n", "7: unknown key `agnet` in a turn; did you mean `agent`?"),
+    (
+        "project: .\nagent: A\ntests:\n  - name: x\n    turns:\n      - user: hi\n        agnet: B\n",
+        "7: unknown key `agnet` in a turn; did you mean `agent`?",
+    ),
     ("project: .\nagent: A\ntset: []\n", "3: unknown key `tset` at the top level; did you mean `tests`?"),
     ("agent: A\ntests: []\n", "1: missing `project`"),
     ("project: .\nagent: A\n", "1: missing `tests`"),
     ("project: .\nagent: A\ntests: []\n", "3: `tests` must be a non-empty list"),
-    ("project: .\nagent: A\nmodel: gpt\ntests: [{name: a, turns: [hi]}]\n", "3: `model` must be one of embedded, scripted, openai"),
+    (
+        "project: .\nagent: A\nmodel: gpt\ntests: [{name: a, turns: [hi]}]\n",
+        "3: `model` must be one of embedded, scripted, openai",
+    ),
     ("project: .\nagent: [A]\ntests: [{name: a, turns: [hi]}]\n", "2: `agent` must be text"),
     ("project: .\nagent: A\ntests:\n  - turns: [hi]\n", "4: missing `name`"),
-    ("project: .\nagent: A\ntests:\n  - name: a\n", "4: test \"a\" has no `turns`"),
-    ("project: .\nagent: A\ntests:\n  - name: a\n    turns: []\n", "5: test \"a\" has no turns and no `greeting`"),
-    ("project: .\nagent: A\ntests:\n  - name: a\n    turns: [hi]\n  - name: a\n    turns: [hi]\n", "6: two tests are named \"a\" (the first on line 4)"),
+    ("project: .\nagent: A\ntests:\n  - name: a\n", '4: test "a" has no `turns`'),
+    ("project: .\nagent: A\ntests:\n  - name: a\n    turns: []\n", '5: test "a" has no turns and no `greeting`'),
+    (
+        "project: .\nagent: A\ntests:\n  - name: a\n    turns: [hi]\n  - name: a\n    turns: [hi]\n",
+        '6: two tests are named "a" (the first on line 4)',
+    ),
     ("project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - agent: B\n", "6: a turn needs `user:`"),
-    ("project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        events: handoff\n", "7: `events` must be a list"),
-    ("project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        events:\n          - to: B\n", "8: an entry of `events` needs `type:`"),
-    ("project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        events:\n          - type: handoff\n            to: {regex: '('}\n", "9: field `to`: `regex` pattern \"(\" is not valid"),
-    ("project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        reply: {starts: x}\n", "7: `reply`: unknown reply check `starts`"),
-    ("project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        history_received: {agent: B}\n", "7: `history_received` needs `count:`"),
-    ("project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        vars: 3\n", "7: `vars` must map variable names"),
-    ("project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        ended: maybe\n", "7: `ended` takes true or false"),
+    (
+        "project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        events: handoff\n",
+        "7: `events` must be a list",
+    ),
+    (
+        "project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        events:\n          - to: B\n",
+        "8: an entry of `events` needs `type:`",
+    ),
+    (
+        "project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        events:\n          - type: handoff\n            to: {regex: '('}\n",
+        '9: field `to`: `regex` pattern "(" is not valid',
+    ),
+    (
+        "project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        reply: {starts: x}\n",
+        "7: `reply`: unknown reply check `starts`",
+    ),
+    (
+        "project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        history_received: {agent: B}\n",
+        "7: `history_received` needs `count:`",
+    ),
+    (
+        "project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        vars: 3\n",
+        "7: `vars` must map variable names",
+    ),
+    (
+        "project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        ended: maybe\n",
+        "7: `ended` takes true or false",
+    ),
     ("project: .\nagent: A\ntests:\n  - name: a\n    skip: 3\n    turns: [hi]\n", "5: `skip` takes true or a reason"),
     ("project: .\nagent: A\nscripted: [a]\ntests: [{name: a, turns: [hi]}]\n", "3: `scripted` must be a mapping"),
-    ("project: .\nagent: A\nscripted: {intent: [a]}\ntests: [{name: a, turns: [hi]}]\n", "3: unknown key `intent` in `scripted`; did you mean `intents`?"),
-    ("project: .\nagent: A\nscripted: {fallback: openai}\ntests: [{name: a, turns: [hi]}]\n", "3: `fallback` can only be `embedded`"),
-    ("project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        after: soon\n", "7: `after` takes a duration"),
+    (
+        "project: .\nagent: A\nscripted: {intent: [a]}\ntests: [{name: a, turns: [hi]}]\n",
+        "3: unknown key `intent` in `scripted`; did you mean `intents`?",
+    ),
+    (
+        "project: .\nagent: A\nscripted: {fallback: openai}\ntests: [{name: a, turns: [hi]}]\n",
+        "3: `fallback` can only be `embedded`",
+    ),
+    (
+        "project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n        after: soon\n",
+        "7: `after` takes a duration",
+    ),
     ("project: .\nagent: A\nhandoff_delays: {B: later}\ntests: [{name: a, turns: [hi]}]\n", "3: `B` takes a duration"),
-    ("project: .\nagent: A\nmodel_options: {api_key: x}\ntests: [{name: a, turns: [hi]}]\n", "3: unknown key `api_key` in `model_options`"),
+    (
+        "project: .\nagent: A\nmodel_options: {api_key: x}\ntests: [{name: a, turns: [hi]}]\n",
+        "3: unknown key `api_key` in `model_options`",
+    ),
     ("project: .\nproject: ..\n", "2: duplicate key 'project' (first written on line 1)"),
-    ("project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n       reply: x\n", "7:8: not valid YAML"),
+    (
+        "project: .\nagent: A\ntests:\n  - name: a\n    turns:\n      - user: hi\n       reply: x\n",
+        "7:8: not valid YAML",
+    ),
     ("project: .\nagent: 'A\n", "not valid YAML"),
 ]
 
@@ -170,5 +217,9 @@ def test_discover_finds_test_files_in_folders(tmp_path: Path):
         (tmp_path / name).write_text("")
     explicit = tmp_path / "a" / "other.yaml"
     files, missing = discover([tmp_path, explicit, tmp_path / "a" / "one.abltest.yaml", tmp_path / "nope"])
-    assert [f.relative_to(tmp_path).as_posix() for f in files] == ["a/one.abltest.yaml", "a/b/two.abltest.yaml", "a/other.yaml"]
+    assert [f.relative_to(tmp_path).as_posix() for f in files] == [
+        "a/one.abltest.yaml",
+        "a/b/two.abltest.yaml",
+        "a/other.yaml",
+    ]
     assert missing == [str(tmp_path / "nope")]

@@ -135,17 +135,46 @@ def test_values_equal_is_deep():
 
 
 def _ev(seq, kind, **fields):
-    return {"type": kind, "seq": seq, "turn": 1, "thread": "t-1", "agent": fields.pop("agent", "Loan_Supervisor"), "ts": "", **fields}
+    return {
+        "type": kind,
+        "seq": seq,
+        "turn": 1,
+        "thread": "t-1",
+        "agent": fields.pop("agent", "Loan_Supervisor"),
+        "ts": "",
+        **fields,
+    }
 
 
 LOAN_TURN = [
     _ev(1, "handoff_condition_check", target="Income_Capture_Agent", result=True),
-    _ev(2, "handoff", **{"from": "Loan_Supervisor"}, to="Income_Capture_Agent", returnExpected=True, reasonCode="handoff_return_expected", historyMessages=0),
+    _ev(
+        2,
+        "handoff",
+        **{"from": "Loan_Supervisor"},
+        to="Income_Capture_Agent",
+        returnExpected=True,
+        reasonCode="handoff_return_expected",
+        historyMessages=0,
+    ),
     _ev(3, "handoff_completed", to="Income_Capture_Agent", outcome="success"),
     _ev(4, "gather", agent="Income_Capture_Agent", field="annual_income", value=85000, valid=True),
-    _ev(5, "handoff_return_handler", **{"from": "Income_Capture_Agent"}, to="Loan_Supervisor", mappedFields=["annual_income"]),
+    _ev(
+        5,
+        "handoff_return_handler",
+        **{"from": "Income_Capture_Agent"},
+        to="Loan_Supervisor",
+        mappedFields=["annual_income"],
+    ),
     _ev(6, "resume_intent", message="I want a loan offer"),
-    _ev(7, "handoff", **{"from": "Loan_Supervisor"}, to="Offer_Agent", returnExpected=False, reasonCode="handoff_permanent"),
+    _ev(
+        7,
+        "handoff",
+        **{"from": "Loan_Supervisor"},
+        to="Offer_Agent",
+        returnExpected=False,
+        reasonCode="handoff_permanent",
+    ),
 ]
 
 

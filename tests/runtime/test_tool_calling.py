@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 
-from abl.runtime import RuntimeOptions, start_session
-from abl.runtime.models import ChatMessage, EmbeddedModel, ToolParamSpec, ToolRequest, ToolSpec
 from chat_endpoint import request_kind, serve
 from engine_support import of_type, project_text, texts
+
+from abl.runtime import RuntimeOptions, start_session
+from abl.runtime.models import ChatMessage, EmbeddedModel, ToolParamSpec, ToolRequest, ToolSpec
 
 TRACKER = """AGENT: Parcel_Tracker
 GOAL: "Tell customers where their parcel is"
@@ -18,8 +19,10 @@ TOOLS:
     description: "Find where a parcel is by its tracking code"
 """
 
-TOOLS = (ToolSpec("track", "Find where a parcel is by its tracking code", (ToolParamSpec("code"),)),
-         ToolSpec("refund", "Refund an order", (ToolParamSpec("order_id"),)))
+TOOLS = (
+    ToolSpec("track", "Find where a parcel is by its tracking code", (ToolParamSpec("code"),)),
+    ToolSpec("refund", "Refund an order", (ToolParamSpec("order_id"),)),
+)
 
 
 def test_an_endpoint_chooses_a_tool_and_then_answers_with_its_result() -> None:
@@ -32,8 +35,12 @@ def test_an_endpoint_chooses_a_tool_and_then_answers_with_its_result() -> None:
         return {"content": "Your parcel is out for delivery."}
 
     with serve(answer) as endpoint:
-        options = RuntimeOptions(model="openai", model_options={"base_url": endpoint.url, "model": "m", "api_key": "k"},
-                                 mocks={"track": {"status": "out for delivery"}}, trace_level="debug")
+        options = RuntimeOptions(
+            model="openai",
+            model_options={"base_url": endpoint.url, "model": "m", "api_key": "k"},
+            mocks={"track": {"status": "out for delivery"}},
+            trace_level="debug",
+        )
         session = start_session(project_text(TRACKER), "Parcel_Tracker", options)
         turn = session.send("where is GB123?")
     assert texts(turn) == ["Your parcel is out for delivery."]
@@ -45,8 +52,11 @@ def test_an_endpoint_chooses_a_tool_and_then_answers_with_its_result() -> None:
     assert first["messages"][-1] == {"role": "user", "content": "where is GB123?"}
     called, result = second["messages"][-2:]
     assert called["tool_calls"][0]["function"] == {"name": "track", "arguments": '{"code":"GB123"}'}
-    assert result == {"role": "tool", "tool_call_id": called["tool_calls"][0]["id"],
-                      "content": '{"status":"out for delivery"}'}
+    assert result == {
+        "role": "tool",
+        "tool_call_id": called["tool_calls"][0]["id"],
+        "content": '{"status":"out for delivery"}',
+    }
 
 
 def test_the_embedded_model_picks_the_tool_the_request_is_about() -> None:
@@ -63,8 +73,9 @@ def test_the_embedded_model_picks_the_tool_the_request_is_about() -> None:
 def test_the_embedded_model_calls_nothing_for_small_talk_or_once_it_has_called() -> None:
     model = EmbeddedModel()
     assert model.choose_tool(ToolRequest("Desk", "Help", TOOLS, messages=(ChatMessage("user", "hello!"),))).call is None
-    again = ToolRequest("Desk", "Help", TOOLS, messages=(ChatMessage("user", "where is my parcel GB123?"),),
-                        called=("track",))
+    again = ToolRequest(
+        "Desk", "Help", TOOLS, messages=(ChatMessage("user", "where is my parcel GB123?"),), called=("track",)
+    )
     assert model.choose_tool(again).call is None
 
 
@@ -76,7 +87,8 @@ def test_a_missing_argument_is_asked_for_instead_of_calling() -> None:
 
 def test_a_known_value_fills_an_argument() -> None:
     model = EmbeddedModel()
-    request = ToolRequest("Desk", "Help", TOOLS, messages=(ChatMessage("user", "track my parcel"),),
-                          values={"code": "GB777"})
+    request = ToolRequest(
+        "Desk", "Help", TOOLS, messages=(ChatMessage("user", "track my parcel"),), values={"code": "GB777"}
+    )
     decision = model.choose_tool(request)
     assert decision.call is not None and decision.call.arguments == {"code": "GB777"}

@@ -64,9 +64,27 @@ def run_conversation(trace: Trace) -> None:
         thread=hub,
         agent="Retail_Hub",
     )
-    trace.emit("handoff_completed", {"to": "Returns_Agent", "outcome": "success", "durationMs": 0}, turn=1, thread=child, agent="Returns_Agent")
-    trace.emit("gather", {"field": "return_reason", "value": "too small", "valid": True, "attempt": 1}, turn=2, thread=child, agent="Returns_Agent")
-    trace.emit("complete", {"rule": {"index": 0, "condition": "return_reason IS SET"}, "terminal": True}, turn=2, thread=child, agent="Returns_Agent")
+    trace.emit(
+        "handoff_completed",
+        {"to": "Returns_Agent", "outcome": "success", "durationMs": 0},
+        turn=1,
+        thread=child,
+        agent="Returns_Agent",
+    )
+    trace.emit(
+        "gather",
+        {"field": "return_reason", "value": "too small", "valid": True, "attempt": 1},
+        turn=2,
+        thread=child,
+        agent="Returns_Agent",
+    )
+    trace.emit(
+        "complete",
+        {"rule": {"index": 0, "condition": "return_reason IS SET"}, "terminal": True},
+        turn=2,
+        thread=child,
+        agent="Returns_Agent",
+    )
 
 
 def test_two_runs_give_identical_jsonl_bytes() -> None:
@@ -97,8 +115,7 @@ def test_to_json_is_compact_and_keeps_non_ascii() -> None:
     trace = Trace()
     event = trace.emit("error", {"message": "café ☕"}, turn=1, thread="t", agent="A")
     assert to_json(event) == (
-        '{"type":"error","seq":1,"turn":1,"thread":"t","agent":"A",'
-        '"ts":"2026-01-01T00:00:00.000Z","message":"café ☕"}'
+        '{"type":"error","seq":1,"turn":1,"thread":"t","agent":"A","ts":"2026-01-01T00:00:00.000Z","message":"café ☕"}'
     )
 
 
@@ -152,7 +169,9 @@ def test_event_levels(event_type: str, level: TraceLevel) -> None:
 
 def test_level_names_are_checked() -> None:
     assert TraceLevel.parse(" Verbose ") is TraceLevel.VERBOSE
-    with pytest.raises(ValueError, match="unknown trace level 'loud'; expected one of minimal, standard, verbose, debug"):
+    with pytest.raises(
+        ValueError, match="unknown trace level 'loud'; expected one of minimal, standard, verbose, debug"
+    ):
         TraceLevel.parse("loud")
 
 
@@ -182,7 +201,11 @@ def test_fixed_clock_and_counter_ids() -> None:
         "2026-01-01T00:00:00.500Z",
     ]
     ids = CounterIds()
-    assert [ids.next_id("thread"), ids.next_id("session"), ids.next_id("thread")] == ["thread-1", "session-1", "thread-2"]
+    assert [ids.next_id("thread"), ids.next_id("session"), ids.next_id("thread")] == [
+        "thread-1",
+        "session-1",
+        "thread-2",
+    ]
 
 
 # --- Redaction --------------------------------------------------------------------------------
@@ -190,7 +213,9 @@ def test_fixed_clock_and_counter_ids() -> None:
 
 def test_sensitive_field_names_are_redacted_at_any_depth() -> None:
     trace = Trace(redactor=Redactor(sensitive_names=["pin"]))
-    event = trace.emit("thread_resume", {"preservedData": {"pin": "4921", "name": "Ann"}}, turn=1, thread="t", agent="A")
+    event = trace.emit(
+        "thread_resume", {"preservedData": {"pin": "4921", "name": "Ann"}}, turn=1, thread="t", agent="A"
+    )
     assert event.fields["preservedData"] == {"name": "Ann", "pin": REDACTED}
     assert "4921" not in trace.to_jsonl()
 

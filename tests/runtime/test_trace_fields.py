@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from engine_support import loan, of_type, one, project_text, texts
 
 from abl.runtime import RuntimeOptions, Session, start_session
 from abl.runtime.trace import SystemClock
 from abl.workspace import load_project
-from engine_support import loan, of_type, one, project_text, texts
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND_BACK = ROOT / "examples" / "loan-supervisor-variations" / "hand-back"
@@ -21,8 +21,10 @@ def hand_back(returns: str) -> tuple[dict, dict]:
     project, _ = load_project([str(HAND_BACK)])
     text = project.texts[next(iter(project.texts))]
     if returns != "false":
-        text = text.replace('SUMMARY: "Customer needs a different specialist."\n    RETURN: false',
-                            f'SUMMARY: "Customer needs a different specialist."\n    RETURN: {returns}')
+        text = text.replace(
+            'SUMMARY: "Customer needs a different specialist."\n    RETURN: false',
+            f'SUMMARY: "Customer needs a different specialist."\n    RETURN: {returns}',
+        )
     session = start_session(project_text(text), "Loan_Supervisor")
     session.send("I want a loan offer")
     turn = session.send("what about my credit card statement?")
@@ -58,8 +60,10 @@ def test_durations_are_real_time_with_the_system_clock() -> None:
     assert 0 <= one(session.trace, "handoff_completed").get("durationMs") < 5_000
 
 
-TIMEOUT_ROUTE = ('    RETURN: true\n    ON_RETURN:\n      action: resume_intent',
-                 '    RETURN: true\n    TIMEOUT: "30s"\n    ON_TIMEOUT: {action}\n    ON_RETURN:\n      action: resume_intent')
+TIMEOUT_ROUTE = (
+    "    RETURN: true\n    ON_RETURN:\n      action: resume_intent",
+    '    RETURN: true\n    TIMEOUT: "30s"\n    ON_TIMEOUT: {action}\n    ON_RETURN:\n      action: resume_intent',
+)
 
 
 @pytest.mark.parametrize("action", ["continue", "escalate"])
@@ -90,11 +94,16 @@ def test_a_child_answering_in_time_is_not_timed_out() -> None:
 
 
 def test_a_target_slower_than_the_timeout_fails_before_accepting_and_runs_on_failure() -> None:
-    session = loan((TIMEOUT_ROUTE[0], TIMEOUT_ROUTE[1].format(action="continue")),
-                   handoff_delays={"Income_Capture_Agent": 45_000})
+    session = loan(
+        (TIMEOUT_ROUTE[0], TIMEOUT_ROUTE[1].format(action="continue")), handoff_delays={"Income_Capture_Agent": 45_000}
+    )
     turn = session.send("I want a loan offer")
     completed = one(turn.events, "handoff_completed")
-    assert (completed.get("outcome"), completed.get("code"), completed.get("durationMs")) == ("timeout", "timeout", 30_000)
+    assert (completed.get("outcome"), completed.get("code"), completed.get("durationMs")) == (
+        "timeout",
+        "timeout",
+        30_000,
+    )
     assert not of_type(turn.events, "handoff")
     assert texts(turn) == ["I cannot collect your income details right now. Please try again later."]
 
@@ -126,8 +135,10 @@ FLOW:
 """
     session = start_session(project_text(text), "Kiosk")
     (warning,) = [e for e in of_type(session.trace, "warning") if e.get("code") == "not_run_locally"]
-    assert warning.get("constructs") == ["CONSTRAINTS: constraints are not enforced",
-                                         "AWAIT_ATTACHMENT in step `ask`: the step goes on without it"]
+    assert warning.get("constructs") == [
+        "CONSTRAINTS: constraints are not enforced",
+        "AWAIT_ATTACHMENT in step `ask`: the step goes on without it",
+    ]
     assert texts(session.send("hi")) == ["Thanks."]
     assert not [e for e in of_type(session.trace, "warning") if e.get("code") == "not_run_locally"][1:]
 

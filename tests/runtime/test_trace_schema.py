@@ -9,13 +9,13 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from engine_support import loan
 
 from abl.launch import conversation_loader
 from abl.runtime.events import EVENT_LEVELS, EVENT_TYPES, TraceLevel, json_schema, schema_text
 from abl.runtime.testing.loader import discover, load_file
 from abl.runtime.testing.runner import Runner
 from abl.runtime.trace import Trace
-from engine_support import loan
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = ROOT / "docs" / "trace-events.schema.json"
@@ -33,7 +33,7 @@ def test_the_committed_schema_is_the_one_the_engine_describes() -> None:
     written = SCHEMA_FILE.read_text(encoding="utf-8")
     assert written == schema_text(), (
         "docs/trace-events.schema.json is out of date; rewrite it with "
-        "python -c \"from abl.runtime.events import schema_text; "
+        'python -c "from abl.runtime.events import schema_text; '
         "open('docs/trace-events.schema.json', 'w').write(schema_text())\""
     )
 
@@ -49,7 +49,7 @@ def test_every_event_type_has_a_level_and_documented_fields() -> None:
 def test_the_engine_refuses_an_event_type_it_does_not_describe() -> None:
     session = loan()
     with pytest.raises(ValueError, match="not an event type"):
-        session._engine.emit("made_up_event", {})  # noqa: SLF001
+        session._engine.emit("made_up_event", {})
 
 
 def test_a_plain_trace_still_takes_any_type() -> None:

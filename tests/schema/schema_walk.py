@@ -13,9 +13,7 @@ from dataclasses import dataclass
 
 from abl.schema import DocumentKind, Key, ValueKind, child, section, value_allowed
 
-_ENTRY = re.compile(
-    r"^(?P<indent> *)(?P<dash>- +)?(?P<key>[A-Za-z_][A-Za-z0-9_ ]*?)\s*:(?:\s+(?P<value>.*))?$"
-)
+_ENTRY = re.compile(r"^(?P<indent> *)(?P<dash>- +)?(?P<key>[A-Za-z_][A-Za-z0-9_ ]*?)\s*:(?:\s+(?P<value>.*))?$")
 _SIGNATURE = re.compile(r"^ *[a-z_][a-z0-9_]*\(")
 _BARE_WORD = re.compile(r'^"?[A-Za-z0-9_.-]+"?$')
 _FREE_FORM = {ValueKind.MAP, ValueKind.ASSIGNMENTS, ValueKind.LIST, ValueKind.ANY}
@@ -59,9 +57,7 @@ def walk(text: str) -> list[Problem]:
             stack.pop()
         if _SIGNATURE.match(line):
             parent = stack[-1].key if stack else None
-            entry = (
-                parent.entry if parent is not None and parent.kind is ValueKind.SIGNATURES else None
-            )
+            entry = parent.entry if parent is not None and parent.kind is ValueKind.SIGNATURES else None
             stack.append(_Frame(indent, entry))
             continue
         match = _ENTRY.match(line)

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+
 from abl.schema import DocumentKind, Key, Section, ValueKind, all_sections, child, key_at, section
 from abl.schema.keywords.common import GATHER_TYPES
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from abl.schema import (
     DocumentKind,
     Key,
@@ -38,9 +39,7 @@ def _key(path: str) -> Key:
         ("use behavior_profile", "USE BEHAVIOR_PROFILE", False),
     ],
 )
-def test_sections_match_without_regard_to_case(
-    written: str, canonical: str, canonical_case: bool
-) -> None:
+def test_sections_match_without_regard_to_case(written: str, canonical: str, canonical_case: bool) -> None:
     found = section(written)
     assert found is not None
     assert found.section.name == canonical
@@ -91,9 +90,7 @@ def test_shape_depends_on_the_document() -> None:
     library_tools = section("TOOLS", DocumentKind.TOOLS_LIBRARY)
     profile_tools = section("TOOLS", DocumentKind.BEHAVIOR_PROFILE)
     assert agent_gather is not None and agent_gather.section.key.free_keys
-    assert (
-        profile_gather is not None and child(profile_gather.section, "FIELD_OVERRIDES") is not None
-    )
+    assert profile_gather is not None and child(profile_gather.section, "FIELD_OVERRIDES") is not None
     assert library_tools is not None and child(library_tools.section, "base_url") is not None
     assert profile_tools is not None and child(profile_tools.section, "HIDE") is not None
     # Without a document the agent shape is used.
@@ -166,14 +163,10 @@ def test_free_keys_answer_with_their_entry_schema() -> None:
     intent = child("INTENTS", "billing")
     fixed = child("INTENTS", "lexical_fallback")
     assert intent is not None and intent.kind is MatchKind.FREE_KEY
-    assert (
-        fixed is not None and fixed.kind is MatchKind.NAME and fixed.key.name == "LEXICAL_FALLBACK"
-    )
+    assert fixed is not None and fixed.kind is MatchKind.NAME and fixed.key.name == "LEXICAL_FALLBACK"
 
 
-@pytest.mark.parametrize(
-    ("name", "reserved"), [("continue", True), ("Resume_Intent", True), ("income_done", False)]
-)
+@pytest.mark.parametrize(("name", "reserved"), [("continue", True), ("Resume_Intent", True), ("income_done", False)])
 def test_reserved_return_handler_names(name: str, reserved: bool) -> None:
     found = child("RETURN_HANDLERS", name)
     assert found is not None and found.reserved is reserved
@@ -181,11 +174,7 @@ def test_reserved_return_handler_names(name: str, reserved: bool) -> None:
 
 def test_camel_case_spellings_only_where_the_block_allows_them() -> None:
     queue = child("EXECUTION", "maxQueueDepth")
-    assert (
-        queue is not None
-        and queue.key.name == "max_queue_depth"
-        and queue.kind is MatchKind.CAMEL_CASE
-    )
+    assert queue is not None and queue.key.name == "max_queue_depth" and queue.kind is MatchKind.CAMEL_CASE
     snake = child("EXECUTION.pipeline.parentReturn", "min_confidence")
     assert snake is not None and snake.key.name == "minConfidence"
     assert child("HANDOFF", "expectReturn") is None
@@ -287,9 +276,7 @@ def test_one_line_history_values(value: str, allowed: bool) -> None:
     assert key is not None and value_allowed(key, value) is allowed
 
 
-@pytest.mark.parametrize(
-    ("value", "allowed"), [("last_n", True), ("full", True), ("recent", False), ("last_5", False)]
-)
+@pytest.mark.parametrize(("value", "allowed"), [("last_n", True), ("full", True), ("recent", False), ("last_5", False)])
 def test_block_history_modes(value: str, allowed: bool) -> None:
     key = key_at("HANDOFF.HISTORY.mode")
     assert key is not None and value_allowed(key, value) is allowed

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from abl.schema import (
     DocumentKind,
     Key,
@@ -55,9 +56,7 @@ def test_hover_shows_status_lines() -> None:
     assert "**Ignored:**" in hover_markdown(_key("TESTS"))
     assert "**Not executed:**" in hover_markdown(_key("ROUTING"))
     assert "**Deprecated:**" in hover_markdown(_key("HANDOFF.MAP"))
-    assert "Keys inside: the platform ignores uppercase keys" in hover_markdown(
-        _key("HANDOFF.CONTEXT")
-    )
+    assert "Keys inside: the platform ignores uppercase keys" in hover_markdown(_key("HANDOFF.CONTEXT"))
 
 
 def test_hover_lists_ranges_and_required() -> None:

@@ -13,8 +13,9 @@ import re
 from pathlib import Path
 
 import pytest
-from abl.schema import DocumentKind, Section, all_sections, section
 from schema_walk import walk
+
+from abl.schema import DocumentKind, Section, all_sections, section
 
 SHARED = Path(os.environ.get("ABL_SHARED_DIR", Path(__file__).resolve().parents[3] / "shared"))
 EXAMPLES = SHARED / "spec" / "examples"
@@ -31,9 +32,7 @@ def _files(folder: Path, pattern: str) -> list[Path]:
 
 def _skip_without(path: Path) -> None:
     if not path.exists():
-        pytest.skip(
-            f"{path} is not present; set ABL_SHARED_DIR to the folder holding spec/ and seeds/"
-        )
+        pytest.skip(f"{path} is not present; set ABL_SHARED_DIR to the folder holding spec/ and seeds/")
 
 
 EXAMPLE_FILES = _files(EXAMPLES, "*.abl")
@@ -113,9 +112,7 @@ def test_appendix_c_is_found_or_skipped_clearly() -> None:
     assert len(APPENDIX_C) == 3
 
 
-@pytest.mark.parametrize(
-    "block", APPENDIX_C, ids=[f"appendix-c-{i}" for i in range(len(APPENDIX_C))]
-)
+@pytest.mark.parametrize("block", APPENDIX_C, ids=[f"appendix-c-{i}" for i in range(len(APPENDIX_C))])
 def test_every_key_in_appendix_c_is_known(block: str) -> None:
     assert walk(block) == []
 

@@ -23,13 +23,44 @@ SEEDS = [p.read_bytes().decode("utf-8") for p in SEED_PATHS]
 # pipes, comments, line ends of every kind, a byte-order mark, tabs.
 PIECES = st.sampled_from(
     [
-        "x", " ", "  ", "\t", "-", "- ", ":", ": ", "#", " # note", '"', "'", "[", "]", "{", "}", ",",
-        "|", "|\n", ">-\n", "\n", "\r\n", "\r", "\ufeff", "é",
-        "AGENT: Extra\n", "GOAL: g\n", "  - TO: B\n", "    WHEN: a == 1 // c\n", "  # indented comment\n",
-        "# comment\n", "\n\n", "HANDOFF:\n  - TO: [a,\n", "    b]\n", "\tkey: v\n", "PERSONA: |\n  text\n",
+        "x",
+        " ",
+        "  ",
+        "\t",
+        "-",
+        "- ",
+        ":",
+        ": ",
+        "#",
+        " # note",
+        '"',
+        "'",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "|",
+        "|\n",
+        ">-\n",
+        "\n",
+        "\r\n",
+        "\r",
+        "\ufeff",
+        "é",
+        "AGENT: Extra\n",
+        "GOAL: g\n",
+        "  - TO: B\n",
+        "    WHEN: a == 1 // c\n",
+        "  # indented comment\n",
+        "# comment\n",
+        "\n\n",
+        "HANDOFF:\n  - TO: [a,\n",
+        "    b]\n",
+        "\tkey: v\n",
+        "PERSONA: |\n  text\n",
     ]
 )
-
 
 
 class _Failures(logging.Handler):

@@ -16,10 +16,41 @@ SEEDS = [p.read_bytes().decode("utf-8") for p in sorted((HERE / "cases").glob("*
 # Pieces that make the scanner work hard: indentation, dashes, colons, quotes, brackets, pipes.
 FRAGMENTS = st.sampled_from(
     [
-        "AGENT: A\n", "GOAL: x\n", "  ", "\t", "- ", "-", ":", ": ", "#", " # c", "//", '"', "'",
-        "[", "]", "{", "}", ",", "|", "|-\n", ">\n", "\n", "\r\n", "\r", "\ufeff", "TO: B",
-        "HISTORY:\n", "    mode: last_n\n", "WHEN: a == \"b\" // c\n", "x = 1\n", "f(a: string) -> {b: c}\n",
-        "\x00", "\udcff".encode("utf-8", "surrogatepass").decode("utf-8", "replace"), "é", "漢",
+        "AGENT: A\n",
+        "GOAL: x\n",
+        "  ",
+        "\t",
+        "- ",
+        "-",
+        ":",
+        ": ",
+        "#",
+        " # c",
+        "//",
+        '"',
+        "'",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "|",
+        "|-\n",
+        ">\n",
+        "\n",
+        "\r\n",
+        "\r",
+        "\ufeff",
+        "TO: B",
+        "HISTORY:\n",
+        "    mode: last_n\n",
+        'WHEN: a == "b" // c\n',
+        "x = 1\n",
+        "f(a: string) -> {b: c}\n",
+        "\x00",
+        "\udcff".encode("utf-8", "surrogatepass").decode("utf-8", "replace"),
+        "é",
+        "漢",
     ]
 )
 DOCUMENTS = st.lists(FRAGMENTS, max_size=60).map("".join)
@@ -83,7 +114,9 @@ def test_simple_lists_read_by_hand_match_the_grammar(items: list[str], sep: str,
     raw = "[" + pad + sep.join(items) + pad + "]"
     fast, slow = read_value(raw, 5), _read_flow(raw, 5)
     assert fast.error is None and slow.error is None
-    assert [(i.kind, i.text, i.start, i.end) for i in fast.items] == [(i.kind, i.text, i.start, i.end) for i in slow.items]
+    assert [(i.kind, i.text, i.start, i.end) for i in fast.items] == [
+        (i.kind, i.text, i.start, i.end) for i in slow.items
+    ]
 
 
 def test_split_top_level_keeps_brackets_and_quotes_whole() -> None:

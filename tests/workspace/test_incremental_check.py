@@ -50,9 +50,31 @@ SINGLE_FILES = [text for project in PROJECTS for text in project.values()]
 
 PIECES = st.sampled_from(
     [
-        "x", " ", "  ", "\t", "- ", ":", ": ", "#", '"', "[", "]", "{", "}", "|\n", "\n", "\r\n", "_2",
-        "AGENT: Extra\nGOAL: g\n", "  - TO: Extra\n", "    PASS: [order_id]\n", "# comment\n",
-        "COMPLETE:\n  - WHEN: done IS SET\n", "  WHEN: a == 1\n", "HANDOFF:\n", "RETURN: true\n",
+        "x",
+        " ",
+        "  ",
+        "\t",
+        "- ",
+        ":",
+        ": ",
+        "#",
+        '"',
+        "[",
+        "]",
+        "{",
+        "}",
+        "|\n",
+        "\n",
+        "\r\n",
+        "_2",
+        "AGENT: Extra\nGOAL: g\n",
+        "  - TO: Extra\n",
+        "    PASS: [order_id]\n",
+        "# comment\n",
+        "COMPLETE:\n  - WHEN: done IS SET\n",
+        "  WHEN: a == 1\n",
+        "HANDOFF:\n",
+        "RETURN: true\n",
     ]
 )
 
@@ -322,13 +344,15 @@ def test_a_caller_passing_a_new_field_rechecks_the_agent_it_calls() -> None:
     project.update("/p/triage.abl", THREE.split("\nAGENT: Billing")[0])
     project.update(
         "/p/billing.abl",
-        "AGENT: Billing\nGOAL: bills\nCOMPLETE:\n  - WHEN: customer_tier == \"gold\"\n    RESPOND: \"done\"\n",
+        'AGENT: Billing\nGOAL: bills\nCOMPLETE:\n  - WHEN: customer_tier == "gold"\n    RESPOND: "done"\n',
     )
     cache = CheckCache()
     first = check_project(project, STRICT, cache)
     assert any(d.code == "UNDEFINED_CONDITION_VAR" for d in first["/p/billing.abl"])
     billing = project.agent("Billing")
-    project.edit("/p/triage.abl", project.texts["/p/triage.abl"].replace("PASS: [order_id]", "PASS: [order_id, customer_tier]"))
+    project.edit(
+        "/p/triage.abl", project.texts["/p/triage.abl"].replace("PASS: [order_id]", "PASS: [order_id, customer_tier]")
+    )
     second = check_project(project, STRICT, cache)
     assert project.agent("Billing") is billing
     assert not any(d.code == "UNDEFINED_CONDITION_VAR" for d in second["/p/billing.abl"])

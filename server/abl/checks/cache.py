@@ -28,9 +28,9 @@ are stored per document. A rule that fails is not stored, so it runs (and is rep
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check
 from abl.checks.rules.layout import Block, blocks
@@ -56,13 +56,20 @@ class RuleRun:
 class _Reads:
     """What one run of a rule consulted beyond its own agent."""
 
-    __slots__ = ("agents", "handed", "facts", "names", "roster", "documents", "own_document", "own_text")
+    __slots__ = ("agents", "documents", "facts", "handed", "names", "own_document", "own_text", "roster")
 
     @property
     def nothing(self) -> bool:
         """The rule read its own agent only (the common case, checked first)."""
         return not (
-            self.agents or self.handed or self.facts or self.names or self.roster or self.documents or self.own_document or self.own_text
+            self.agents
+            or self.handed
+            or self.facts
+            or self.names
+            or self.roster
+            or self.documents
+            or self.own_document
+            or self.own_text
         )
 
     def __init__(self) -> None:
@@ -105,7 +112,7 @@ class _FileEntry:
     document_results: dict[Callable, _Result] = field(default_factory=dict)
     block_results: dict[tuple[Callable, int], _BlockResult] = field(default_factory=dict)
     # id(agent) → (the agent, kept alive so the id stays its own; results by rule)
-    agent_results: dict[int, "_AgentEntry"] = field(default_factory=dict)
+    agent_results: dict[int, _AgentEntry] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -114,7 +121,7 @@ class _AgentEntry:
     results: dict[Callable, _Result]
     # Every rule's findings together, with everything the rules consulted merged into one
     # record: an agent an edit did not touch then costs one validation instead of one per rule.
-    settled: "_Result | None" = None
+    settled: _Result | None = None
 
 
 class CheckCache:
@@ -183,7 +190,9 @@ class CheckCache:
         crlf = self._uses_crlf(document)
         for block in blocks(document):
             for codes, block_rule in BLOCK_RULES:
-                self._block(project, document, block, block_rule, codes, crlf, kept_blocks, entry.block_results, sink, run)
+                self._block(
+                    project, document, block, block_rule, codes, crlf, kept_blocks, entry.block_results, sink, run
+                )
         for agent in document.agents:
             kept = old.agent_results.get(id(agent)) if old is not None else None
             if kept is not None and kept.agent is agent and kept.settled is not None:
@@ -213,7 +222,7 @@ class CheckCache:
         results: dict[Callable, _Result],
         sink: list[Diagnostic],
         run: RuleRunner,
-        lines: "_AgentLines | None" = None,
+        lines: _AgentLines | None = None,
     ) -> None:
         stored = results.get(rule)
         if stored is not None and self._still_valid(stored, project, document):
@@ -265,7 +274,9 @@ class CheckCache:
         if stored is not None and stored.node is node and stored.shape == shape and stored.crlf == crlf:
             delta = node.row - stored.row
             if delta:
-                stored = _BlockResult(node, shape, crlf, node.row, tuple(_moved(d, delta, document.path) for d in stored.diagnostics))
+                stored = _BlockResult(
+                    node, shape, crlf, node.row, tuple(_moved(d, delta, document.path) for d in stored.diagnostics)
+                )
             results[key] = stored
             sink.extend(stored.diagnostics)
             self.reused += 1
@@ -280,7 +291,9 @@ class CheckCache:
         if finished and not consulted:  # a block rule that asked the project is not kept
             results[key] = _BlockResult(node, shape, crlf, node.row, tuple(found))
 
-    def _settle(self, results: dict[Callable, _Result], document: Document, found: tuple[Diagnostic, ...]) -> _Result | None:
+    def _settle(
+        self, results: dict[Callable, _Result], document: Document, found: tuple[Diagnostic, ...]
+    ) -> _Result | None:
         """One record of what all of an agent's rules consulted, valid now (each rule was just
         run or validated against the project as it is); None when two rules saw different
         answers to one question, which then stay validated one by one."""
@@ -341,7 +354,9 @@ class CheckCache:
 
 def _moved(d: Diagnostic, delta: int, path: str) -> Diagnostic:
     """A diagnostic of a block that moved `delta` rows, with every range in its file moved too."""
-    fixes = tuple(Fix(f.title, tuple(TextEdit(_shift(e.range, delta), e.new_text) for e in f.edits), f.safe) for f in d.fixes)
+    fixes = tuple(
+        Fix(f.title, tuple(TextEdit(_shift(e.range, delta), e.new_text) for e in f.edits), f.safe) for f in d.fixes
+    )
     related = tuple((p, _shift(r, delta) if p == path else r, note) for p, r, note in d.related)
     return Diagnostic(d.code, d.severity, d.message, _shift(d.range, delta), fixes, related)
 
@@ -375,7 +390,7 @@ class _WatchedProject:
         self._reads.names = True
         return self._project.agent_names()
 
-    def all_agents(self) -> Iterator["_WatchedRef"]:
+    def all_agents(self) -> Iterator[_WatchedRef]:
         self._reads.roster = True
         for ref in self._project.all_agents():
             yield _WatchedRef(ref.agent, ref.document, self._reads)
@@ -391,7 +406,7 @@ class _WatchedProject:
         self._reads.facts[(name, routes)] = found
         return found
 
-    def graph(self) -> "ProjectGraph":
+    def graph(self) -> ProjectGraph:
         # A function of the agents (and of the default history, whose change empties the cache).
         self._reads.roster = True
         return self._project.graph()
@@ -421,7 +436,7 @@ class _WatchedProject:
 class _WatchedRef:
     """An `AgentRef` whose document, if a rule looks at it, counts as reading documents."""
 
-    __slots__ = ("agent", "_document", "_reads")
+    __slots__ = ("_document", "_reads", "agent")
 
     def __init__(self, agent: Agent, document: Document, reads: _Reads) -> None:
         self.agent = agent
@@ -438,9 +453,9 @@ class _WatchedDocument:
     """An agent rule's own document: its path is free, its source is watched, the rest ties the
     result to this very document."""
 
-    __slots__ = ("_document", "_reads", "path", "_lines", "_source")
+    __slots__ = ("_document", "_lines", "_reads", "_source", "path")
 
-    def __init__(self, document: Document, lines: "_AgentLines", reads: _Reads) -> None:
+    def __init__(self, document: Document, lines: _AgentLines, reads: _Reads) -> None:
         self._document = document
         self._reads = reads
         self._lines = lines
@@ -448,7 +463,7 @@ class _WatchedDocument:
         self.path = document.path
 
     @property
-    def source(self) -> "_WatchedSource":
+    def source(self) -> _WatchedSource:
         if self._source is None:
             self._source = _WatchedSource(self._document.source, self._lines.spans(), self._reads)
         return self._source
@@ -462,7 +477,7 @@ class _WatchedSource:
     """The file's tree as an agent rule sees it: the text and a line index that notes which lines
     are asked about."""
 
-    __slots__ = ("_source", "_reads", "index")
+    __slots__ = ("_reads", "_source", "index")
 
     def __init__(self, source: SourceFile, lines: list[tuple[int, int]], reads: _Reads) -> None:
         self._source = source

@@ -9,8 +9,9 @@ repeats what the registry says about a code.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from abl.checks.registry import lookup
 from abl.diagnostics import Diagnostic, Fix

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import TextIO
 
 from abl.checks.code import Code, FixSafety
 from abl.checks.registry import BY_CODE, CODES
@@ -33,9 +34,7 @@ _APPLIED_BY_CHECK_FIX = {
         "`abl check --fix` applies this fix where it is safe, as said above; elsewhere it needs "
         "`abl check --fix --unsafe-fixes`, and the editor offers it."
     ),
-    FixSafety.UNSAFE: (
-        "The editor offers this fix; `abl check --fix` applies it only with `--unsafe-fixes`."
-    ),
+    FixSafety.UNSAFE: ("The editor offers this fix; `abl check --fix` applies it only with `--unsafe-fixes`."),
 }
 
 
@@ -70,22 +69,25 @@ def render_page(code: str) -> str:
 def render_index() -> str:
     """The `README.md` of the pages directory: every code with its severity and title."""
     rows = [f"| [{c.code}]({c.code}.md) | {c.severity.value} | {c.group.value} | {c.title} |" for c in CODES]
-    return "\n".join(
-        [
-            GENERATED_MARKER,
-            "",
-            "# Diagnostics",
-            "",
-            "Every code that `abl check` and the editor can report. Errors mean the platform rejects "
-            "the project; warnings mean it is accepted but will not do what was most likely meant; "
-            "hints are production-readiness notes, shown in editors and printed by `abl check` "
-            "only with `--all`.",
-            "",
-            "| Code | Severity | Group | Title |",
-            "|---|---|---|---|",
-            *rows,
-        ]
-    ) + "\n"
+    return (
+        "\n".join(
+            [
+                GENERATED_MARKER,
+                "",
+                "# Diagnostics",
+                "",
+                "Every code that `abl check` and the editor can report. Errors mean the platform rejects "
+                "the project; warnings mean it is accepted but will not do what was most likely meant; "
+                "hints are production-readiness notes, shown in editors and printed by `abl check` "
+                "only with `--all`.",
+                "",
+                "| Code | Severity | Group | Title |",
+                "|---|---|---|---|",
+                *rows,
+            ]
+        )
+        + "\n"
+    )
 
 
 def expected_pages() -> dict[str, str]:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from abl.checks import rules as _rules  # noqa: F401  (importing registers every rule)
 from abl.checks.cache import CheckCache
 from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check
-from abl.checks.rules.layout import blocks
 from abl.checks.registry import lookup
+from abl.checks.rules.layout import blocks
 from abl.diagnostics import Diagnostic, Severity
 from abl.text import Range
 from abl.workspace import Project

@@ -160,7 +160,9 @@ def _directive(
     if kind not in _KINDS:
         return None, [_malformed(whole, m.group(0), kind)]
     if m.group("codes") is not None and not m.group("close"):
-        return None, [_invalid(whole, f"`{m.group(0).strip()}` has no closing `]`, so it suppresses nothing; close the list")]
+        return None, [
+            _invalid(whole, f"`{m.group(0).strip()}` has no closing `]`, so it suppresses nothing; close the list")
+        ]
     own_line = not line[:comment].strip(_BLANKS)
     delete = _deletion(row, line, comment, m, own_line)
     refs: tuple[CodeRef, ...] | None = None
@@ -168,7 +170,9 @@ def _directive(
     if m.group("codes") is not None:
         written = tuple(_code_refs(row, m.start("codes"), m.group("codes")))
         if not written:
-            return None, [_invalid(whole, f"`{m.group(0)}` names no code; list the codes to suppress, or leave out the brackets")]
+            return None, [
+                _invalid(whole, f"`{m.group(0)}` names no code; list the codes to suppress, or leave out the brackets")
+            ]
         refs, problems = _known(written, delete)
         if not refs:
             return None, problems
@@ -212,7 +216,11 @@ def _known(refs: tuple[CodeRef, ...], delete: Range) -> tuple[tuple[CodeRef, ...
             hint = f"; did you mean `{guess}`?" if guess else "; `abl explain --list` shows every code"
             offered = [Fix(f"Write `{guess}`", (TextEdit(ref.range, guess),), False)] if guess else []
             offered.extend(_remove_code(refs, ref, delete))
-            problems.append(_invalid(ref.range, f"`{ref.code}` is not a diagnostic code, so nothing is suppressed for it{hint}", *offered))
+            problems.append(
+                _invalid(
+                    ref.range, f"`{ref.code}` is not a diagnostic code, so nothing is suppressed for it{hint}", *offered
+                )
+            )
     return tuple(good), problems
 
 
@@ -220,7 +228,7 @@ def _deletion(row: int, line: str, comment: int, m: re.Match[str], own_line: boo
     """What removing the directive deletes, leaving valid text: a note after it stays a comment
     (the `#` is kept), a comment that was only the directive goes with its line or its blanks."""
     opens_comment = m.start() == comment
-    if opens_comment and line[m.end():].strip():
+    if opens_comment and line[m.end() :].strip():
         return Range.on_line(row, m.start() + 1, m.end())
     if opens_comment and own_line:
         return Range(Position(row, 0), Position(row + 1, 0))
@@ -269,7 +277,9 @@ def _unused(directive: Directive) -> Iterator[Diagnostic]:
         return
     names = " or ".join(f"`{ref.code.upper()}`" for ref in unused)
     fix = _remove_all(directive) if len(unused) == len(directive.codes) else _keep_codes(directive, unused)
-    yield _unused_diagnostic(directive, f"`{written}` suppresses nothing for {names}: no such diagnostic is reported {where}", fix)
+    yield _unused_diagnostic(
+        directive, f"`{written}` suppresses nothing for {names}: no such diagnostic is reported {where}", fix
+    )
 
 
 # --- fixes and diagnostics ---------------------------------------------------------------------
@@ -294,7 +304,9 @@ def _remove_code(refs: tuple[CodeRef, ...], ref: CodeRef, delete: Range) -> list
     if not others:
         return [Fix("Remove the suppression", (TextEdit(delete, ""),), False)]
     span = Range(refs[0].range.start, refs[-1].range.end)
-    return [Fix(f"Remove `{ref.code}` from the suppression", (TextEdit(span, ", ".join(r.code for r in others)),), False)]
+    return [
+        Fix(f"Remove `{ref.code}` from the suppression", (TextEdit(span, ", ".join(r.code for r in others)),), False)
+    ]
 
 
 def _unused_diagnostic(directive: Directive, message: str, fix: Fix) -> Diagnostic:
@@ -312,7 +324,11 @@ def _malformed(range: Range, written: str, kind: str) -> Diagnostic:
     if guess:
         at = written.lower().find(kind)
         start = range.start.character + at
-        fixes = (Fix(f"Write `{guess}`", (TextEdit(Range.on_line(range.start.line, start, start + len(kind)), guess),), False),)
+        fixes = (
+            Fix(
+                f"Write `{guess}`", (TextEdit(Range.on_line(range.start.line, start, start + len(kind)), guess),), False
+            ),
+        )
     return _invalid(
         range,
         f"`{written.strip()}` is not a suppression: write `# abl: ignore[CODE]` or `# abl: ignore-file[CODE]`{hint}",

@@ -73,7 +73,9 @@ class ChatLoop:
             )
         )
         if self.driver.resumed:
-            self.console.print(Text(f"Resumed a saved session ({len(session.history)} message(s)).", style=_TRACE_STYLE))
+            self.console.print(
+                Text(f"Resumed a saved session ({len(session.history)} message(s)).", style=_TRACE_STYLE)
+            )
         else:
             self.show_replies(session.greeting)
             self.show_trace([e.to_dict() for e in session.trace])
@@ -223,7 +225,9 @@ class ChatLoop:
     def cmd_wait(self, rest: list[str]) -> None:
         ms = duration_ms(rest[0]) if len(rest) == 1 else None
         if ms is None:
-            self.console.print(Text("usage: /wait DURATION (for example /wait 90s, /wait 2m, /wait 500ms)", style="red"))
+            self.console.print(
+                Text("usage: /wait DURATION (for example /wait 90s, /wait 2m, /wait 500ms)", style="red")
+            )
             return
         self.driver.wait(ms)
         self.console.print(Text(f"{rest[0]} pass before your next message.", style=_TRACE_STYLE))

@@ -44,7 +44,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
     fixing = p.add_argument_group("fixes")
     fixing.add_argument("--fix", action="store_true", help="apply the safe fixes of the reported problems in place")
-    fixing.add_argument("--unsafe-fixes", action="store_true", help="with --fix, --diff or --fix-only: apply unsafe fixes too")
+    fixing.add_argument(
+        "--unsafe-fixes", action="store_true", help="with --fix, --diff or --fix-only: apply unsafe fixes too"
+    )
     fixing.add_argument("--fix-only", action="store_true", help="apply fixes and report only what was fixed")
     fixing.add_argument("--diff", action="store_true", help="print what --fix would change as a diff; write nothing")
     fixing.add_argument("--show-fixes", action="store_true", help="list every fix that was applied")
@@ -102,7 +104,9 @@ def _run_once(args: argparse.Namespace) -> int:
 
 def _check_unit(unit: _Unit, args: argparse.Namespace, results: _Results) -> None:
     if args.fix or args.fix_only or args.diff:
-        outcome = fix_project(unit.project, unit.files, lambda path: _diagnostics(unit, path, args), unsafe=args.unsafe_fixes)
+        outcome = fix_project(
+            unit.project, unit.files, lambda path: _diagnostics(unit, path, args), unsafe=args.unsafe_fixes
+        )
         _use_fixes(outcome, write=not args.diff, results=results)
         if args.fix_only or args.diff:
             return  # only what was fixed is reported
@@ -244,7 +248,11 @@ def _codes(written: str | None) -> list[str]:
 
 def _validate(args: argparse.Namespace) -> None:
     """Flag combinations and code lists, before anything is read."""
-    for flag, written in (("--select", args.select), ("--extend-select", args.extend_select), ("--ignore", args.ignore)):
+    for flag, written in (
+        ("--select", args.select),
+        ("--extend-select", args.extend_select),
+        ("--ignore", args.ignore),
+    ):
         for code in _codes(written):
             why = unknown_selector(code)
             if why is not None:

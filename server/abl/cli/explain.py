@@ -22,7 +22,9 @@ _PIPE_WIDTH = 100
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("explain", help="explain a diagnostic code", description="Print the documentation of a diagnostic code.")
+    p = sub.add_parser(
+        "explain", help="explain a diagnostic code", description="Print the documentation of a diagnostic code."
+    )
     p.add_argument("code", nargs="?", metavar="CODE", help="for example E330 or HISTORY_FALLS_BACK_TO_FULL")
     p.add_argument("--list", action="store_true", help="list every code with its severity and title")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")

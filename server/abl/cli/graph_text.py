@@ -71,7 +71,9 @@ def to_mermaid(view: GraphView) -> str:
     lines = ["flowchart LR"]
     for node in view.nodes:
         opening, closing = _MERMAID_SHAPES[node.kind]
-        lines.append(f"  {ids[node.id]}{opening}{_mermaid_text(node_label(view, node.id, node.label, node.kind))}{closing}")
+        lines.append(
+            f"  {ids[node.id]}{opening}{_mermaid_text(node_label(view, node.id, node.label, node.kind))}{closing}"
+        )
     styles: dict[str, list[int]] = {}
     for index, (edge, codes) in enumerate(zip(view.edges, view.edge_codes)):
         label = edge_label(edge)
@@ -96,7 +98,9 @@ def to_mermaid(view: GraphView) -> str:
 def _mermaid_arrow(edge: GraphEdge) -> str:
     if edge.kind is EdgeKind.HANDOFF:
         return "-.->" if edge.returnable else "-->"
-    return {EdgeKind.RETURN: "-.->", EdgeKind.DELEGATE: "==>", EdgeKind.ESCALATE: "-->", EdgeKind.TOOL: "---"}[edge.kind]
+    return {EdgeKind.RETURN: "-.->", EdgeKind.DELEGATE: "==>", EdgeKind.ESCALATE: "-->", EdgeKind.TOOL: "---"}[
+        edge.kind
+    ]
 
 
 def _edge_style(edge: GraphEdge, codes: tuple[str, ...]) -> str:

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from abl import __version__
 

@@ -95,11 +95,18 @@ def to_text(
                 source, start, end = excerpt(source, start, end)
                 width = max(1, min(end, len(source)) - start)
                 out.append(paint(_BLUE, f" {gutter} |") + f" {source}")
-                out.append(paint(_BLUE, f" {' ' * len(gutter)} |") + " " + " " * start + paint(_COLORS[d.severity], "^" * width))
+                out.append(
+                    paint(_BLUE, f" {' ' * len(gutter)} |")
+                    + " "
+                    + " " * start
+                    + paint(_COLORS[d.severity], "^" * width)
+                )
             fix = chosen_fix(d, unsafe)
             if fix is not None:
                 command = "abl check --fix" if fix.safe else "abl check --fix --unsafe-fixes"
-                out.append(paint(_BLUE, f" {' ' * len(str(line))} = ") + f"fix available: {fix.title} (run `{command}`)")
+                out.append(
+                    paint(_BLUE, f" {' ' * len(str(line))} = ") + f"fix available: {fix.title} (run `{command}`)"
+                )
             out.append("")
     out.extend(_fixed_lines(fixed, unsafe, detailed=show_fixes))
     fixable = _fixable_line(results, unsafe)
@@ -161,9 +168,7 @@ def statistics(fmt: str, results: dict[str, list[Diagnostic]], *, unsafe: bool) 
                 fixable.add(d.code)
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     if fmt == "json":
-        data = [
-            {"code": code, "count": n, "title": lookup(code).title, "fixable": code in fixable} for code, n in rows
-        ]
+        data = [{"code": code, "count": n, "title": lookup(code).title, "fixable": code in fixable} for code, n in rows]
         return json.dumps({"version": 1, "statistics": data}, indent=2) + "\n"
     if not rows:
         return "No problems.\n"
@@ -273,7 +278,14 @@ def to_sarif(results: dict[str, list[Diagnostic]]) -> dict:
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "abl", "version": __version__, "informationUri": "https://pypi.org/project/abl-tools/", "rules": rules}},
+                "tool": {
+                    "driver": {
+                        "name": "abl",
+                        "version": __version__,
+                        "informationUri": "https://pypi.org/project/abl-tools/",
+                        "rules": rules,
+                    }
+                },
                 "results": sarif_results,
             }
         ],

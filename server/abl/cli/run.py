@@ -59,7 +59,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--trace-out", metavar="FILE", help="write every trace event as JSON lines (all levels, redacted)")
     p.add_argument("--session", metavar="FILE", help="save the session after every turn; resume from it when it exists")
-    p.add_argument("--model", choices=RUN_MODELS, default="embedded", help="who makes model decisions (default: embedded, offline)")
+    p.add_argument(
+        "--model", choices=RUN_MODELS, default="embedded", help="who makes model decisions (default: embedded, offline)"
+    )
     p.add_argument("--model-url", metavar="URL", help="base URL of an OpenAI-compatible endpoint (with --model openai)")
     p.add_argument("--model-name", metavar="NAME", help="model name at that endpoint (with --model openai)")
     p.add_argument("--mocks", metavar="FILE", help="tool results, YAML or JSON: tool name -> result or list of results")
@@ -167,10 +169,14 @@ def read_mocks(path: str) -> dict[str, Any]:
     if data is None:
         return {}
     if not isinstance(data, LineDict):
-        raise UsageProblem(f"abl run: error: bad --mocks file: {path}:{getattr(data, 'line', 1)}: expected a mapping of tool name to result")
+        raise UsageProblem(
+            f"abl run: error: bad --mocks file: {path}:{getattr(data, 'line', 1)}: expected a mapping of tool name to result"
+        )
     for key in data:
         if not isinstance(key, str):
-            raise UsageProblem(f"abl run: error: bad --mocks file: {path}:{data.line_of(key)}: keys are tool names, not {key!r}")
+            raise UsageProblem(
+                f"abl run: error: bad --mocks file: {path}:{data.line_of(key)}: keys are tool names, not {key!r}"
+            )
     return {k: plain(v) for k, v in data.items()}
 
 
@@ -202,8 +208,11 @@ def script_messages(lines: Iterable[str], err: TextIO | None = None) -> Iterator
         command = text.split()[0].lower()
         if command in COMMANDS or command in ("/exit", "/q"):
             if err is not None:
-                print(f"abl run: line {number}: `{command}` is a command of the interactive chat; "
-                      "a script sends customer messages only, so it is skipped", file=err)
+                print(
+                    f"abl run: line {number}: `{command}` is a command of the interactive chat; "
+                    "a script sends customer messages only, so it is skipped",
+                    file=err,
+                )
             continue
         yield text
 

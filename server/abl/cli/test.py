@@ -85,7 +85,9 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _run(runner: Runner, files: list[ConversationFile], keep, *, color: bool, stop_early: bool) -> list[ConversationResult]:
+def _run(
+    runner: Runner, files: list[ConversationFile], keep, *, color: bool, stop_early: bool
+) -> list[ConversationResult]:
     results: list[ConversationResult] = []
     cwd = os.getcwd()
     for test_file in files:

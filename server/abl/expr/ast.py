@@ -187,8 +187,23 @@ class Group:
 
 
 Expr = Union[
-    Literal, RegexLiteral, Path, Member, Index, Call, Unary, Binary, Compare, In, TextOp,
-    IsSet, IsNumber, Ternary, ListLiteral, ObjectLiteral, Group,
+    Literal,
+    RegexLiteral,
+    Path,
+    Member,
+    Index,
+    Call,
+    Unary,
+    Binary,
+    Compare,
+    In,
+    TextOp,
+    IsSet,
+    IsNumber,
+    Ternary,
+    ListLiteral,
+    ObjectLiteral,
+    Group,
 ]
 
 

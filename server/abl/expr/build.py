@@ -13,8 +13,27 @@ from lark import Lark, Token, Transformer
 
 from .. import resources
 from .ast import (
-    Binary, Call, Compare, Expr, Group, In, Index, IsNumber, IsSet, ListLiteral, Literal, Member,
-    ObjectEntry, ObjectLiteral, Path, PathKey, RegexLiteral, Span, Ternary, TextOp, Unary,
+    Binary,
+    Call,
+    Compare,
+    Expr,
+    Group,
+    In,
+    Index,
+    IsNumber,
+    IsSet,
+    ListLiteral,
+    Literal,
+    Member,
+    ObjectEntry,
+    ObjectLiteral,
+    Path,
+    PathKey,
+    RegexLiteral,
+    Span,
+    Ternary,
+    TextOp,
+    Unary,
 )
 from .values import is_number
 
@@ -24,11 +43,12 @@ GRAMMAR_FILE = "condition.lark"
 _LOGICAL = {"AND": "AND", "AMPAMP": "AND", "OR": "OR", "PIPEPIPE": "OR", "IMPLIES": "IMPLIES"}
 _PREFIX = {"NOT": "NOT", "BANG": "NOT", "EXISTS": "EXISTS", "EMPTY": "EMPTY", "MINUS": "-"}
 _TEXT_OPS = {
-    "CONTAINS": "contains", "MATCHES": "matches",
-    "STARTS_WITH": "startsWith", "ENDS_WITH": "endsWith",
+    "CONTAINS": "contains",
+    "MATCHES": "matches",
+    "STARTS_WITH": "startsWith",
+    "ENDS_WITH": "endsWith",
 }
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "0": "\0",
-            '"': '"', "'": "'", "\\": "\\", "/": "/"}
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "0": "\0", '"': '"', "'": "'", "\\": "\\", "/": "/"}
 _MAX_INT_DIGITS = 300
 
 
@@ -67,8 +87,8 @@ def unescape(body: str) -> str:
         if nxt in _ESCAPES:
             out.append(_ESCAPES[nxt])
             i += 2
-        elif nxt == "u" and i + 6 <= n and _is_hex(body[i + 2:i + 6]):
-            out.append(chr(int(body[i + 2:i + 6], 16)))
+        elif nxt == "u" and i + 6 <= n and _is_hex(body[i + 2 : i + 6]):
+            out.append(chr(int(body[i + 2 : i + 6], 16)))
             i += 6
         else:
             out.append(ch)
@@ -159,8 +179,7 @@ class _Builder(Transformer):
                 return Call(span, segments[0], last_span, args)
             if len(segments) == 2 and str(segments[0]).lower() == "abl":
                 return Call(span, f"abl.{segments[1]}", (callee.span[0], last_span[1]), args)
-            target = Path((callee.span[0], callee.segment_spans[-2][1]),
-                          segments[:-1], callee.segment_spans[:-1])
+            target = Path((callee.span[0], callee.segment_spans[-2][1]), segments[:-1], callee.segment_spans[:-1])
             return Call(span, str(segments[-1]), last_span, args, target)
         if isinstance(callee, Member):
             return Call(span, callee.name, callee.name_span, args, callee.target)
@@ -193,17 +212,15 @@ class _Builder(Transformer):
 
     def membership(self, c: list[Any]) -> In:
         item, op_tok, container = c
-        return In(_span(item, container), item, container, op_tok.type == "NOT_IN",
-                  _tok_span(op_tok))
+        return In(_span(item, container), item, container, op_tok.type == "NOT_IN", _tok_span(op_tok))
 
     def text_op(self, c: list[Any]) -> TextOp:
         left, op_tok, right = c
         if isinstance(right, Token):  # REGEX
             text = str(right)
             close = text.rindex("/")
-            right = RegexLiteral(_tok_span(right), text[1:close], text[close + 1:])
-        return TextOp(_span(left, right), _TEXT_OPS[op_tok.type], left, right,
-                      _tok_span(op_tok))
+            right = RegexLiteral(_tok_span(right), text[1:close], text[close + 1 :])
+        return TextOp(_span(left, right), _TEXT_OPS[op_tok.type], left, right, _tok_span(op_tok))
 
     def ternary(self, c: list[Any]) -> Ternary:
         condition, _q, then, _colon, otherwise = c

@@ -13,22 +13,59 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .ast import (
-    Binary, Call, Compare, Expr, Group, In, Index, IsNumber, IsSet, ListLiteral, Literal, Member,
-    ObjectLiteral, Path, RegexLiteral, Span, Ternary, TextOp, Unary, format_path,
+    Binary,
+    Call,
+    Compare,
+    Expr,
+    Group,
+    In,
+    Index,
+    IsNumber,
+    IsSet,
+    ListLiteral,
+    Literal,
+    Member,
+    ObjectLiteral,
+    Path,
+    RegexLiteral,
+    Span,
+    Ternary,
+    TextOp,
+    Unary,
+    format_path,
 )
 from .functions import (
-    BUILTINS, METHODS, UNAVAILABLE, Environment, canonical_name, compile_regex, divide,
+    BUILTINS,
+    METHODS,
+    UNAVAILABLE,
+    Environment,
+    canonical_name,
+    compile_regex,
+    divide,
 )
 from .parse import ExprError, parse_condition
 from .scope import Scope, as_scope, step_into, walk_value
 from .values import (
-    MAX_STRING, UNDEFINED, arithmetic_number, contains, equal, is_list, is_missing, is_number,
-    is_object, member_of, numeric, order, to_text, truthy, type_name,
+    MAX_STRING,
+    UNDEFINED,
+    arithmetic_number,
+    contains,
+    equal,
+    is_list,
+    is_missing,
+    is_number,
+    is_object,
+    member_of,
+    numeric,
+    order,
+    to_text,
+    truthy,
+    type_name,
 )
 
 MAX_CALL_DEPTH = 32  # documented limit on nested function calls
@@ -58,8 +95,9 @@ class _DoesNotHold(Exception):
         self.message = message
 
 
-def evaluate(expr: Expr | None, scope: Scope | Mapping[str, Any] | None = None, *,
-             env: Environment | None = None) -> EvalResult:
+def evaluate(
+    expr: Expr | None, scope: Scope | Mapping[str, Any] | None = None, *, env: Environment | None = None
+) -> EvalResult:
     """Evaluate a parsed condition. Never raises."""
     if expr is None:
         return EvalResult(UNDEFINED, False, errors=[ExprError((0, 0), "nothing to evaluate")])
@@ -75,8 +113,9 @@ def evaluate(expr: Expr | None, scope: Scope | Mapping[str, Any] | None = None, 
     return EvalResult(value, truthy(value), run.unresolved, run.errors, run.captures)
 
 
-def evaluate_text(text: str, scope: Scope | Mapping[str, Any] | None = None, *,
-                  env: Environment | None = None) -> EvalResult:
+def evaluate_text(
+    text: str, scope: Scope | Mapping[str, Any] | None = None, *, env: Environment | None = None
+) -> EvalResult:
     """Parse and evaluate a condition as written. A natural-language condition comes back
     truthy with `natural_language=True` and its text as the value (a model decides it)."""
     parsed = parse_condition(text)
@@ -104,12 +143,10 @@ class _Evaluation:
         self.depth += 1
         try:
             if self.depth > MAX_EVAL_DEPTH:
-                raise _DoesNotHold(node.span, f"the condition is nested more than "
-                                   f"{MAX_EVAL_DEPTH} levels deep")
+                raise _DoesNotHold(node.span, f"the condition is nested more than {MAX_EVAL_DEPTH} levels deep")
             handler = _HANDLERS.get(type(node))
             if handler is None:
-                raise _DoesNotHold(getattr(node, "span", (0, 0)),
-                                   f"cannot evaluate {type(node).__name__}")
+                raise _DoesNotHold(getattr(node, "span", (0, 0)), f"cannot evaluate {type(node).__name__}")
             return handler(self, node)
         finally:
             self.depth -= 1
@@ -183,7 +220,8 @@ class _Evaluation:
         if node.op == "EMPTY":
             value = self.probe(node.operand)
             return is_missing(value) or (
-                (isinstance(value, str) or is_list(value) or is_object(value)) and len(value) == 0)
+                (isinstance(value, str) or is_list(value) or is_object(value)) and len(value) == 0
+            )
         value = self.eval(node.operand)
         number = arithmetic_number(value)
         if number is None:
@@ -234,8 +272,7 @@ class _Evaluation:
                 return [*left, *right]
         a, b = arithmetic_number(left), arithmetic_number(right)
         if a is None or b is None:
-            raise _DoesNotHold(node.span, f"`{op}` needs numbers, not "
-                               f"{_describe(left)} and {_describe(right)}")
+            raise _DoesNotHold(node.span, f"`{op}` needs numbers, not {_describe(left)} and {_describe(right)}")
         if op in ("/", "%") and b == 0:
             raise _DoesNotHold(node.op_span, "division by zero: the condition does not hold")
         if op == "+":
@@ -305,8 +342,7 @@ class _Evaluation:
         self.call_depth += 1
         try:
             if self.call_depth > MAX_CALL_DEPTH:
-                raise _DoesNotHold(node.span,
-                                   f"functions are nested more than {MAX_CALL_DEPTH} deep")
+                raise _DoesNotHold(node.span, f"functions are nested more than {MAX_CALL_DEPTH} deep")
             if node.target is not None:
                 return self.method(node)
             return self.function(node)
@@ -320,14 +356,16 @@ class _Evaluation:
                 return self.fail_call(node, "has() takes exactly one path")
             return not is_missing(self.probe(node.args[0]))
         if key == "CONTAINS":
-            self.errors.append(ExprError(node.name_span, "CONTAINS(a, b) is not a function and "
-                                         "never matches; write `a contains b`"))
+            self.errors.append(
+                ExprError(node.name_span, "CONTAINS(a, b) is not a function and never matches; write `a contains b`")
+            )
             return False
         builtin = BUILTINS.get(key)
         if builtin is None:
             if key in UNAVAILABLE:
-                return self.fail_call(node, f"{node.name}() needs {UNAVAILABLE[key]}, which "
-                                      "is not available when evaluating locally")
+                return self.fail_call(
+                    node, f"{node.name}() needs {UNAVAILABLE[key]}, which is not available when evaluating locally"
+                )
             return self.fail_call(node, f"unknown function `{node.name}`")
         count = len(node.args)
         if count < builtin.min_args or (builtin.max_args is not None and count > builtin.max_args):

@@ -23,8 +23,18 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .scope import walk_value
 from .values import (
-    MAX_STRING, UNDEFINED, arithmetic_number, contains, equal, is_list, is_missing, is_number,
-    is_object, numeric, to_text, truthy,
+    MAX_STRING,
+    UNDEFINED,
+    arithmetic_number,
+    contains,
+    equal,
+    is_list,
+    is_missing,
+    is_number,
+    is_object,
+    numeric,
+    to_text,
+    truthy,
 )
 
 
@@ -58,9 +68,13 @@ class Builtin:
 
 # Documented names that cannot be computed here (PII vault, identity matching).
 UNAVAILABLE = {
-    "MATCH_SCORE": "identity matching", "MATCHES": "identity matching",
-    "MATCH_RESULT": "identity matching", "CONTAINS_PII": "PII detection",
-    "DETECT_PII": "PII detection", "REDACT_PII": "PII detection", "PII_EQUAL": "the PII vault",
+    "MATCH_SCORE": "identity matching",
+    "MATCHES": "identity matching",
+    "MATCH_RESULT": "identity matching",
+    "CONTAINS_PII": "PII detection",
+    "DETECT_PII": "PII detection",
+    "REDACT_PII": "PII detection",
+    "PII_EQUAL": "the PII vault",
     "CONTAINS_CODE": "code detection",
 }
 
@@ -85,12 +99,12 @@ def compile_regex(pattern: str, flag_letters: str = "") -> re.Pattern[str] | Non
     """A compiled pattern, or None when it is not a valid regular expression."""
     flags = 0
     for letter in flag_letters:
-        flags |= {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}.get(
-            letter, 0)
+        flags |= {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}.get(letter, 0)
     return _compiled(pattern, flags)
 
 
 # ---- math ------------------------------------------------------------------------------------
+
 
 def _numbers(args: tuple[Any, ...]) -> list[int | float] | None:
     out = []
@@ -112,8 +126,11 @@ def _finite(value: int | float) -> int | float | None:
 
 def _add(*args: Any) -> Any:
     numbers = _numbers(args)
-    return None if numbers is None else _finite(math.fsum(numbers) if any(
-        isinstance(n, float) for n in numbers) else sum(numbers))
+    return (
+        None
+        if numbers is None
+        else _finite(math.fsum(numbers) if any(isinstance(n, float) for n in numbers) else sum(numbers))
+    )
 
 
 def _sub(a: Any, b: Any) -> Any:
@@ -187,6 +204,7 @@ def _avg(*args: Any) -> Any:
 
 
 # ---- strings ---------------------------------------------------------------------------------
+
 
 def _int_arg(value: Any, default: int) -> int:
     number = numeric(value)
@@ -282,6 +300,7 @@ def _regex_extract(text: Any, pattern: Any, group: Any = UNDEFINED) -> Any:
 
 # ---- formatting ------------------------------------------------------------------------------
 
+
 def _mask(text: Any, mode: Any = "last4", char: Any = "*") -> str:
     s = to_text(text)
     mark = (to_text(char) or "*")[0]
@@ -295,12 +314,22 @@ def _mask(text: Any, mode: Any = "last4", char: Any = "*") -> str:
         keep_start, keep_end = 0, 0
     if keep_start + keep_end >= len(s):
         return s
-    return s[:keep_start] + mark * (len(s) - keep_start - keep_end) + s[len(s) - keep_end:]
+    return s[:keep_start] + mark * (len(s) - keep_start - keep_end) + s[len(s) - keep_end :]
 
 
 _CURRENCY_SYMBOLS = {
-    "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CNY": "¥", "INR": "₹", "KRW": "₩",
-    "CAD": "CA$", "AUD": "A$", "CHF": "CHF ", "BRL": "R$", "MXN": "MX$",
+    "USD": "$",
+    "EUR": "€",
+    "GBP": "£",
+    "JPY": "¥",
+    "CNY": "¥",
+    "INR": "₹",
+    "KRW": "₩",
+    "CAD": "CA$",
+    "AUD": "A$",
+    "CHF": "CHF ",
+    "BRL": "R$",
+    "MXN": "MX$",
 }
 _NO_DECIMALS = {"JPY", "KRW"}
 _COMMA_DECIMAL_LOCALES = ("de", "es", "it", "pt", "nl", "fr", "tr", "id", "da", "sv", "nb", "fi")
@@ -366,8 +395,14 @@ def _format_date(value: Any, pattern: Any = "YYYY-MM-DD", zone: Any = UNDEFINED)
     if moment is None:
         return None
     local = moment.astimezone(_zone(zone))
-    parts = {"YYYY": f"{local.year:04d}", "MM": f"{local.month:02d}", "DD": f"{local.day:02d}",
-             "HH": f"{local.hour:02d}", "mm": f"{local.minute:02d}", "ss": f"{local.second:02d}"}
+    parts = {
+        "YYYY": f"{local.year:04d}",
+        "MM": f"{local.month:02d}",
+        "DD": f"{local.day:02d}",
+        "HH": f"{local.hour:02d}",
+        "mm": f"{local.minute:02d}",
+        "ss": f"{local.second:02d}",
+    }
     fmt = to_text(pattern) or "YYYY-MM-DD"
     return _DATE_TOKENS.sub(lambda m: parts[m.group(0)], fmt)
 
@@ -385,6 +420,7 @@ def _ordinal(value: Any) -> str:
 
 
 # ---- types, arrays, objects ------------------------------------------------------------------
+
 
 def _to_number(value: Any) -> Any:
     if isinstance(value, bool):
@@ -434,13 +470,13 @@ def _object_merge(*objects: Any) -> dict[str, Any]:
 
 # ---- utility ---------------------------------------------------------------------------------
 
+
 def _coalesce(*args: Any) -> Any:
     return next((a for a in args if not is_missing(a)), None)
 
 
 def _first_non_empty(*args: Any) -> Any:
-    return next((a for a in args
-                 if not is_missing(a) and not (isinstance(a, str) and not a.strip())), None)
+    return next((a for a in args if not is_missing(a) and not (isinstance(a, str) and not a.strip())), None)
 
 
 def _if(condition: Any, then: Any, otherwise: Any = None) -> Any:
@@ -498,31 +534,52 @@ def _trim(v: Any) -> str:
 
 
 _TABLE: list[Builtin] = [
-    Builtin("ADD", _add, 1, None), Builtin("SUB", _sub, 2, 2), Builtin("MUL", _mul, 1, None),
-    Builtin("DIV", _div, 2, 2), Builtin("ROUND", _round, 1, 2), Builtin("ABS", _abs, 1, 1),
-    Builtin("MIN", _min, 1, None), Builtin("MAX", _max, 1, None), Builtin("AVG", _avg, 1, None),
-    Builtin("UPPER", _upper, 1, 1), Builtin("LOWER", _lower, 1, 1), Builtin("TRIM", _trim, 1, 1),
-    Builtin("SUBSTRING", _substring, 2, 3), Builtin("REPLACE", _replace, 3, 3),
-    Builtin("SPLIT", _split, 1, 2), Builtin("JOIN", _join, 1, 2),
-    Builtin("PAD_START", _pad_start, 2, 3), Builtin("PAD_END", _pad_end, 2, 3),
-    Builtin("REPEAT", _repeat, 2, 2), Builtin("REGEX_REPLACE", _regex_replace, 3, 3),
+    Builtin("ADD", _add, 1, None),
+    Builtin("SUB", _sub, 2, 2),
+    Builtin("MUL", _mul, 1, None),
+    Builtin("DIV", _div, 2, 2),
+    Builtin("ROUND", _round, 1, 2),
+    Builtin("ABS", _abs, 1, 1),
+    Builtin("MIN", _min, 1, None),
+    Builtin("MAX", _max, 1, None),
+    Builtin("AVG", _avg, 1, None),
+    Builtin("UPPER", _upper, 1, 1),
+    Builtin("LOWER", _lower, 1, 1),
+    Builtin("TRIM", _trim, 1, 1),
+    Builtin("SUBSTRING", _substring, 2, 3),
+    Builtin("REPLACE", _replace, 3, 3),
+    Builtin("SPLIT", _split, 1, 2),
+    Builtin("JOIN", _join, 1, 2),
+    Builtin("PAD_START", _pad_start, 2, 3),
+    Builtin("PAD_END", _pad_end, 2, 3),
+    Builtin("REPEAT", _repeat, 2, 2),
+    Builtin("REGEX_REPLACE", _regex_replace, 3, 3),
     Builtin("REGEX_EXTRACT", _regex_extract, 2, 3),
-    Builtin("MASK", _mask, 1, 3), Builtin("FORMAT_CURRENCY", _format_currency, 1, 3),
-    Builtin("FORMAT_DATE", _format_date, 1, 3), Builtin("ORDINAL", _ordinal, 1, 1),
+    Builtin("MASK", _mask, 1, 3),
+    Builtin("FORMAT_CURRENCY", _format_currency, 1, 3),
+    Builtin("FORMAT_DATE", _format_date, 1, 3),
+    Builtin("ORDINAL", _ordinal, 1, 1),
     Builtin("IS_ARRAY", lambda v: is_list(v), 1, 1),
     Builtin("IS_NUMBER", lambda v: is_number(v) and not math.isnan(v), 1, 1),
     Builtin("IS_STRING", lambda v: isinstance(v, str), 1, 1),
-    Builtin("TO_NUMBER", _to_number, 1, 1), Builtin("TO_STRING", to_text, 1, 1),
-    Builtin("LENGTH", _length, 1, 1), Builtin("LEN", _length, 1, 1),
+    Builtin("TO_NUMBER", _to_number, 1, 1),
+    Builtin("TO_STRING", to_text, 1, 1),
+    Builtin("LENGTH", _length, 1, 1),
+    Builtin("LEN", _length, 1, 1),
     Builtin("SIZE", _length, 1, 1),
-    Builtin("ARRAY_FIND", _array_find, 3, 3), Builtin("ARRAY_FIND_INDEX", _find_index, 3, 3),
-    Builtin("OBJECT_KEYS", _object_keys, 1, 1), Builtin("OBJECT_VALUES", _object_values, 1, 1),
+    Builtin("ARRAY_FIND", _array_find, 3, 3),
+    Builtin("ARRAY_FIND_INDEX", _find_index, 3, 3),
+    Builtin("OBJECT_KEYS", _object_keys, 1, 1),
+    Builtin("OBJECT_VALUES", _object_values, 1, 1),
     Builtin("OBJECT_MERGE", _object_merge, 0, None),
-    Builtin("COALESCE", _coalesce, 0, None), Builtin("FIRST_NON_EMPTY", _first_non_empty, 0, None),
+    Builtin("COALESCE", _coalesce, 0, None),
+    Builtin("FIRST_NON_EMPTY", _first_non_empty, 0, None),
     Builtin("IF", _if, 2, 3),
-    Builtin("NOW", _now, 0, 0, needs_env=True), Builtin("NOW_MS", _now_ms, 0, 0, needs_env=True),
+    Builtin("NOW", _now, 0, 0, needs_env=True),
+    Builtin("NOW_MS", _now_ms, 0, 0, needs_env=True),
     Builtin("UNIQUE_ID", _unique_id, 0, 1, needs_env=True),
-    Builtin("WORD_COUNT", _word_count, 1, 1), Builtin("SENTENCE_COUNT", _sentence_count, 1, 1),
+    Builtin("WORD_COUNT", _word_count, 1, 1),
+    Builtin("SENTENCE_COUNT", _sentence_count, 1, 1),
     Builtin("CONTAINS_URL", lambda v: bool(_URL.search(to_text(v))), 1, 1),
     Builtin("CONTAINS_EMAIL", lambda v: bool(_EMAIL.search(to_text(v))), 1, 1),
     Builtin("MATCHES_PATTERN", _matches_pattern, 2, 2),
@@ -536,11 +593,9 @@ BUILTINS["LENGTH"] = BUILTINS["LEN"] = BUILTINS["SIZE"]
 # function of the same name with the target as first argument (`x.upper()`).
 METHODS: dict[str, Callable[..., Any]] = {
     "contains": contains,
-    "startswith": lambda target, prefix: isinstance(target, str)
-    and target.startswith(to_text(prefix)),
+    "startswith": lambda target, prefix: isinstance(target, str) and target.startswith(to_text(prefix)),
     "endswith": lambda target, suffix: isinstance(target, str) and target.endswith(to_text(suffix)),
-    "matches": lambda target, pattern: isinstance(target, str)
-    and _matches_pattern(target, pattern),
+    "matches": lambda target, pattern: isinstance(target, str) and _matches_pattern(target, pattern),
     "size": _length,
     "lowerascii": _lower,
     "upperascii": _upper,
@@ -565,6 +620,14 @@ def is_known_function(name: str) -> bool:
 
 
 __all__ = [
-    "BUILTINS", "Builtin", "Environment", "METHODS", "UNAVAILABLE", "canonical_name",
-    "compile_regex", "divide", "is_known_function", "lookup",
+    "BUILTINS",
+    "METHODS",
+    "UNAVAILABLE",
+    "Builtin",
+    "Environment",
+    "canonical_name",
+    "compile_regex",
+    "divide",
+    "is_known_function",
+    "lookup",
 ]

@@ -66,13 +66,9 @@ class ConditionParse:
 
 # ---- natural-language detection -------------------------------------------------------------
 
-_STRONG_OPERATOR = re.compile(
-    r"==|!=|<=|>=|<|>|&&|\|\||\bIS\s+(?:NOT\s+)?SET\b|\b[^\W\d][\w.]*\("
-)
+_STRONG_OPERATOR = re.compile(r"==|!=|<=|>=|<|>|&&|\|\||\bIS\s+(?:NOT\s+)?SET\b|\b[^\W\d][\w.]*\(")
 _PROSE_OPERATOR = re.compile(r"!|\b(?:in|contains|matches|startswith|endswith)\b", re.IGNORECASE)
-_SINGLE_TOKEN_EXPRESSION = re.compile(
-    r"(?i:true|false|null)|-?\d+(?:\.\d+)?|[^\W\d]\w*(?:[._]\w+)+"
-)
+_SINGLE_TOKEN_EXPRESSION = re.compile(r"(?i:true|false|null)|-?\d+(?:\.\d+)?|[^\W\d]\w*(?:[._]\w+)+")
 _PROSE = re.compile(r"[^\W\d][\w'’-]*(?:[\s,;]+[\w'’?.,!-]+){2,}")
 _KEYWORD = re.compile(r"\b(?:IS|SET|AND|OR|NOT|IN|EMPTY|EXISTS|IMPLIES)\b")
 
@@ -97,18 +93,24 @@ def parse_condition_uncached(text: str) -> ConditionParse:
     start = _skip_blanks(text, 0, body_end)
     end = _trim_blanks(text, start, body_end)
     if start == end:
-        return ConditionParse(text, None, (ExprError((0, len(text)), "expected a condition"),),
-                              comment_span=comment_span)
+        return ConditionParse(
+            text, None, (ExprError((0, len(text)), "expected a condition"),), comment_span=comment_span
+        )
     first = text[start]
     if first in "\"'" and end - start >= 2 and _closing_quote(text, start, end) == end - 1:
         return _parse_quoted(text, start, end, comment_span)
     content = text[start:end]
     source = _blank_outside(text, start, end)
     expr, errors = _parse_expression(source)
-    prose = (bool(errors) and bool(_PROSE.fullmatch(content))
-             and not _STRONG_OPERATOR.search(content) and not _KEYWORD.search(content))
-    return ConditionParse(text, expr, errors, content=content, content_span=(start, end),
-                          comment_span=comment_span, unquoted_prose=prose)
+    prose = (
+        bool(errors)
+        and bool(_PROSE.fullmatch(content))
+        and not _STRONG_OPERATOR.search(content)
+        and not _KEYWORD.search(content)
+    )
+    return ConditionParse(
+        text, expr, errors, content=content, content_span=(start, end), comment_span=comment_span, unquoted_prose=prose
+    )
 
 
 def _parse_quoted(text: str, start: int, end: int, comment_span: Span | None) -> ConditionParse:
@@ -148,7 +150,9 @@ def _parse_quoted(text: str, start: int, end: int, comment_span: Span | None) ->
 
 
 def _parse_with_offsets(
-    raw_inner: str, quote: str, base: int,
+    raw_inner: str,
+    quote: str,
+    base: int,
 ) -> tuple[Expr | None, tuple[ExprError, ...]]:
     """Parse quoted content that contains escaped quotes, mapping spans back onto the original."""
     chars: list[str] = []
@@ -183,9 +187,7 @@ def _move_spans(node: Any, move: Any) -> Any:
         elif field == "segment_spans":
             changes[field] = tuple(move(s) for s in value)
         elif field == "entries":
-            changes[field] = tuple(
-                ObjectEntry(e.key, move(e.key_span), _move_spans(e.value, move)) for e in value
-            )
+            changes[field] = tuple(ObjectEntry(e.key, move(e.key_span), _move_spans(e.value, move)) for e in value)
         elif isinstance(value, tuple) and value and hasattr(value[0], "__dataclass_fields__"):
             changes[field] = tuple(_move_spans(v, move) for v in value)
         elif hasattr(value, "__dataclass_fields__"):
@@ -195,6 +197,7 @@ def _move_spans(node: Any, move: Any) -> Any:
 
 # ---- the expression parser and its error messages -------------------------------------------
 
+
 def _parse_expression(source: str) -> tuple[Expr | None, tuple[ExprError, ...]]:
     try:
         expr = parser().parse(source)
@@ -203,9 +206,14 @@ def _parse_expression(source: str) -> tuple[Expr | None, tuple[ExprError, ...]]:
     except BadSyntax as error:
         return None, (ExprError(error.span, error.message),)
     if len(source) >= _DEPTH_CHECK_FROM and (
-            _nesting(expr) - 1 > MAX_DEPTH or depth(expr) > MAX_TREE_DEPTH):  # the leaf is no level
-        return None, (ExprError((0, len(source.rstrip())),
-                                f"the condition is nested more than {MAX_DEPTH} levels deep (the platform's limit)"),)
+        _nesting(expr) - 1 > MAX_DEPTH or depth(expr) > MAX_TREE_DEPTH
+    ):  # the leaf is no level
+        return None, (
+            ExprError(
+                (0, len(source.rstrip())),
+                f"the condition is nested more than {MAX_DEPTH} levels deep (the platform's limit)",
+            ),
+        )
     return expr, ()
 
 
@@ -226,29 +234,107 @@ def _nesting(root: Expr) -> int:
 _OPENERS = {"LPAR": ("(", ")"), "LSQB": ("[", "]"), "LBRACE": ("{", "}")}
 _CLOSERS = {"RPAR": "(", "RSQB": "[", "RBRACE": "{"}
 _NEEDS_OPERAND = {
-    "CMP_OP", "AND", "AMPAMP", "OR", "PIPEPIPE", "IMPLIES", "IN", "NOT_IN", "CONTAINS",
-    "STARTS_WITH", "ENDS_WITH", "MATCHES", "NOT", "BANG", "EXISTS", "EMPTY", "PLUS", "MINUS",
-    "STAR", "SLASH", "PERCENT", "QMARK", "COLON",
+    "CMP_OP",
+    "AND",
+    "AMPAMP",
+    "OR",
+    "PIPEPIPE",
+    "IMPLIES",
+    "IN",
+    "NOT_IN",
+    "CONTAINS",
+    "STARTS_WITH",
+    "ENDS_WITH",
+    "MATCHES",
+    "NOT",
+    "BANG",
+    "EXISTS",
+    "EMPTY",
+    "PLUS",
+    "MINUS",
+    "STAR",
+    "SLASH",
+    "PERCENT",
+    "QMARK",
+    "COLON",
 }
 _STARTS_OPERAND = {
-    "NAME", "STRING", "NUMBER", "DIGITS", "TRUE", "FALSE", "NULL", "LPAR", "LSQB", "LBRACE",
-    "NOT", "BANG", "EXISTS", "EMPTY", "MINUS", "REGEX",
+    "NAME",
+    "STRING",
+    "NUMBER",
+    "DIGITS",
+    "TRUE",
+    "FALSE",
+    "NULL",
+    "LPAR",
+    "LSQB",
+    "LBRACE",
+    "NOT",
+    "BANG",
+    "EXISTS",
+    "EMPTY",
+    "MINUS",
+    "REGEX",
 }
 _ENDS_OPERAND = {
-    "NAME", "STRING", "NUMBER", "DIGITS", "TRUE", "FALSE", "NULL", "RPAR", "RSQB", "RBRACE",
-    "REGEX", "IS_SET", "IS_NOT_SET", "IS_NUMBER",
+    "NAME",
+    "STRING",
+    "NUMBER",
+    "DIGITS",
+    "TRUE",
+    "FALSE",
+    "NULL",
+    "RPAR",
+    "RSQB",
+    "RBRACE",
+    "REGEX",
+    "IS_SET",
+    "IS_NOT_SET",
+    "IS_NUMBER",
 }
 _DISPLAY = {
-    "NAME": "a name", "STRING": "a string", "NUMBER": "a number", "DIGITS": "a number",
-    "REGEX": "a /regex/", "CMP_OP": "a comparison (`==`, `!=`, `<`, ...)",
-    "AND": "`AND`", "AMPAMP": "`&&`", "OR": "`OR`", "PIPEPIPE": "`||`", "IMPLIES": "`IMPLIES`",
-    "IN": "`IN`", "NOT_IN": "`NOT IN`", "CONTAINS": "`contains`", "MATCHES": "`matches`",
-    "STARTS_WITH": "`startsWith`", "ENDS_WITH": "`endsWith`", "NOT": "`NOT`", "BANG": "`!`",
-    "EXISTS": "`EXISTS`", "EMPTY": "`EMPTY`", "IS_SET": "`IS SET`", "IS_NOT_SET": "`IS NOT SET`",
-    "IS_NUMBER": "`is_number`", "TRUE": "`true`", "FALSE": "`false`", "NULL": "`null`",
-    "PLUS": "`+`", "MINUS": "`-`", "STAR": "`*`", "SLASH": "`/`", "PERCENT": "`%`",
-    "QMARK": "`?`", "COLON": "`:`", "COMMA": "`,`", "DOT": "`.`", "LPAR": "`(`", "RPAR": "`)`",
-    "LSQB": "`[`", "RSQB": "`]`", "LBRACE": "`{`", "RBRACE": "`}`",
+    "NAME": "a name",
+    "STRING": "a string",
+    "NUMBER": "a number",
+    "DIGITS": "a number",
+    "REGEX": "a /regex/",
+    "CMP_OP": "a comparison (`==`, `!=`, `<`, ...)",
+    "AND": "`AND`",
+    "AMPAMP": "`&&`",
+    "OR": "`OR`",
+    "PIPEPIPE": "`||`",
+    "IMPLIES": "`IMPLIES`",
+    "IN": "`IN`",
+    "NOT_IN": "`NOT IN`",
+    "CONTAINS": "`contains`",
+    "MATCHES": "`matches`",
+    "STARTS_WITH": "`startsWith`",
+    "ENDS_WITH": "`endsWith`",
+    "NOT": "`NOT`",
+    "BANG": "`!`",
+    "EXISTS": "`EXISTS`",
+    "EMPTY": "`EMPTY`",
+    "IS_SET": "`IS SET`",
+    "IS_NOT_SET": "`IS NOT SET`",
+    "IS_NUMBER": "`is_number`",
+    "TRUE": "`true`",
+    "FALSE": "`false`",
+    "NULL": "`null`",
+    "PLUS": "`+`",
+    "MINUS": "`-`",
+    "STAR": "`*`",
+    "SLASH": "`/`",
+    "PERCENT": "`%`",
+    "QMARK": "`?`",
+    "COLON": "`:`",
+    "COMMA": "`,`",
+    "DOT": "`.`",
+    "LPAR": "`(`",
+    "RPAR": "`)`",
+    "LSQB": "`[`",
+    "RSQB": "`]`",
+    "LBRACE": "`{`",
+    "RBRACE": "`}`",
 }
 
 
@@ -272,13 +358,11 @@ def _explain(error: UnexpectedInput, source: str) -> ExprError:
             return ExprError(_tspan(opener), f"unclosed `{opened}`: add `{closed}`")
         if not stack:
             return ExprError((0, len(source)), "expected a condition")
-        return ExprError(_end_span(source), "the condition ends too early; expected "
-                         + _expected(error.expected))
+        return ExprError(_end_span(source), "the condition ends too early; expected " + _expected(error.expected))
     span = _tspan(token)
     found = f"`{token}`"
     if token.type == "SLASH" and isinstance(last, Token) and last.type == "MATCHES":
-        return ExprError((token.start_pos, len(source.rstrip())),
-                         "unclosed regular expression: add the closing /")
+        return ExprError((token.start_pos, len(source.rstrip())), "unclosed regular expression: add the closing /")
     if last_is_operator and token.type not in _STARTS_OPERAND:
         return ExprError(span, f"expected a value after `{_word(last)}`, found {found}")
     if isinstance(last, Token) and last.type in _OPENERS and token.type not in _STARTS_OPERAND:
@@ -291,8 +375,7 @@ def _explain(error: UnexpectedInput, source: str) -> ExprError:
             return ExprError(span, f"expected `{closed}` to close `{opened}`, found {found}")
     if token.type == "NAME" and str(token).lower() == "is":
         return ExprError(span, "`IS` must be followed by `SET` or `NOT SET`")
-    last_is_value = last is not None and (
-        not isinstance(last, Token) or last.type in _ENDS_OPERAND)
+    last_is_value = last is not None and (not isinstance(last, Token) or last.type in _ENDS_OPERAND)
     if token.type in _STARTS_OPERAND and last_is_value:
         return ExprError(span, f"expected an operator such as `==`, `AND` or `OR` before {found}")
     if "NAME" in (error.expected or ()):
@@ -309,8 +392,7 @@ def _explain_character(pos: int, source: str, last: Any) -> ExprError:
     if ch in "&|":
         return ExprError((pos, pos + 1), f"`{ch}` alone is not an operator; write `{ch * 2}`")
     if ch == "/" and isinstance(last, Token) and last.type == "MATCHES":
-        return ExprError((pos, len(source.rstrip())),
-                         "unclosed regular expression: add the closing /")
+        return ExprError((pos, len(source.rstrip())), "unclosed regular expression: add the closing /")
     return ExprError((pos, pos + 1), f"unexpected character `{ch}`")
 
 
@@ -345,6 +427,7 @@ def _end_span(source: str) -> Span:
 
 # ---- text scanning --------------------------------------------------------------------------
 
+
 def _comment_start(text: str) -> int | None:
     """Offset of a trailing `//` (or ` #`) comment outside quotes and `/regex/` literals."""
     if "/" not in text and "#" not in text:
@@ -375,9 +458,7 @@ def _comment_start(text: str) -> int | None:
 
 def _follows_matches(text: str, slash: int) -> bool:
     before = text[:slash].rstrip()
-    return before.lower().endswith("matches") and (
-        len(before) == 7 or not (before[-8].isalnum() or before[-8] == "_")
-    )
+    return before.lower().endswith("matches") and (len(before) == 7 or not (before[-8].isalnum() or before[-8] == "_"))
 
 
 def _regex_end(text: str, slash: int) -> int:
@@ -420,5 +501,4 @@ def _blank_outside(text: str, start: int, end: int) -> str:
     return " " * start + text[start:end] + " " * (len(text) - end)
 
 
-__all__ = ["ConditionParse", "ExprError", "MAX_DEPTH", "parse_condition",
-           "parse_condition_uncached"]
+__all__ = ["MAX_DEPTH", "ConditionParse", "ExprError", "parse_condition", "parse_condition_uncached"]

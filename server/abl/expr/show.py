@@ -9,8 +9,24 @@ from __future__ import annotations
 import json
 
 from .ast import (
-    Binary, Call, Compare, Expr, Group, In, Index, IsNumber, IsSet, ListLiteral, Literal, Member,
-    ObjectLiteral, Path, RegexLiteral, Ternary, TextOp, Unary,
+    Binary,
+    Call,
+    Compare,
+    Expr,
+    Group,
+    In,
+    Index,
+    IsNumber,
+    IsSet,
+    ListLiteral,
+    Literal,
+    Member,
+    ObjectLiteral,
+    Path,
+    RegexLiteral,
+    Ternary,
+    TextOp,
+    Unary,
 )
 
 

@@ -87,8 +87,8 @@ PERMANENT_ROUTE = (
 )
 HISTORY_BLOCK = "\n  mode: ${1|last_n,full,none,summary_only,auto|}\n  count: ${2:5}"
 _AGENT_HEADERS = (
-    ("AGENT", "AGENT: ${1:Agent_Name}\nGOAL: \"${2:what this agent achieves}\"\n"),
-    ("SUPERVISOR", "SUPERVISOR: ${1:Supervisor_Name}\nGOAL: \"${2:what this supervisor routes}\"\nHANDOFF:\n  "),
+    ("AGENT", 'AGENT: ${1:Agent_Name}\nGOAL: "${2:what this agent achieves}"\n'),
+    ("SUPERVISOR", 'SUPERVISOR: ${1:Supervisor_Name}\nGOAL: "${2:what this supervisor routes}"\nHANDOFF:\n  '),
 )
 _SNIPPET_FIELD = re.compile(r"\$\{\d+\|([^,|}]*)[^}]*\}|\$\{\d+:([^}]*)\}|\$\d+")
 
@@ -308,7 +308,9 @@ class _Completer:
             if h.name.text
         ]
 
-    def agents(self, replace: Range, kinds: tuple[AgentKind, ...] = (AgentKind.AGENT, AgentKind.SUPERVISOR)) -> list[Completion]:
+    def agents(
+        self, replace: Range, kinds: tuple[AgentKind, ...] = (AgentKind.AGENT, AgentKind.SUPERVISOR)
+    ) -> list[Completion]:
         me = self.agent.name.text if self.agent is not None else None
         out = []
         for name, refs in sorted(self.project.agents_by_name().items()):
@@ -373,7 +375,16 @@ class _Completer:
                 for op, doc in CONDITION_OPERATORS
             ]
         items = self.variables(replace)
-        items.append(Completion("intent.category", ItemKind.VARIABLE, "the classified intent", insert_text="intent.category", replace=replace, sort_group=2))
+        items.append(
+            Completion(
+                "intent.category",
+                ItemKind.VARIABLE,
+                "the classified intent",
+                insert_text="intent.category",
+                replace=replace,
+                sort_group=2,
+            )
+        )
         return items
 
     # --- MAP -------------------------------------------------------------------------------
@@ -425,7 +436,9 @@ class _Completer:
         snippet = None
         if kind in (ItemKind.KEY, ItemKind.SECTION):
             parent = self.site.block if kind is ItemKind.KEY else None
-            match = lookup.child(parent, item.label) if parent is not None else lookup.section(item.label, self.site.kind)
+            match = (
+                lookup.child(parent, item.label) if parent is not None else lookup.section(item.label, self.site.kind)
+            )
             key = match.key if isinstance(match, lookup.KeyMatch) else match.section.key if match is not None else None
             snippet = key_snippet(key) if key is not None else None
         return Completion(

@@ -18,8 +18,8 @@ Neither function raises, whatever the text; no recursion follows the nesting dep
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from abl.ide.locate import Part, Site, locate
 from abl.model import Document

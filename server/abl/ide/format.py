@@ -38,8 +38,8 @@ is returned unchanged.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from abl.diagnostics import TextEdit
 from abl.syntax.cst import PIPE_MARKERS, Node, SourceFile, Trivia, TriviaKind

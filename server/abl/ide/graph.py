@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from abl.diagnostics import Diagnostic, Severity
 from abl.suggest import did_you_mean
@@ -238,9 +239,9 @@ def checked_diagnostics(project: Project) -> dict[str, list[Diagnostic]]:
 
 
 __all__ = [
+    "JSON_VERSION",
     "EdgeKind",
     "GraphView",
-    "JSON_VERSION",
     "checked_diagnostics",
     "find_agent",
     "fingerprint",

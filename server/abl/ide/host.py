@@ -18,9 +18,9 @@ asked for, so a request right after a keystroke does not wait for the checks.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from abl.checks.cache import CheckCache
 from abl.checks.engine import CheckOptions, check_file
@@ -133,7 +133,7 @@ class AnalysisHost:
         """A file was created or changed on disk; an open file keeps the editor's text."""
         if path in self._open:
             return
-        if not path.endswith(".abl") or not self._inside_workspace(path) and path not in self._project_of:
+        if not path.endswith(".abl") or (not self._inside_workspace(path) and path not in self._project_of):
             return
         if not os.path.isfile(path):
             self.file_deleted(path)
@@ -181,7 +181,7 @@ class AnalysisHost:
         self._check_stale()
         return AnalysisResult(self.take_changes(), read)
 
-    def analysis(self) -> "Analysis":
+    def analysis(self) -> Analysis:
         """A consistent view of the workspace, with every change received so far applied.
         Files are read now; checks run when a diagnostic is first asked for."""
         self._sync()
@@ -273,7 +273,9 @@ class AnalysisHost:
         with state.cache.session(project):
             for path in sorted(project.documents):
                 if path in self._large:
-                    diags = tuple(project.read_diagnostics.get(path, ())) + tuple(project.documents[path].source.diagnostics)
+                    diags = tuple(project.read_diagnostics.get(path, ())) + tuple(
+                        project.documents[path].source.diagnostics
+                    )
                 elif not config.is_included(path):
                     diags = ()  # read to resolve names, not reported (`exclude`)
                 else:
@@ -322,7 +324,7 @@ class AnalysisHost:
         while True:
             if any((folder / m).is_file() for m in MARKERS):
                 return str(folder)
-            if folder_root is not None and folder == folder_root or folder.parent == folder:
+            if (folder_root is not None and folder == folder_root) or folder.parent == folder:
                 break
             folder = folder.parent
         return str(folder_root) if folder_root is not None else str(file.parent)
@@ -342,7 +344,7 @@ def _is_under(path: Path, folder: Path) -> bool:
 class Analysis:
     """A read-only view of the analysed workspace, valid until the host's next change."""
 
-    __slots__ = ("_host", "_generation")
+    __slots__ = ("_generation", "_host")
 
     def __init__(self, host: AnalysisHost, generation: int) -> None:
         self._host = host

@@ -52,12 +52,22 @@ def _route_hints(route: HandoffRoute, default_history: str) -> list[InlayHint]:
         )
     history = route.history
     if history is not None and history.fallback and not history.error:
-        anchor = history.written.range.end if history.written is not None else (
-            history.mode.range.end if history.mode is not None else history.key_range.end
+        anchor = (
+            history.written.range.end
+            if history.written is not None
+            else (history.mode.range.end if history.mode is not None else history.key_range.end)
         )
         out.append(InlayHint(anchor, "→ full", f"The platform silently reads this as `full`: {history.fallback}."))
     if returnable and route.returns is not None:
-        mapped = [m.child.text for m in (route.on_return.map if route.on_return else ())] + [m.child.text for m in route.legacy_map]
+        mapped = [m.child.text for m in (route.on_return.map if route.on_return else ())] + [
+            m.child.text for m in route.legacy_map
+        ]
         label = "⟵ " + ", ".join(mapped) if mapped else "⟵ nothing mapped back"
-        out.append(InlayHint(route.returns.value.range.end, label, "The child fields copied into the parent when the child returns (`MAP`)."))
+        out.append(
+            InlayHint(
+                route.returns.value.range.end,
+                label,
+                "The child fields copied into the parent when the child returns (`MAP`).",
+            )
+        )
     return out

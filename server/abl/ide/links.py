@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from abl.syntax.cst import Node
 from abl.text import Range

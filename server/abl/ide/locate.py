@@ -274,7 +274,7 @@ def _comment_start(line: str) -> int | None:
             continue
         if ch in "\"'":
             quote = ch
-        elif ch == "#" and (i == 0 or line[i - 1] in " \t") :
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
             return i
     return None
 

@@ -72,7 +72,9 @@ def prepare_rename(project: Project, path: str, pos: Position) -> tuple[Range, s
     index = ReferenceIndex.of(project)
     occ = index.at(path, pos)
     if occ is None:
-        raise RenameError("only names can be renamed: agents, variables, fields, return handlers, tools, intents and steps")
+        raise RenameError(
+            "only names can be renamed: agents, variables, fields, return handlers, tools, intents and steps"
+        )
     if not index.definitions(occ.symbol):
         raise RenameError(f"`{occ.symbol.name}` is not declared in this project, so there is nothing to rename it with")
     return occ.range, occ.symbol.name
@@ -90,7 +92,9 @@ def rename(project: Project, path: str, pos: Position, new_name: str) -> Workspa
     clash = Symbol(symbol.kind, new_name, symbol.scope)
     if new_name != symbol.name and index.definitions(clash):
         where = index.definitions(clash)[0]
-        raise RenameError(f"`{new_name}` already names a {symbol.kind.value.replace('_', ' ')} (line {where.range.start.line + 1})")
+        raise RenameError(
+            f"`{new_name}` already names a {symbol.kind.value.replace('_', ' ')} (line {where.range.start.line + 1})"
+        )
     edit = WorkspaceEdit()
     for o in index.occurrences(symbol):
         edit.add(o.path, TextEdit(o.range, new_name))

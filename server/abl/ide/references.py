@@ -20,8 +20,8 @@ from __future__ import annotations
 import enum
 import re
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from abl.checks.rules.conditions import conditions
 from abl.checks.rules.layout import offset_range
@@ -83,7 +83,7 @@ class ReferenceIndex:
             self._by_path[occ.path].append(occ)
 
     @staticmethod
-    def of(project: Project) -> "ReferenceIndex":
+    def of(project: Project) -> ReferenceIndex:
         """The project's index, built once per state of the project (its set of documents)."""
         documents = tuple(project.documents.values())
         cached = _PROJECT_CACHE.get(id(project))
@@ -230,7 +230,11 @@ class _Collector:
                 handler_ref = route.on_return.handler or route.on_return.shorthand
                 if handler_ref is not None and handler_ref.text:
                     yield Occurrence(
-                        Symbol(SymbolKind.HANDLER, handler_ref.text, me), self.path, handler_ref.range, False, "on_return handler"
+                        Symbol(SymbolKind.HANDLER, handler_ref.text, me),
+                        self.path,
+                        handler_ref.range,
+                        False,
+                        "on_return handler",
                     )
             for entry in maps:
                 if target is not None:

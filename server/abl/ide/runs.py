@@ -12,9 +12,10 @@ the `COMPLETE` rule, the tool, the flow step; otherwise the agent's header line.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from abl.launch import LaunchRefused, launch
 from abl.launch import entry_agent as launch_entry_agent
@@ -23,7 +24,7 @@ from abl.model import Agent
 from abl.model.steps import FlowStep
 from abl.model.types import HandoffRoute
 from abl.runtime import RuntimeOptions, Session, SessionError, start_session
-from abl.runtime.testing.recorder import Recording, RecordedTurn
+from abl.runtime.testing.recorder import RecordedTurn, Recording
 from abl.runtime.testing.recorder import write as write_test
 from abl.runtime.trace import TraceEvent, TraceLevel
 from abl.text import Range
@@ -68,7 +69,7 @@ class Run:
     session: Session
     level: TraceLevel
     recording: Recording
-    locator: "EventLocator"
+    locator: EventLocator
     greeting_events: list[LocatedEvent] = field(default_factory=list)
 
 
@@ -116,7 +117,9 @@ class RunManager:
             name = launch(copy, agent).agent
         except LaunchRefused as refused:
             raise RunError(refused.message, refused.problems) from None
-        options = RuntimeOptions(model=model, model_options=dict(model_options or {}), mocks=dict(mocks or {}), trace_level="debug")
+        options = RuntimeOptions(
+            model=model, model_options=dict(model_options or {}), mocks=dict(mocks or {}), trace_level="debug"
+        )
         try:
             session = start_session(copy, name, options)
         except SessionError as err:
@@ -286,7 +289,9 @@ class EventLocator:
                 return tool
         if kind in ("delegate_start", "delegate_complete"):
             target = event.get("to")
-            found_delegate = next((d for d in agent.delegates if d.target is not None and d.target.text == target), None)
+            found_delegate = next(
+                (d for d in agent.delegates if d.target is not None and d.target.text == target), None
+            )
             if found_delegate is not None:
                 return Location(agent.path, found_delegate.range)
         if kind in _STEP_EVENTS and agent.flow is not None:
@@ -297,8 +302,18 @@ class EventLocator:
 
 
 # Events about a flow step: located at the step, or at the part of it that fired.
-_STEP_EVENTS = frozenset({"flow_step", "digression", "sub_intent", "correction", "action_handler_executed",
-                          "transform", "log", "error_handler_resolved"})
+_STEP_EVENTS = frozenset(
+    {
+        "flow_step",
+        "digression",
+        "sub_intent",
+        "correction",
+        "action_handler_executed",
+        "transform",
+        "log",
+        "error_handler_resolved",
+    }
+)
 
 
 def _step_part(step: FlowStep, event: TraceEvent) -> Range:

@@ -37,10 +37,14 @@ class OutlineItem:
     range: Range  # everything the item covers
     selection: Range  # the part to reveal (its name)
     detail: str = ""
-    children: list["OutlineItem"] = field(default_factory=list)
+    children: list[OutlineItem] = field(default_factory=list)
 
 
-_AGENT_KINDS = {AgentKind.AGENT: OutlineKind.AGENT, AgentKind.SUPERVISOR: OutlineKind.SUPERVISOR, AgentKind.BEHAVIOR_PROFILE: OutlineKind.PROFILE}
+_AGENT_KINDS = {
+    AgentKind.AGENT: OutlineKind.AGENT,
+    AgentKind.SUPERVISOR: OutlineKind.SUPERVISOR,
+    AgentKind.BEHAVIOR_PROFILE: OutlineKind.PROFILE,
+}
 
 
 def document_outline(doc: Document) -> list[OutlineItem]:
@@ -83,7 +87,9 @@ def _section(agent: Agent, node: Node) -> OutlineItem:
             OutlineItem(v.name.text, OutlineKind.VARIABLE, v.name.range, v.name.range, v.scope) for v in agent.memory
         ]
     elif key == "RETURN_HANDLERS":
-        item.children = [OutlineItem(h.name.text, OutlineKind.HANDLER, h.range, h.name.range) for h in agent.return_handlers]
+        item.children = [
+            OutlineItem(h.name.text, OutlineKind.HANDLER, h.range, h.name.range) for h in agent.return_handlers
+        ]
     elif key == "TOOLS":
         item.children = [OutlineItem(t.name.text, OutlineKind.TOOL, t.range, t.name.range) for t in agent.tools]
     elif key == "COMPLETE":
@@ -92,7 +98,11 @@ def _section(agent: Agent, node: Node) -> OutlineItem:
             for c in agent.complete
         ]
     elif key == "FLOW" and agent.flow is not None:
-        item.children = [OutlineItem(s.text, OutlineKind.STEP, s.range, s.range) for s in agent.flow.steps if s.range.start.line in rows]
+        item.children = [
+            OutlineItem(s.text, OutlineKind.STEP, s.range, s.range)
+            for s in agent.flow.steps
+            if s.range.start.line in rows
+        ]
     return item
 
 
@@ -137,8 +147,14 @@ def workspace_symbols(projects: list[Project], query: str) -> list[WorkspaceSymb
 
 
 _SEARCHED = {
-    OutlineKind.AGENT, OutlineKind.SUPERVISOR, OutlineKind.PROFILE, OutlineKind.FIELD,
-    OutlineKind.VARIABLE, OutlineKind.HANDLER, OutlineKind.TOOL, OutlineKind.STEP,
+    OutlineKind.AGENT,
+    OutlineKind.SUPERVISOR,
+    OutlineKind.PROFILE,
+    OutlineKind.FIELD,
+    OutlineKind.VARIABLE,
+    OutlineKind.HANDLER,
+    OutlineKind.TOOL,
+    OutlineKind.STEP,
 }
 
 
@@ -150,7 +166,9 @@ def _collect(item: OutlineItem, path: str, container: str, query: str, out: list
             score = _match(query, current.name)
             if score is not None:
                 out.append((score, WorkspaceSymbol(current.name, current.kind, path, current.selection, owner)))
-        inner_owner = current.name if current.kind in (OutlineKind.AGENT, OutlineKind.SUPERVISOR, OutlineKind.PROFILE) else owner
+        inner_owner = (
+            current.name if current.kind in (OutlineKind.AGENT, OutlineKind.SUPERVISOR, OutlineKind.PROFILE) else owner
+        )
         stack.extend((child, inner_owner) for child in current.children)
 
 

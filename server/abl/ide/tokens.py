@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right, insort
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
 
 from abl.checks.rules.layout import Block, Placement, blocks
 from abl.expr import ast
@@ -73,7 +73,9 @@ MAX_TOKENS = 200_000
 _TYPE = {name: i for i, name in enumerate(TOKEN_TYPES)}
 _MODIFIER = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}
 
-KEYWORD, PROPERTY, CLASS, VARIABLE, FUNCTION = (_TYPE[t] for t in ("keyword", "property", "class", "variable", "function"))
+KEYWORD, PROPERTY, CLASS, VARIABLE, FUNCTION = (
+    _TYPE[t] for t in ("keyword", "property", "class", "variable", "function")
+)
 PARAMETER, TYPE, STRING, NUMBER, OPERATOR = (_TYPE[t] for t in ("parameter", "type", "string", "number", "operator"))
 COMMENT, ENUM_MEMBER, MACRO, REGEXP, LABEL = (_TYPE[t] for t in ("comment", "enumMember", "macro", "regexp", "label"))
 DECLARATION, DEPRECATED, DEFAULT_LIBRARY, MODIFICATION = (
@@ -133,7 +135,9 @@ class SemanticTokens:
 # --- entry points -----------------------------------------------------------------------------
 
 
-def semantic_tokens(project: Project, path: str, within: Range | None = None, limit: int = MAX_TOKENS) -> SemanticTokens:
+def semantic_tokens(
+    project: Project, path: str, within: Range | None = None, limit: int = MAX_TOKENS
+) -> SemanticTokens:
     """The tokens of the file `path` of `project` (all of them, or those on the lines `within`
     spans). An unknown path has none."""
     document = project.documents.get(path)
@@ -296,7 +300,8 @@ _NAME_WORD = re.compile(r"(?<![\w.\-])[A-Za-z_][\w\-]*(?![\w.(])")
 _ENUM_KINDS = frozenset({ValueKind.ENUM, ValueKind.BOOL, ValueKind.HISTORY})
 # Rule lines written as text: `- REQUIRE cond BEFORE calling tool` and `- IF cond: ACTION`.
 _CONSTRAINT = re.compile(
-    r"(REQUIRE|WARN|LIMIT|RESTRICT)\s+(.+?)(?:\s+(BEFORE)\s+(?:(calling)\s+([A-Za-z_]\w*)|(returning\s+results)))?\s*\Z", re.S
+    r"(REQUIRE|WARN|LIMIT|RESTRICT)\s+(.+?)(?:\s+(BEFORE)\s+(?:(calling)\s+([A-Za-z_]\w*)|(returning\s+results)))?\s*\Z",
+    re.S,
 )
 _IF_RULE = re.compile(r"(IF)\s+(.+?):\s*([A-Z_]+\b)?", re.S)
 

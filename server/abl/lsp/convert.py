@@ -7,8 +7,8 @@ positions both ways, line by line, and is the only place that knows about encodi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
@@ -37,7 +37,7 @@ def path_to_uri(path: str) -> str:
 class Positions:
     """Converts positions of one text between code points and the client's encoding."""
 
-    __slots__ = ("_index", "_encoding")
+    __slots__ = ("_encoding", "_index")
 
     def __init__(self, text: str | LineIndex, encoding: str) -> None:
         self._index = text if isinstance(text, LineIndex) else LineIndex(text)
@@ -90,7 +90,12 @@ _SEVERITY = {
 _UNNECESSARY = frozenset({"ROUTING_NOT_EXECUTED", "UNREACHABLE_ROUTE", "CONTEXT_KEY_IGNORED"})
 # Codes about spellings the platform still reads but is moving away from.
 _DEPRECATED = frozenset(
-    {"LEGACY_HANDOFF_GRANT_MEMORY_SHORTHAND", "LEGACY_HANDOFF_ON_RETURN_SHORTHAND", "LEGACY_TOP_LEVEL_MAP", "REMOVED_KEYWORD"}
+    {
+        "LEGACY_HANDOFF_GRANT_MEMORY_SHORTHAND",
+        "LEGACY_HANDOFF_ON_RETURN_SHORTHAND",
+        "LEGACY_TOP_LEVEL_MAP",
+        "REMOVED_KEYWORD",
+    }
 )
 
 
@@ -107,9 +112,7 @@ def diagnostic(d: Diagnostic, positions: Positions, other: PositionsFor) -> lsp.
         tags.append(lsp.DiagnosticTag.Deprecated)
     link = docs_uri(f"diagnostics/{d.code}.md")
     related = [
-        lsp.DiagnosticRelatedInformation(
-            lsp.Location(path_to_uri(path), other(path).range_to_client(where)), note
-        )
+        lsp.DiagnosticRelatedInformation(lsp.Location(path_to_uri(path), other(path).range_to_client(where)), note)
         for path, where, note in d.related
     ]
     return lsp.Diagnostic(

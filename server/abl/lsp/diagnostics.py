@@ -47,8 +47,12 @@ def register_pull(server: AblServer) -> None:
             result_id = _result_id(ls, path)
             version = analysis.version(path)
             if previous.get(uri) == result_id:
-                reports.append(lsp.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=version, result_id=result_id))
+                reports.append(
+                    lsp.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=version, result_id=result_id)
+                )
                 continue
             items = ls.to_lsp(analysis, path, ls.visible(analysis.diagnostics(path)))
-            reports.append(lsp.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=version, items=items, result_id=result_id))
+            reports.append(
+                lsp.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=version, items=items, result_id=result_id)
+            )
         return lsp.WorkspaceDiagnosticReport(items=reports)

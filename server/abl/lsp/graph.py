@@ -47,7 +47,9 @@ def _projects_for(ls: AblServer, uri: str | None) -> list[Project]:
     if own is not None:
         return [own]
     folder = os.path.normpath(path)
-    inside = [p for p in projects if os.path.normpath(p.root) == folder or p.root.startswith(folder.rstrip(os.sep) + os.sep)]
+    inside = [
+        p for p in projects if os.path.normpath(p.root) == folder or p.root.startswith(folder.rstrip(os.sep) + os.sep)
+    ]
     if inside:
         return inside
     return [p for p in projects if folder.startswith(p.root.rstrip(os.sep) + os.sep)][:1]

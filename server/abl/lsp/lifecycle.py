@@ -129,7 +129,9 @@ def _apply_settings(ls: AblServer, settings: Settings) -> None:
     ls.settings = settings
     if settings.unknown:
         ls.window_log_message(
-            lsp.LogMessageParams(lsp.MessageType.Warning, "abl: unknown diagnostic codes in settings: " + ", ".join(settings.unknown))
+            lsp.LogMessageParams(
+                lsp.MessageType.Warning, "abl: unknown diagnostic codes in settings: " + ", ".join(settings.unknown)
+            )
         )
     ls.republish_all()
 
@@ -156,7 +158,9 @@ async def _after_initialized(ls: AblServer, found: int) -> None:
 
 
 def _add_folders(ls: AblServer) -> int:
-    folders = [f.uri for f in ls.workspace.folders.values()] or ([ls.workspace.root_uri] if ls.workspace.root_uri else [])
+    folders = [f.uri for f in ls.workspace.folders.values()] or (
+        [ls.workspace.root_uri] if ls.workspace.root_uri else []
+    )
     paths = [p for p in (uri_to_path(u) for u in folders) if p is not None]
     return sum(len(ls.host.add_folder(path)) for path in paths)
 

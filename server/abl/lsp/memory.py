@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from typing import Callable
+from collections.abc import Callable
 
 # Seconds without a message before an idle collection runs.
 IDLE_COLLECTION_DELAY_S = 5.0

@@ -97,7 +97,9 @@ def register(server: AblServer) -> None:
         if doc is None:
             return None
         return [
-            lsp.FoldingRange(start_line=f.start_line, end_line=f.end_line, kind=_FOLD_KIND.get(f.kind, lsp.FoldingRangeKind.Region))
+            lsp.FoldingRange(
+                start_line=f.start_line, end_line=f.end_line, kind=_FOLD_KIND.get(f.kind, lsp.FoldingRangeKind.Region)
+            )
             for f in folding.folding_ranges(doc)
         ]
 
@@ -145,7 +147,9 @@ def register(server: AblServer) -> None:
         return _format(ls, params.text_document.uri, params.options, params.range)
 
 
-def _format(ls: AblServer, uri: str, options: lsp.FormattingOptions, within: lsp.Range | None) -> list[lsp.TextEdit] | None:
+def _format(
+    ls: AblServer, uri: str, options: lsp.FormattingOptions, within: lsp.Range | None
+) -> list[lsp.TextEdit] | None:
     path = uri_to_path(uri)
     analysis = ls.analysis()
     text = analysis.text(path) if path is not None else None

@@ -18,9 +18,10 @@ import logging
 import sys
 import threading
 import traceback
+from collections.abc import Callable, Coroutine
 from functools import wraps
 from pathlib import Path
-from typing import Any, Callable, Coroutine, TypeVar
+from typing import Any, TypeVar
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
@@ -88,7 +89,7 @@ class AblServer(LanguageServer):
             self.shutdown()
         return 0
 
-    def background(self, work: "Coroutine[Any, Any, None]") -> None:
+    def background(self, work: Coroutine[Any, Any, None]) -> None:
         """Run a coroutine on the server's loop; its failure is logged, never raised."""
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
@@ -192,14 +193,22 @@ class AblServer(LanguageServer):
         for problem in self.host.analysis().config_problems():
             where = Positions(_read_text(problem.path), self.workspace.position_encoding or "utf-16")
             by_file.setdefault(problem.path, []).append(
-                lsp.Diagnostic(where.range_to_client(problem.range), problem.message, lsp.DiagnosticSeverity.Error, source="abl", code="CONFIG")
+                lsp.Diagnostic(
+                    where.range_to_client(problem.range),
+                    problem.message,
+                    lsp.DiagnosticSeverity.Error,
+                    source="abl",
+                    code="CONFIG",
+                )
             )
         for path, diags in by_file.items():
             key = tuple((d.range.start.line, d.message) for d in diags)
             if self._config_published.get(path) == key:
                 continue
             self._config_published[path] = key
-            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diags))
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diags)
+            )
 
     def republish_all(self) -> None:
         analysis = self.host.analysis()

@@ -23,7 +23,7 @@ class Settings:
     unknown: tuple[str, ...] = ()  # keys or codes that were not understood, to tell the user
 
     @staticmethod
-    def read(raw: Any) -> "Settings":
+    def read(raw: Any) -> Settings:
         """Settings from a client's JSON; wrong types and unknown codes are noted, not fatal."""
         if not isinstance(raw, dict):
             return Settings()

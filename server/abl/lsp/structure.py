@@ -26,7 +26,11 @@ _SYMBOL_KIND = {
     OutlineKind.STEP: lsp.SymbolKind.EnumMember,
     OutlineKind.RULE: lsp.SymbolKind.Boolean,
 }
-_AGENT_SYMBOL = {AgentKind.AGENT: lsp.SymbolKind.Class, AgentKind.SUPERVISOR: lsp.SymbolKind.Interface, AgentKind.BEHAVIOR_PROFILE: lsp.SymbolKind.Struct}
+_AGENT_SYMBOL = {
+    AgentKind.AGENT: lsp.SymbolKind.Class,
+    AgentKind.SUPERVISOR: lsp.SymbolKind.Interface,
+    AgentKind.BEHAVIOR_PROFILE: lsp.SymbolKind.Struct,
+}
 
 
 def register(server: AblServer) -> None:
@@ -95,7 +99,9 @@ def register(server: AblServer) -> None:
 
     @server.feature(
         lsp.TEXT_DOCUMENT_CODE_ACTION,
-        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.SourceFixAll, actions.FIX_ALL]),
+        lsp.CodeActionOptions(
+            code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.SourceFixAll, actions.FIX_ALL]
+        ),
     )
     @guarded(lambda: None)
     def code_action(ls: AblServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
@@ -164,7 +170,9 @@ def register(server: AblServer) -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)
     @guarded(lambda: None)
-    def prepare_call_hierarchy(ls: AblServer, params: lsp.CallHierarchyPrepareParams) -> list[lsp.CallHierarchyItem] | None:
+    def prepare_call_hierarchy(
+        ls: AblServer, params: lsp.CallHierarchyPrepareParams
+    ) -> list[lsp.CallHierarchyItem] | None:
         where = at(ls, params.text_document, params.position)
         if where is None:
             return None
@@ -174,7 +182,9 @@ def register(server: AblServer) -> None:
 
     @server.feature(lsp.CALL_HIERARCHY_INCOMING_CALLS)
     @guarded(lambda: None)
-    def incoming(ls: AblServer, params: lsp.CallHierarchyIncomingCallsParams) -> list[lsp.CallHierarchyIncomingCall] | None:
+    def incoming(
+        ls: AblServer, params: lsp.CallHierarchyIncomingCallsParams
+    ) -> list[lsp.CallHierarchyIncomingCall] | None:
         project = _project_of_item(ls, params.item)
         if project is None:
             return None
@@ -189,7 +199,9 @@ def register(server: AblServer) -> None:
 
     @server.feature(lsp.CALL_HIERARCHY_OUTGOING_CALLS)
     @guarded(lambda: None)
-    def outgoing(ls: AblServer, params: lsp.CallHierarchyOutgoingCallsParams) -> list[lsp.CallHierarchyOutgoingCall] | None:
+    def outgoing(
+        ls: AblServer, params: lsp.CallHierarchyOutgoingCallsParams
+    ) -> list[lsp.CallHierarchyOutgoingCall] | None:
         project = _project_of_item(ls, params.item)
         if project is None:
             return None

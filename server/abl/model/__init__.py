@@ -3,7 +3,7 @@
 from abl.gcpause import paused_gc
 from abl.model.fields import declared_variables, produced_fields, set_targets, writable_variables
 from abl.model.lower import lower, parse_failure
-from abl.model.types import *  # noqa: F401,F403  (the model's vocabulary is its public API)
+from abl.model.types import *  # noqa: F403  (the model's vocabulary is its public API)
 from abl.model.types import Agent, Document
 from abl.syntax.parser import parse
 
@@ -14,4 +14,14 @@ def load_document(text: str, path: str = "<memory>") -> Document:
         return lower(parse(text), path)
 
 
-__all__ = ["Agent", "Document", "declared_variables", "load_document", "lower", "parse_failure", "produced_fields", "set_targets", "writable_variables"]
+__all__ = [
+    "Agent",
+    "Document",
+    "declared_variables",
+    "load_document",
+    "lower",
+    "parse_failure",
+    "produced_fields",
+    "set_targets",
+    "writable_variables",
+]

@@ -8,10 +8,11 @@ case, except inside `CONTEXT`, where the platform reads only lowercase keys.
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 
 from abl.expr import parse_condition
 from abl.model import history
+from abl.model.lower_steps import StepReader, listed_step_names
 from abl.model.types import (
     Agent,
     AgentKind,
@@ -41,7 +42,6 @@ from abl.model.types import (
     ToolParam,
     read_flag,
 )
-from abl.model.lower_steps import StepReader, listed_step_names
 from abl.syntax.cst import Node, SourceFile, find_entry
 from abl.syntax.values import Value, ValueKind, read_value, split_top_level, unquote
 from abl.text import Position, Range
@@ -52,14 +52,14 @@ _SIGNATURE = re.compile(r"([A-Za-z_][\w.]*)\s*\((.*)\)\s*(?:->\s*(.*))?$", re.S)
 _IMPORT = re.compile(r"""(".*?"|'.*?'|\S+)\s*(?:\[(.*)\])?\s*$""")
 
 
-def lower(source: SourceFile, path: str, carry: "Callable[[Agent], Agent | None] | None" = None) -> Document:
+def lower(source: SourceFile, path: str, carry: Callable[[Agent], Agent | None] | None = None) -> Document:
     """Lower one file. `carry`, given an agent whose sections are grouped but not yet read, may
     return an already lowered agent to use instead (see `abl.model.incremental`)."""
     return _Lowering(source, path, carry).document()
 
 
 class _Lowering:
-    def __init__(self, source: SourceFile, path: str, carry: "Callable[[Agent], Agent | None] | None" = None) -> None:
+    def __init__(self, source: SourceFile, path: str, carry: Callable[[Agent], Agent | None] | None = None) -> None:
         self.source = source
         self.path = path
         self.carry = carry
@@ -205,9 +205,7 @@ class _Lowering:
         # The kind comes from the first keyword: a root `TOOLS:` with no agent header is a tool
         # library, whatever the file is called (`.tools.abl` is the usual name).
         is_library = self.path.endswith(".tools.abl") or (
-            bool(entries)
-            and entries[0].key.upper() == "TOOLS"
-            and not any(n.key.upper() in HEADERS for n in entries)
+            bool(entries) and entries[0].key.upper() == "TOOLS" and not any(n.key.upper() in HEADERS for n in entries)
         )
         doc.is_library = is_library
         for node in self.source.nodes:
@@ -497,7 +495,7 @@ class _Lowering:
             route.history = self.history(*chosen)
         return route
 
-    def context(self, route: HandoffRoute, node: Node) -> "HistorySpecInput | None":
+    def context(self, route: HandoffRoute, node: Node) -> HistorySpecInput | None:
         found: HistorySpecInput | None = None
         if node.has_value:
             v = self.value(node)
@@ -570,7 +568,9 @@ class _Lowering:
                 sets.extend(self.assignments(e))
             elif key == "CLEAR" and e is not None:
                 clear.extend(self.names(e))
-        return OnReturn(node.key_range, None, action, handler, resume_with, tuple(map_entries), tuple(sets), tuple(clear))
+        return OnReturn(
+            node.key_range, None, action, handler, resume_with, tuple(map_entries), tuple(sets), tuple(clear)
+        )
 
     def failure(self, node: Node) -> FailureAction | None:
         value = self.scalar(node)

@@ -89,7 +89,7 @@ def listed_step_names(flow: Node) -> set[str]:
 class StepReader:
     """Reads flow steps and `ON_START` with the helpers of one file's lowering."""
 
-    def __init__(self, low: "_Lowering") -> None:
+    def __init__(self, low: _Lowering) -> None:
         self.low = low
         self.step_names: frozenset[str] = frozenset()
 
@@ -159,8 +159,11 @@ class StepReader:
             declares_reasoning=find("REASONING") is not None,
             when=self.low.condition(find("WHEN")),
             messages=tuple(
-                Say(v) for e in props if e.is_entry and e.key.upper() in _MESSAGE_KEYS
-                for v in [self.low.scalar(e)] if v is not None
+                Say(v)
+                for e in props
+                if e.is_entry and e.key.upper() in _MESSAGE_KEYS
+                for v in [self.low.scalar(e)]
+                if v is not None
             ),
             gather=tuple(self.low.gather_fields(gather_node, in_flow=True)) if gather_node is not None else (),
             gather_prompt=self.low.scalar(gather_node.find("PROMPT")) if gather_node is not None else None,
@@ -321,8 +324,11 @@ class StepReader:
             elif key == "ESCALATE":
                 written = self.low.scalar(content)
                 reason = self.low.scalar(content.find("REASON"))
-                then = Transition(Move.ESCALATE, written or _word("ESCALATE", content),
-                                  reason=reason.text if reason is not None else (written.text if written else None))
+                then = Transition(
+                    Move.ESCALATE,
+                    written or _word("ESCALATE", content),
+                    reason=reason.text if reason is not None else (written.text if written else None),
+                )
             elif key == "HANDOFF":
                 target = self.low.scalar(content)
                 if target is not None and target.text.strip():
@@ -365,8 +371,9 @@ class StepReader:
         start = value.range.start
         at = Position(start.line, start.character + max(offset, 0))
         tool = Name(name, Range(at, Position(at.line, at.character + len(name))))
-        return CallSpec(tool, tuple(arguments), Name(result.text.strip(), result.range) if result else None,
-                        entry.range())
+        return CallSpec(
+            tool, tuple(arguments), Name(result.text.strip(), result.range) if result else None, entry.range()
+        )
 
     def _with(self, node: Node) -> Iterator[tuple[str | None, str]]:
         for key, value, _ in self.low.pairs(node):
@@ -491,15 +498,20 @@ class StepReader:
                 if action is None:
                     continue
                 rest = [p for p in props if not (p.is_entry and p.key.upper() in ("ACTION", "ACTION_ID", "CONDITION"))]
-                yield ActionHandler(action.text, self.low.condition(find_entry(props, "CONDITION")),
-                                    self.reaction(rest), item.range())
+                yield ActionHandler(
+                    action.text, self.low.condition(find_entry(props, "CONDITION")), self.reaction(rest), item.range()
+                )
             return
         for entry in node.children:  # the map form, keyed by action id
             if entry.is_entry:
                 props = list(entry.children)
                 rest = [p for p in props if not (p.is_entry and p.key.upper() == "CONDITION")]
-                yield ActionHandler(unquote(entry.key)[0], self.low.condition(find_entry(props, "CONDITION")),
-                                    self.reaction(rest), entry.range())
+                yield ActionHandler(
+                    unquote(entry.key)[0],
+                    self.low.condition(find_entry(props, "CONDITION")),
+                    self.reaction(rest),
+                    entry.range(),
+                )
 
     def error_handlers(self, node: Node | None) -> Iterator[ErrorHandler]:
         """`ON_ERROR` keyed by error type (a block or a one-line action), or `- TYPE:` items."""
@@ -701,4 +713,3 @@ def _raw(value: Scalar | None) -> str | None:
 
 def _word(word: str, node: Node) -> Scalar:
     return Scalar(word, word, False, node.key_range)
-

@@ -259,7 +259,7 @@ class FlowStep:
 class Flow:
     """An agent's `FLOW`: its steps by name and what other parts of the project can see."""
 
-    node: "Node | None" = field(default=None, repr=False)  # the `FLOW:` section itself
+    node: Node | None = field(default=None, repr=False)  # the `FLOW:` section itself
     entry_point: Name | None = None
     steps: list[Name] = field(default_factory=list)  # every step, column-0 ones included
     listed_steps: list[Name] = field(default_factory=list)  # `steps: [...]`

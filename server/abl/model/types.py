@@ -42,7 +42,7 @@ class Scalar:
         return self.text.strip().lower()
 
 
-def read_flag(value: "Scalar | None") -> bool | None:
+def read_flag(value: Scalar | None) -> bool | None:
     """A boolean as the platform reads it: `true` or `false` in any case, quoted or not; None
     for anything else (the checker reports it) and when nothing is written. The one exception
     is `RETURN`, where only the exact lowercase `true` counts (`ReturnFlag`)."""
@@ -62,7 +62,7 @@ class Condition:
 
     text: str  # as written, quotes included
     range: Range
-    parse: "ConditionParse"
+    parse: ConditionParse
 
     @property
     def is_natural_language(self) -> bool:
@@ -227,7 +227,7 @@ class HandoffRoute:
     enabled_when: Condition | None = None
     remote: bool = False
     grant_memory: Name | None = None  # legacy key, an error on the platform
-    node: "Node | None" = field(default=None, repr=False)
+    node: Node | None = field(default=None, repr=False)
 
     @property
     def is_returnable(self) -> bool:
@@ -400,8 +400,8 @@ class Agent:
     kind: AgentKind
     name: Name
     path: str
-    header: "Node"
-    sections: list["Node"] = field(default_factory=list)  # column-0 entries of this document
+    header: Node
+    sections: list[Node] = field(default_factory=list)  # column-0 entries of this document
     goal: Scalar | None = None
     persona: Scalar | None = None
     description: Scalar | None = None
@@ -414,14 +414,14 @@ class Agent:
     handoffs: list[HandoffRoute] = field(default_factory=list)
     return_handlers: list[ReturnHandler] = field(default_factory=list)
     complete: list[CompleteRule] = field(default_factory=list)
-    on_start: "OnStart | None" = None
+    on_start: OnStart | None = None
     parent_return: ParentReturn | None = None
     delegates: list[Delegate] = field(default_factory=list)
     escalations: list[EscalateTrigger] = field(default_factory=list)
     tools: list[Tool] = field(default_factory=list)
     tool_imports: list[ToolImport] = field(default_factory=list)
-    flow: "Flow | None" = None
-    error_handlers: "tuple[ErrorHandler, ...]" = ()  # the agent's `ON_ERROR`
+    flow: Flow | None = None
+    error_handlers: tuple[ErrorHandler, ...] = ()  # the agent's `ON_ERROR`
     messages: list[tuple[str, Scalar]] = field(default_factory=list)  # `MESSAGES` overrides
     multi_intent: MultiIntent | None = None
     max_reasoning_iterations: Scalar | None = None  # `EXECUTION.max_reasoning_iterations`
@@ -445,7 +445,7 @@ class Agent:
                 found = text
         return found
 
-    def section(self, key: str) -> "Node | None":
+    def section(self, key: str) -> Node | None:
         want = key.upper()
         for node in self.sections:
             if node.key.upper() == want:
@@ -475,12 +475,12 @@ class Document:
     """One parsed `.abl` file: its tree, the agents it declares, and any tool library."""
 
     path: str
-    source: "SourceFile"
+    source: SourceFile
     agents: list[Agent] = field(default_factory=list)
     library_tools: list[Tool] = field(default_factory=list)  # root `TOOLS:` of a `.tools.abl`
     is_library: bool = False  # a tool library: a root `TOOLS:` and no agent header
-    stray_sections: list["Node"] = field(default_factory=list)  # before any header
-    column_zero_steps: list[tuple[Agent, "Node"]] = field(default_factory=list)
+    stray_sections: list[Node] = field(default_factory=list)  # before any header
+    column_zero_steps: list[tuple[Agent, Node]] = field(default_factory=list)
     # Answers computed from this document by later layers (e.g. the checks' block layout),
     # kept with it so that they are dropped with it when the file changes.
     memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)

@@ -17,14 +17,16 @@ from abl.runtime.tools import CallResult, call_tool, find_tool, named_arguments
 from abl.runtime.transform import run_transform
 
 
-def run_actions(engine: Engine, thread: Thread, actions: Sequence[Action], ctx: TurnContext | None,
-                step: str | None = None) -> None:
+def run_actions(
+    engine: Engine, thread: Thread, actions: Sequence[Action], ctx: TurnContext | None, step: str | None = None
+) -> None:
     for action in actions:
         do_action(engine, thread, action, ctx, step)
 
 
-def do_action(engine: Engine, thread: Thread, action: Action, ctx: TurnContext | None,
-              step: str | None = None) -> CallResult | None:
+def do_action(
+    engine: Engine, thread: Thread, action: Action, ctx: TurnContext | None, step: str | None = None
+) -> CallResult | None:
     """Run one action; a call's result is returned."""
     if isinstance(action, Say):
         text = fill(action.text.text, thread.values, engine.env)
@@ -48,8 +50,15 @@ def do_action(engine: Engine, thread: Thread, action: Action, ctx: TurnContext |
             thread.set_value(into, result)
             engine.emit("transform", {"step": step or "", "into": into, "count": len(result)}, thread)
     elif isinstance(action, Log):
-        engine.emit("log", {"step": step or "", "level": action.level,
-                            "message": fill(action.message.text, thread.values, engine.env)}, thread)
+        engine.emit(
+            "log",
+            {
+                "step": step or "",
+                "level": action.level,
+                "message": fill(action.message.text, thread.values, engine.env),
+            },
+            thread,
+        )
     return None
 
 
@@ -58,8 +67,11 @@ def assign(engine: Engine, thread: Thread, action: Assign) -> None:
         value, problems = value_of(assignment.expr, thread.values, engine.env)
         thread.set_value(assignment.target.text, value)
         if problems:
-            engine.emit("warning", {"code": "set_problem", "target": assignment.target.text,
-                                    "message": "; ".join(problems)}, thread)
+            engine.emit(
+                "warning",
+                {"code": "set_problem", "target": assignment.target.text, "message": "; ".join(problems)},
+                thread,
+            )
 
 
 def call(engine: Engine, thread: Thread, spec: CallSpec, ctx: TurnContext | None, step: str | None) -> CallResult:

@@ -108,7 +108,8 @@ class RunSiblings:
     attempt: int
 
 
-Step = Union[Handle, Answer, AnswerIfSilent, Finish, GiveBack, Settle, EndReplay, ResumeFlow, SurfaceQueue,
-             NextTask, RunSiblings]
+Step = Union[
+    Handle, Answer, AnswerIfSilent, Finish, GiveBack, Settle, EndReplay, ResumeFlow, SurfaceQueue, NextTask, RunSiblings
+]
 Steps = tuple[Step, ...]
 NOTHING: Steps = ()

@@ -27,5 +27,15 @@ def start_session(project: Project, agent: str, options: RuntimeOptions | None =
     return Session.start(project, agent, options or RuntimeOptions())
 
 
-__all__ = ["Message", "Reply", "RuntimeError_", "RuntimeOptions", "Session", "SessionError", "SessionState",
-           "ThreadView", "Turn", "start_session"]
+__all__ = [
+    "Message",
+    "Reply",
+    "RuntimeError_",
+    "RuntimeOptions",
+    "Session",
+    "SessionError",
+    "SessionState",
+    "ThreadView",
+    "Turn",
+    "start_session",
+]

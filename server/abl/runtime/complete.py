@@ -8,10 +8,10 @@ agent goes on by asking what it still needs.
 
 from __future__ import annotations
 
-from abl.runtime.gather import prompt
 from abl.runtime.agenda import NOTHING, Finish, GiveBack, Steps
 from abl.runtime.engine import Engine, TurnContext
 from abl.runtime.evaluation import check, fill, value_of
+from abl.runtime.gather import prompt
 from abl.runtime.history import Entry
 from abl.runtime.state import COMPLETED, Thread
 
@@ -29,17 +29,24 @@ def run_complete(engine: Engine, thread: Thread, message: Entry, ctx: TurnContex
             key = f"complete_natural_language:{rule.index}"
             if key not in thread.warned:
                 thread.warned.append(key)
-                engine.emit("warning", {"code": "PLAIN_ENGLISH_COMPLETE_WHEN", "condition": when.text,
-                                        "message": "a COMPLETE condition must be deterministic; this rule "
-                                                   "never fires"}, thread)
+                engine.emit(
+                    "warning",
+                    {
+                        "code": "PLAIN_ENGLISH_COMPLETE_WHEN",
+                        "condition": when.text,
+                        "message": "a COMPLETE condition must be deterministic; this rule never fires",
+                    },
+                    thread,
+                )
             continue
         if not check(when.parse, thread.values, None, engine.env).result:
             continue
         for assignment in rule.set:
             value, _ = value_of(assignment.expr, thread.values, engine.env)
             thread.set_value(assignment.target.text, value)
-        engine.emit("complete", {"rule": {"index": rule.index, "condition": when.text},
-                                 "terminal": rule.is_terminal}, thread)
+        engine.emit(
+            "complete", {"rule": {"index": rule.index, "condition": when.text}, "terminal": rule.is_terminal}, thread
+        )
         if rule.respond is not None and rule.respond.text.strip():
             engine.say(thread, fill(rule.respond.text, thread.values, engine.env), ctx)
         thread.fired.append(rule.index)

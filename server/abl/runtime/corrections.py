@@ -22,17 +22,24 @@ from abl.runtime.models import FieldSpec
 from abl.runtime.state import Thread
 from abl.runtime.trace import REDACTED
 
-_CORRECTION = re.compile(r"\b(?:actually|sorry|i meant|i mean|correction|change|make (?:it|that)|instead|"
-                         r"wrong|not\s+\S+\s*,?\s*but)\b", re.IGNORECASE)
+_CORRECTION = re.compile(
+    r"\b(?:actually|sorry|i meant|i mean|correction|change|make (?:it|that)|instead|"
+    r"wrong|not\s+\S+\s*,?\s*but)\b",
+    re.IGNORECASE,
+)
 _LEAD_WORDS = re.compile(r"^\s*(?:is|to|should be|=|:|of)?\s*", re.IGNORECASE)
 
 
-def correct(engine: Engine, thread: Thread, agent: Agent, current: FlowStep, message: Entry,
-            ctx: TurnContext) -> bool:
+def correct(engine: Engine, thread: Thread, agent: Agent, current: FlowStep, message: Entry, ctx: TurnContext) -> bool:
     """Apply the corrections the message makes; True when it changed anything."""
     assert agent.flow is not None
-    fields = [f for step in agent.flow.written if step.corrections and step is not current
-              for f in step.gather if not is_unset(thread, f.name.text)]
+    fields = [
+        f
+        for step in agent.flow.written
+        if step.corrections and step is not current
+        for f in step.gather
+        if not is_unset(thread, f.name.text)
+    ]
     if not fields or not _CORRECTION.search(message.text):
         return False
     changed = False
@@ -43,15 +50,19 @@ def correct(engine: Engine, thread: Thread, agent: Agent, current: FlowStep, mes
             continue
         thread.set_value(f.name.text, checked, gathered=True)
         shown_previous, shown_value = (REDACTED, REDACTED) if f.sensitive else (previous, checked)
-        engine.emit("correction", {"field": f.name.text, "previous": shown_previous, "value": shown_value,
-                                   "step": current.name.text}, thread)
+        engine.emit(
+            "correction",
+            {"field": f.name.text, "previous": shown_previous, "value": shown_value, "step": current.name.text},
+            thread,
+        )
         _invalidate(engine, thread, agent, f.name.text)
         changed = True
     return changed
 
 
-def _new_values(engine: Engine, thread: Thread, agent: Agent, fields: list[GatherField], message: Entry,
-                ctx: TurnContext) -> dict[GatherField, Any]:
+def _new_values(
+    engine: Engine, thread: Thread, agent: Agent, fields: list[GatherField], message: Entry, ctx: TurnContext
+) -> dict[GatherField, Any]:
     """The words after a field's name ("the account number is 87654321"), else what the message
     gives by type."""
     found: dict[GatherField, Any] = {}
@@ -62,15 +73,17 @@ def _new_values(engine: Engine, thread: Thread, agent: Agent, fields: list[Gathe
         if not rest:
             continue
         spec = FieldSpec(name=f.name.text, type=f.type_name, options=f.options, asked=True)
-        ok, extracted = engine.consult("extract", thread, ctx, earlier,
-                                       lambda: engine.model.extract([spec], rest, context))
+        ok, extracted = engine.consult(
+            "extract", thread, ctx, earlier, lambda: engine.model.extract([spec], rest, context)
+        )
         if ok and extracted and f.name.text in extracted:
             found[f] = extracted[f.name.text].value
     if found:
         return found
     specs = [field_spec(agent, f, thread) for f in fields]
-    ok, extracted = engine.consult("extract", thread, ctx, earlier,
-                                   lambda: engine.model.extract(specs, message.text, context))
+    ok, extracted = engine.consult(
+        "extract", thread, ctx, earlier, lambda: engine.model.extract(specs, message.text, context)
+    )
     return {f: extracted[f.name.text].value for f in fields if ok and extracted and f.name.text in extracted}
 
 

@@ -54,16 +54,22 @@ def run_delegate(engine: Engine, parent: Thread, delegate: Delegate) -> None:
         value, _ = value_of(expression, parent.values, engine.env)
         if value is not None:
             inputs[name.text] = value
-    engine.emit("delegate_start", {"from": parent.agent, "to": target, "purpose": purpose,
-                                   "input": sorted(inputs)}, parent)
+    engine.emit(
+        "delegate_start", {"from": parent.agent, "to": target, "purpose": purpose, "input": sorted(inputs)}, parent
+    )
     agent = engine.agent(target)
     if agent is None:
         _done(engine, parent, target, False, error=f"no agent named `{target}` in the project")
         return
     shot = run_one_shot(engine, parent, agent, inputs)
     if not shot.completed and shot.missing is not None:
-        _done(engine, parent, target, False,
-              error=f"`{target}` needs `{shot.missing}` from the customer; a delegate cannot ask, so give it in INPUT")
+        _done(
+            engine,
+            parent,
+            target,
+            False,
+            error=f"`{target}` needs `{shot.missing}` from the customer; a delegate cannot ask, so give it in INPUT",
+        )
         return
     returned: list[str] = []
     for entry in delegate.returns:
@@ -77,8 +83,13 @@ def run_delegate(engine: Engine, parent: Thread, delegate: Delegate) -> None:
 
 def run_one_shot(engine: Engine, parent: Thread, agent: Agent, inputs: Mapping[str, Any]) -> OneShot:
     """Run `agent` once on `inputs`: its first COMPLETE rule that holds answers for it."""
-    child = Thread(id=engine.ids.next_id("delegate"), agent=agent.name.text,
-                   values=initial_values(agent, engine.env), origin=parent.id, status=COMPLETED)
+    child = Thread(
+        id=engine.ids.next_id("delegate"),
+        agent=agent.name.text,
+        values=initial_values(agent, engine.env),
+        origin=parent.id,
+        status=COMPLETED,
+    )
     for name, value in inputs.items():
         child.set_value(name, value, gathered=True)
     for rule in agent.complete:
@@ -94,8 +105,16 @@ def run_one_shot(engine: Engine, parent: Thread, agent: Agent, inputs: Mapping[s
     return OneShot(False, None, dict(child.values), missing.name.text if missing is not None else None)
 
 
-def _done(engine: Engine, parent: Thread, target: str, success: bool, *, error: str | None = None,
-          returned: list[str] | None = None, result: str | None = None) -> None:
+def _done(
+    engine: Engine,
+    parent: Thread,
+    target: str,
+    success: bool,
+    *,
+    error: str | None = None,
+    returned: list[str] | None = None,
+    result: str | None = None,
+) -> None:
     fields: dict[str, Any] = {"to": target, "success": success, "returned": returned or []}
     if error is not None:
         fields["error"] = error

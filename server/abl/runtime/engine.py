@@ -58,8 +58,17 @@ class TurnContext:
 class Engine:
     """Services shared by the engine's modules for one session."""
 
-    def __init__(self, project: Project, options: RuntimeOptions, data: SessionData, trace: Trace,
-                 clock: Clock, ids: IdSource, model: Model, real_time: bool = False) -> None:
+    def __init__(
+        self,
+        project: Project,
+        options: RuntimeOptions,
+        data: SessionData,
+        trace: Trace,
+        clock: Clock,
+        ids: IdSource,
+        model: Model,
+        real_time: bool = False,
+    ) -> None:
         self.project = project
         self.options = options
         self.data = data
@@ -95,9 +104,15 @@ class Engine:
         not_run = self.plan(thread.agent).not_run
         if not_run and "not_run_locally" not in thread.warned:
             thread.warned.append("not_run_locally")
-            self.emit("warning", {"code": "not_run_locally", "constructs": list(not_run),
-                                  "message": f"{thread.agent} declares what the local runtime does not run: "
-                                             + "; ".join(not_run)}, thread)
+            self.emit(
+                "warning",
+                {
+                    "code": "not_run_locally",
+                    "constructs": list(not_run),
+                    "message": f"{thread.agent} declares what the local runtime does not run: " + "; ".join(not_run),
+                },
+                thread,
+            )
 
     def message_text(self, thread: Thread, key: str, default: str) -> str:
         """A runtime message in the agent's wording (`MESSAGES`), else the platform's."""
@@ -151,12 +166,14 @@ class Engine:
 
     # --- conversation ------------------------------------------------------------------------
 
-    def new_entry(self, role: str, text: str, thread: Thread, tool_call_id: str | None = None,
-                  tool: str | None = None) -> Entry:
+    def new_entry(
+        self, role: str, text: str, thread: Thread, tool_call_id: str | None = None, tool: str | None = None
+    ) -> Entry:
         return Entry(role, text, thread.agent, self.data.next_seq(), thread.id, tool_call_id, tool)
 
-    def say(self, thread: Thread, text: str, ctx: TurnContext | None,
-            choices: tuple[tuple[str, str], ...] = ()) -> Reply:
+    def say(
+        self, thread: Thread, text: str, ctx: TurnContext | None, choices: tuple[tuple[str, str], ...] = ()
+    ) -> Reply:
         """The agent of `thread` says `text` to the customer (with buttons, when given)."""
         entry = self.new_entry("assistant", text, thread)
         thread.history.append(entry)
@@ -195,12 +212,12 @@ class Engine:
             window = history[-CONTEXT_WINDOW:]
             earlier = len(history)
         elif history and history[-1].seq == current.seq:
-            window = [*history[-CONTEXT_WINDOW - 1:-1], current]
+            window = [*history[-CONTEXT_WINDOW - 1 : -1], current]
             earlier = len(history) - 1
         else:
             # A replayed message, or one followed by the tool calls made for it: it goes after
             # the conversation it answers, with this thread's tool calls behind it.
-            recent = history[-2 * CONTEXT_WINDOW:]
+            recent = history[-2 * CONTEXT_WINDOW :]
             after = [e for e in recent if _answers(e, current, thread)]
             before = [e for e in recent if e.seq != current.seq and not _answers(e, current, thread)]
             window = [*before[-CONTEXT_WINDOW:], current, *after]
@@ -217,8 +234,9 @@ class Engine:
         goal = agent.goal.text if agent is not None and agent.goal is not None else ""
         return ModelContext(agent=thread.agent, goal=goal, messages=messages), earlier
 
-    def consult(self, purpose: str, thread: Thread, ctx: TurnContext | None, earlier: int,
-                ask: Callable[[], T]) -> tuple[bool, T | None]:
+    def consult(
+        self, purpose: str, thread: Thread, ctx: TurnContext | None, earlier: int, ask: Callable[[], T]
+    ) -> tuple[bool, T | None]:
         """Ask the model; `(False, None)` when it failed (an `error` event and reply were given)."""
         try:
             answer = ask()
@@ -233,16 +251,23 @@ class Engine:
         self._record_calls(thread, earlier)
         return True, answer
 
-    def holds(self, condition: Condition, thread: Thread, message: Entry, ctx: TurnContext,
-              extras: dict[str, Any] | None = None) -> bool:
+    def holds(
+        self,
+        condition: Condition,
+        thread: Thread,
+        message: Entry,
+        ctx: TurnContext,
+        extras: dict[str, Any] | None = None,
+    ) -> bool:
         """Whether a `WHEN` holds for `thread`: an expression is evaluated, plain English is put to
         the model (and does not hold when the model cannot answer)."""
         if not condition.is_natural_language:
             return check(condition.parse, thread.values, extras, self.env).result
         context, earlier = self.model_context(thread, message)
         text = condition.parse.content
-        ok, verdict = self.consult("condition", thread, ctx, earlier,
-                                   lambda: self.model.judge_condition(text, message.text, context))
+        ok, verdict = self.consult(
+            "condition", thread, ctx, earlier, lambda: self.model.judge_condition(text, message.text, context)
+        )
         return bool(ok and verdict is not None and verdict.result)
 
     def _record_calls(self, thread: Thread, earlier: int) -> None:
@@ -258,7 +283,7 @@ class Engine:
     def _unique_id(self, length: int) -> str:
         self.data.unique_ids += 1
         digits = f"{self.data.unique_ids:0{max(length, 1)}d}"
-        return digits[-max(length, 1):]
+        return digits[-max(length, 1) :]
 
 
 def _answers(entry: Entry, current: Entry, thread: Thread) -> bool:
@@ -268,7 +293,7 @@ def _answers(entry: Entry, current: Entry, thread: Thread) -> bool:
 
 def _chat(entry: Entry) -> ChatMessage:
     if entry.tool is not None and entry.role == "assistant":
-        arguments = entry.text[len(entry.tool) + 1:-1] if entry.text.startswith(entry.tool + "(") else entry.text
+        arguments = entry.text[len(entry.tool) + 1 : -1] if entry.text.startswith(entry.tool + "(") else entry.text
         return ChatMessage("assistant", arguments, entry.tool, entry.tool_call_id)
     if entry.role == "tool":
         return ChatMessage("tool", entry.text, entry.tool, entry.tool_call_id)
@@ -294,4 +319,3 @@ def compact_json(value: Any) -> str:
         return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError):
         return str(value)
-

@@ -30,9 +30,16 @@ class Recovery:
     handled: bool
 
 
-def recover(engine: Engine, thread: Thread, step: FlowStep | None, failure: CallResult, tool: str,
-            again: Callable[[], CallResult], ctx: TurnContext, scopes: tuple[str, ...] = ("step", "agent")
-            ) -> Recovery:
+def recover(
+    engine: Engine,
+    thread: Thread,
+    step: FlowStep | None,
+    failure: CallResult,
+    tool: str,
+    again: Callable[[], CallResult],
+    ctx: TurnContext,
+    scopes: tuple[str, ...] = ("step", "agent"),
+) -> Recovery:
     """Find the handler of a failed call in `scopes`, try the call again as often as it says,
     then run its actions; the handler's `THEN` is for the caller to follow (`CONTINUE` when none
     is written)."""
@@ -61,8 +68,14 @@ class Resolution:
     scope: str  # step | agent
 
 
-def resolve(engine: Engine, thread: Thread, step: FlowStep | None, error_type: str,
-            subtype: str | None, scopes: tuple[str, ...] = ("step", "agent")) -> Resolution | None:
+def resolve(
+    engine: Engine,
+    thread: Thread,
+    step: FlowStep | None,
+    error_type: str,
+    subtype: str | None,
+    scopes: tuple[str, ...] = ("step", "agent"),
+) -> Resolution | None:
     agent = engine.agent(thread.agent)
     handlers_of: dict[str, Sequence[ErrorHandler]] = {
         "step": step.on_error if step is not None else (),
@@ -73,10 +86,17 @@ def resolve(engine: Engine, thread: Thread, step: FlowStep | None, error_type: s
         found = _best(handlers, error_type, subtype)
         if found is not None:
             then = found.reaction.then
-            engine.emit("error_handler_resolved", {
-                "errorType": error_type, "subtype": subtype, "scope": scope, "handler": found.type,
-                "then": then.value.text if then is not None else "CONTINUE",
-            }, thread)
+            engine.emit(
+                "error_handler_resolved",
+                {
+                    "errorType": error_type,
+                    "subtype": subtype,
+                    "scope": scope,
+                    "handler": found.type,
+                    "then": then.value.text if then is not None else "CONTINUE",
+                },
+                thread,
+            )
             return Resolution(found, scope)
     return None
 

@@ -32,8 +32,16 @@ def check_triggers(engine: Engine, thread: Thread, message: Entry, ctx: TurnCont
     return False
 
 
-def escalate(engine: Engine, thread: Thread, reason: str, priority: str | None, ctx: TurnContext | None, *,
-             source: str, trigger: int | None = None) -> None:
+def escalate(
+    engine: Engine,
+    thread: Thread,
+    reason: str,
+    priority: str | None,
+    ctx: TurnContext | None,
+    *,
+    source: str,
+    trigger: int | None = None,
+) -> None:
     fields: dict[str, Any] = {"reason": reason, "priority": priority or "medium", "source": source}
     if trigger is not None:
         fields["trigger"] = trigger

@@ -66,8 +66,9 @@ def lookup_path(values: Mapping[str, Any], extras: Mapping[str, Any] | None, pat
     return None
 
 
-def check(parse: ConditionParse, values: Mapping[str, Any], extras: Mapping[str, Any] | None,
-          env: Environment) -> Outcome:
+def check(
+    parse: ConditionParse, values: Mapping[str, Any], extras: Mapping[str, Any] | None, env: Environment
+) -> Outcome:
     """Evaluate a deterministic condition; a condition that cannot be read does not hold."""
     context = {path: lookup_path(values, extras, path) for path in referenced_paths(parse)}
     if parse.expr is None or parse.errors:
@@ -82,8 +83,9 @@ def _value_parse(text: str) -> ConditionParse:
     return parse_condition(text)
 
 
-def value_of(text: str, values: Mapping[str, Any], env: Environment,
-             extras: Mapping[str, Any] | None = None) -> tuple[Any, tuple[str, ...]]:
+def value_of(
+    text: str, values: Mapping[str, Any], env: Environment, extras: Mapping[str, Any] | None = None
+) -> tuple[Any, tuple[str, ...]]:
     """The value of a `SET` right-hand side: an expression, or a quoted text (templates filled)."""
     raw = text.strip()
     if not raw:
@@ -105,8 +107,7 @@ def _fill_written_text(expr: Expr, values: Mapping[str, Any], env: Environment) 
     Only text written in the file is a template. A value that arrives from the customer or a
     tool (a name typed as `{{pin}}`) is data and is copied as it is, never expanded.
     """
-    if not any(isinstance(n, Literal) and isinstance(n.value, str) and has_placeholders(n.value)
-               for n in walk(expr)):
+    if not any(isinstance(n, Literal) and isinstance(n.value, str) and has_placeholders(n.value) for n in walk(expr)):
         return expr
 
     def rebuild(node: Any) -> Any:
@@ -129,8 +130,9 @@ def _fill_written_text(expr: Expr, values: Mapping[str, Any], env: Environment) 
     return rebuild(expr)
 
 
-def fill(template: str, values: Mapping[str, Any], env: Environment,
-         masks: Mapping[str, MaskRule] | None = None) -> str:
+def fill(
+    template: str, values: Mapping[str, Any], env: Environment, masks: Mapping[str, MaskRule] | None = None
+) -> str:
     """Render a `{{ }}` template from thread values; text without placeholders is returned as is."""
     if not has_placeholders(template):
         return template

@@ -38,7 +38,6 @@ from abl.model.steps import (
     Transition,
 )
 from abl.model.types import Agent, Condition, GatherField, Name
-from abl.runtime.gather import field_spec, is_unset, validate
 from abl.runtime.actions import call, do_action
 from abl.runtime.agenda import NOTHING, Finish, ResumeFlow, Steps
 from abl.runtime.corrections import correct
@@ -46,6 +45,7 @@ from abl.runtime.engine import Engine, TurnContext
 from abl.runtime.errors import recover
 from abl.runtime.escalate import escalate
 from abl.runtime.evaluation import check, fill
+from abl.runtime.gather import field_spec, is_unset, validate
 from abl.runtime.handoff import flow_route, perform
 from abl.runtime.history import Entry
 from abl.runtime.models import IntentOption
@@ -154,8 +154,11 @@ class FlowRun:
         while True:
             step = self.steps.get(name)
             if step is None:
-                self.engine.emit("error", {"code": "flow_unknown_step", "step": name,
-                                           "message": f"the flow has no step named `{name}`"}, self.thread)
+                self.engine.emit(
+                    "error",
+                    {"code": "flow_unknown_step", "step": name, "message": f"the flow has no step named `{name}`"},
+                    self.thread,
+                )
                 self.state.update({"step": None, "waiting": None, "done": True})
                 return NOTHING
             if phase == "start":
@@ -177,9 +180,17 @@ class FlowRun:
         name = step.name.text
         self.entries += 1
         if self.entries > MAX_STEP_ENTRIES_PER_TURN:
-            self.engine.emit("error", {"code": "flow_step_limit", "step": name, "limit": MAX_STEP_ENTRIES_PER_TURN,
-                                       "message": f"more than {MAX_STEP_ENTRIES_PER_TURN} flow steps in one "
-                                                  "turn; the flow stops here until the next message"}, self.thread)
+            self.engine.emit(
+                "error",
+                {
+                    "code": "flow_step_limit",
+                    "step": name,
+                    "limit": MAX_STEP_ENTRIES_PER_TURN,
+                    "message": f"more than {MAX_STEP_ENTRIES_PER_TURN} flow steps in one "
+                    "turn; the flow stops here until the next message",
+                },
+                self.thread,
+            )
             self.state.update({"step": name, "waiting": "retry"})
             return STAY
         attempts: dict[str, int] = self.state.setdefault("attempts", {})
@@ -188,9 +199,16 @@ class FlowRun:
             attempts[name] = 0
             self.event(name, "exhausted")
             if step.on_exhausted is None:
-                self.engine.emit("warning", {"code": "flow_attempts_exhausted", "step": name,
-                                             "message": f"step `{name}` was entered more than {step.max_attempts} "
-                                                        "times and has no ON_EXHAUSTED; the flow ends"}, self.thread)
+                self.engine.emit(
+                    "warning",
+                    {
+                        "code": "flow_attempts_exhausted",
+                        "step": name,
+                        "message": f"step `{name}` was entered more than {step.max_attempts} "
+                        "times and has no ON_EXHAUSTED; the flow ends",
+                    },
+                    self.thread,
+                )
                 return END
             return self.transition(step.on_exhausted, step)
         self.state.update({"step": name, "waiting": None, "turns": 0})
@@ -216,8 +234,9 @@ class FlowRun:
         if outcome.kind == "handoff" and outcome.returns and outcome.agent is not None:
             # A digression's returnable handoff: the step waits for the child to come back.
             self.event(name, "transition", outcome.agent.text)
-            steps = perform(self.engine, self.thread, flow_route(outcome.agent, True), self.message, self.ctx,
-                            source="flow")
+            steps = perform(
+                self.engine, self.thread, flow_route(outcome.agent, True), self.message, self.ctx, source="flow"
+            )
             return steps or NOTHING
         self.state.update({"step": None, "waiting": None, "done": True})
         if outcome.kind == "complete":
@@ -230,8 +249,9 @@ class FlowRun:
             return NOTHING
         if outcome.kind == "handoff" and outcome.agent is not None:
             self.event(name, "transition", outcome.agent.text)
-            steps = perform(self.engine, self.thread, flow_route(outcome.agent, False), self.message, self.ctx,
-                            source="flow")
+            steps = perform(
+                self.engine, self.thread, flow_route(outcome.agent, False), self.message, self.ctx, source="flow"
+            )
             return steps or NOTHING
         self.event(name, "end")
         return NOTHING
@@ -287,8 +307,9 @@ class FlowRun:
             last = i == len(step.messages) - 1
             self.say(say.text.text, choices if last else ())
         if again and not step.messages and choices:
-            self.say(fill(CHOOSE_AGAIN, {"options": ", ".join(c.label for c in step.choices)}, self.engine.env),
-                     choices)
+            self.say(
+                fill(CHOOSE_AGAIN, {"options": ", ".join(c.label for c in step.choices)}, self.engine.env), choices
+            )
 
     def actions(self, step: FlowStep) -> Outcome | None:
         """The step's own actions in written order, then `CHECK` and `ON_RESULT`."""
@@ -361,9 +382,15 @@ class FlowRun:
             return STAY
         if move is Move.END:
             return END
-        self.engine.emit("warning", {"code": "flow_transition_not_run", "step": step.name.text,
-                                     "message": f"`{then.value.raw}` is not a transition the runtime runs; the flow "
-                                                "ends here"}, self.thread)
+        self.engine.emit(
+            "warning",
+            {
+                "code": "flow_transition_not_run",
+                "step": step.name.text,
+                "message": f"`{then.value.raw}` is not a transition the runtime runs; the flow ends here",
+            },
+            self.thread,
+        )
         return END
 
     def previous(self, step: FlowStep) -> str:
@@ -402,8 +429,14 @@ class FlowRun:
             chosen = _match_choice(step.choices, text) or _match_handler_id(step, text)
             if chosen is not None:
                 self.engine.emit("action_handler_executed", {"step": step.name.text, "action": chosen}, self.thread)
-                handler = next((h for h in step.on_action if h.action == chosen
-                                and (h.condition is None or self.holds(h.condition, {"input": text}))), None)
+                handler = next(
+                    (
+                        h
+                        for h in step.on_action
+                        if h.action == chosen and (h.condition is None or self.holds(h.condition, {"input": text}))
+                    ),
+                    None,
+                )
                 if handler is None:
                     return None
                 return self.react(handler.reaction, step) or self.then(step)
@@ -440,8 +473,13 @@ class FlowRun:
             return
         specs = [field_spec(self.agent, f, self.thread) for f in fields]
         context, earlier = self.engine.model_context(self.thread, self.message)
-        ok, found = self.engine.consult("extract", self.thread, self.ctx, earlier,
-                                        lambda: self.engine.model.extract(specs, self.message.text, context))
+        ok, found = self.engine.consult(
+            "extract",
+            self.thread,
+            self.ctx,
+            earlier,
+            lambda: self.engine.model.extract(specs, self.message.text, context),
+        )
         for f in fields if ok and found else []:
             extraction = found.get(f.name.text)
             if extraction is not None:
@@ -451,8 +489,13 @@ class FlowRun:
         value, problem = validate(f, raw)
         attempt = self.thread.attempts.get(f.name.text, 0) + 1
         self.thread.attempts[f.name.text] = attempt
-        fields_out: dict[str, Any] = {"field": f.name.text, "value": value, "valid": problem is None,
-                                      "attempt": attempt, "step": self.state.get("step") or ""}
+        fields_out: dict[str, Any] = {
+            "field": f.name.text,
+            "value": value,
+            "valid": problem is None,
+            "attempt": attempt,
+            "step": self.state.get("step") or "",
+        }
         if problem is not None:
             fields_out["reason"] = problem
         if f.sensitive:
@@ -482,8 +525,7 @@ class FlowRun:
         self.event(step.name.text, "resume")
         waiting = self.state.get("waiting")
         if waiting == "gather":
-            missing = next((f for f in step.gather
-                            if f.is_required and is_unset(self.thread, f.name.text)), None)
+            missing = next((f for f in step.gather if f.is_required and is_unset(self.thread, f.name.text)), None)
             if missing is not None:
                 self.say(self.question(step, missing))
                 self.thread.asked = missing.name.text
@@ -503,8 +545,17 @@ class FlowRun:
         plan = self.engine.plan(self.agent.name.text)
         goal = step.goal.text if step.goal is not None else (self.agent.goal.text if self.agent.goal else "")
         tools = plan.tool_specs(tuple(n.text for n in step.available_tools))
-        done = think(self.engine, self.thread, self.message, self.ctx, goal=goal, tools=tools,
-                     limit=plan.max_iterations, exit_when=step.exit_when, step=step)
+        done = think(
+            self.engine,
+            self.thread,
+            self.message,
+            self.ctx,
+            goal=goal,
+            tools=tools,
+            limit=plan.max_iterations,
+            exit_when=step.exit_when,
+            step=step,
+        )
         if done.steps is not None:
             self.state.update({"step": None, "waiting": None, "done": True})
             return Outcome("steps", steps=done.steps)
@@ -545,15 +596,25 @@ class FlowRun:
 
     def handle_sub_intent(self, step: FlowStep, sub: SubIntent, mode: str, confidence: float) -> Outcome:
         self.fresh = False
-        self.engine.emit("sub_intent", {"intent": sub.intent, "step": step.name.text, "detectionMode": mode,
-                                        "confidence": confidence, "resume": sub.resume}, self.thread)
+        self.engine.emit(
+            "sub_intent",
+            {
+                "intent": sub.intent,
+                "step": step.name.text,
+                "detectionMode": mode,
+                "confidence": confidence,
+                "resume": sub.resume,
+            },
+            self.thread,
+        )
         moved = self.react(sub.reaction, step)
         if moved is not None:
             return moved
         if sub.resume:
             # CLEAR in a sub-intent asks for the field again.
             if self.state.get("waiting") != "gather" and any(
-                    is_unset(self.thread, f.name.text) for f in step.gather if f.is_required):
+                is_unset(self.thread, f.name.text) for f in step.gather if f.is_required
+            ):
                 self.state["waiting"] = "gather"
             self.ask_again()
         return STAY
@@ -562,8 +623,18 @@ class FlowRun:
         self.fresh = False
         then = digression.reaction.then
         resume = then is not None and then.move is Move.RESUME
-        self.engine.emit("digression", {"intent": digression.intent, "step": step.name.text, "detectionMode": mode,
-                                        "confidence": confidence, "resume": resume, "scope": scope}, self.thread)
+        self.engine.emit(
+            "digression",
+            {
+                "intent": digression.intent,
+                "step": step.name.text,
+                "detectionMode": mode,
+                "confidence": confidence,
+                "resume": resume,
+                "scope": scope,
+            },
+            self.thread,
+        )
         for action in digression.reaction.actions:
             do_action(self.engine, self.thread, action, self.ctx, step.name.text)
         if then is None:
@@ -572,8 +643,9 @@ class FlowRun:
             return Outcome("handoff", agent=then.target, returns=digression.returns)
         return self.transition(then, step)
 
-    def detect(self, options: list[tuple[str, tuple[str, ...]]],
-               conditions: list[Condition | None] | None = None) -> tuple[int, str, float] | None:
+    def detect(
+        self, options: list[tuple[str, tuple[str, ...]]], conditions: list[Condition | None] | None = None
+    ) -> tuple[int, str, float] | None:
         """Which of the side requests the message makes: a keyword in it, else the model's
         intent match (its `CONDITION`, when written, must hold too)."""
         if not options:
@@ -585,12 +657,18 @@ class FlowRun:
                 return i, "keyword", 1.0
         intents = tuple(IntentOption(intent, "", keywords) for intent, keywords in options)
         context, earlier = self.engine.model_context(self.thread, self.message)
-        ok, decision = self.engine.consult("intent", self.thread, self.ctx, earlier,
-                                           lambda: self.engine.model.classify_intent(self.message.text, intents, context))
+        ok, decision = self.engine.consult(
+            "intent",
+            self.thread,
+            self.ctx,
+            earlier,
+            lambda: self.engine.model.classify_intent(self.message.text, intents, context),
+        )
         if not ok or decision is None or decision.name is None:
             return None
         index = next(i for i, (intent, _) in enumerate(options) if intent == decision.name)
         return (index, "model", decision.confidence) if allowed[index] else None
+
 
 def _match_choice(choices: tuple[Choice, ...], text: str) -> str | None:
     """The action id a reply picks: an id, a label, a value, an option, or its number."""

@@ -81,8 +81,9 @@ def extract(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) ->
         return []
     specs = [field_spec(agent, f, thread) for f in open_fields]
     context, earlier = engine.model_context(thread, message)
-    ok, found = engine.consult("extract", thread, ctx, earlier,
-                               lambda: engine.model.extract(specs, message.text, context))
+    ok, found = engine.consult(
+        "extract", thread, ctx, earlier, lambda: engine.model.extract(specs, message.text, context)
+    )
     if not ok or found is None:
         return []
     filled: list[str] = []
@@ -96,8 +97,17 @@ def extract(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) ->
         if extraction is None:
             if asked:
                 attempt = _count_attempt(thread, name)
-                engine.emit("gather", {"field": name, "value": None, "valid": False, "attempt": attempt,
-                                       "reason": "the answer gave no value"}, thread)
+                engine.emit(
+                    "gather",
+                    {
+                        "field": name,
+                        "value": None,
+                        "valid": False,
+                        "attempt": attempt,
+                        "reason": "the answer gave no value",
+                    },
+                    thread,
+                )
                 _warn_exhausted(engine, thread, f, attempt)
             continue
         attempt = _count_attempt(thread, name)
@@ -151,12 +161,13 @@ def _occurrences(text: str, span: str) -> list[tuple[int, int]]:
 
 def _overlaps(where: tuple[int, int], claims: list[tuple[int, int, str, str]], field: str, thread: str) -> bool:
     start, end = where
-    return any(start < c_end and c_start < end and c_field != field and c_thread != thread
-               for c_start, c_end, c_field, c_thread in claims)
+    return any(
+        start < c_end and c_start < end and c_field != field and c_thread != thread
+        for c_start, c_end, c_field, c_thread in claims
+    )
 
 
-def _taken_elsewhere(text: str, span: str, field: str, thread: str,
-                     claims: list[tuple[int, int, str, str]]) -> bool:
+def _taken_elsewhere(text: str, span: str, field: str, thread: str, claims: list[tuple[int, int, str, str]]) -> bool:
     """Whether every place `span` occurs in the message was taken by another agent's other field."""
     if not claims:
         return False
@@ -225,9 +236,16 @@ def _warn_exhausted(engine: Engine, thread: Thread, f: GatherField, attempt: int
     key = f"max_retries:{f.name.text}"
     if attempt > limit and key not in thread.warned:
         thread.warned.append(key)
-        engine.emit("warning", {"code": "validation_max_retries", "field": f.name.text, "attempt": attempt,
-                                "message": f"`{f.name.text}` is still missing after {limit} retries; "
-                                           "the agent keeps asking"}, thread)
+        engine.emit(
+            "warning",
+            {
+                "code": "validation_max_retries",
+                "field": f.name.text,
+                "attempt": attempt,
+                "message": f"`{f.name.text}` is still missing after {limit} retries; the agent keeps asking",
+            },
+            thread,
+        )
 
 
 # --- validation ----------------------------------------------------------------------------------

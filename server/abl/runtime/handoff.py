@@ -21,12 +21,11 @@ from typing import Any
 
 from abl.model.lower_steps import duration_ms
 from abl.model.types import FailureKind, HandoffRoute, Name, ReturnFlag, Scalar
-from abl.runtime.history import Selection, resolve_mode, select
 from abl.runtime.agenda import NOTHING, GiveBack, Handle, RunSiblings, Settle, Steps
 from abl.runtime.engine import MAX_HANDOFF_DEPTH, Engine, TurnContext
 from abl.runtime.escalate import escalate
 from abl.runtime.evaluation import check, fill, value_of
-from abl.runtime.history import Entry
+from abl.runtime.history import Entry, Selection, resolve_mode, select
 from abl.runtime.state import ACTIVE, COMPLETED, WAITING, Frame, Thread
 from abl.runtime.values import initial_values
 from abl.text import Range
@@ -42,8 +41,16 @@ def flow_route(target: Name, returnable: bool) -> HandoffRoute:
     return route
 
 
-def perform(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry, ctx: TurnContext, *,
-            siblings: tuple[tuple[str, str], ...] = (), source: str | None = None) -> Steps | None:
+def perform(
+    engine: Engine,
+    caller: Thread,
+    route: HandoffRoute,
+    message: Entry,
+    ctx: TurnContext,
+    *,
+    siblings: tuple[tuple[str, str], ...] = (),
+    source: str | None = None,
+) -> Steps | None:
     """Run the route: the steps that follow, or None when it failed and the caller goes on."""
     started = engine.timeline.now_ms()
     data = engine.data
@@ -57,38 +64,95 @@ def perform(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry,
 
     target_agent = engine.agent(target)
     if target_agent is None and route.remote:
-        return fail(engine, caller, route, ctx, started, "error", "remote_target",
-                    f"`{target}` runs in another deployment, which the local runtime does not call (declare it "
-                    "in the project to run it here)")
+        return fail(
+            engine,
+            caller,
+            route,
+            ctx,
+            started,
+            "error",
+            "remote_target",
+            f"`{target}` runs in another deployment, which the local runtime does not call (declare it "
+            "in the project to run it here)",
+        )
     if target_agent is None:
-        return fail(engine, caller, route, ctx, started, "error", "missing_target",
-                    f"no agent named `{target}` in the project")
+        return fail(
+            engine, caller, route, ctx, started, "error", "missing_target", f"no agent named `{target}` in the project"
+        )
     if target == caller.agent or target in data.chain:
         cycle = " → ".join([*data.chain, target])
-        return fail(engine, caller, route, ctx, started, "rejected", "recursion",
-                    f"`{target}` is already active in the handoff chain ({cycle})")
+        return fail(
+            engine,
+            caller,
+            route,
+            ctx,
+            started,
+            "rejected",
+            "recursion",
+            f"`{target}` is already active in the handoff chain ({cycle})",
+        )
     resumable = waiting_thread(engine, target)
     if resumable is not None and resumable.waiting_for_input and resumable.suspended_turn == ctx.index:
         fields = ", ".join(resumable.waiting_for_input)
-        return fail(engine, caller, route, ctx, started, "rejected", "target_waiting_for_input",
-                    f"`{target}` is waiting for the customer's answer ({fields})")
+        return fail(
+            engine,
+            caller,
+            route,
+            ctx,
+            started,
+            "rejected",
+            "target_waiting_for_input",
+            f"`{target}` is waiting for the customer's answer ({fields})",
+        )
     depth = nesting_depth(engine, ctx)
     if depth >= MAX_HANDOFF_DEPTH:
-        engine.emit("error", {"code": "handoff_depth_limit", "limit": MAX_HANDOFF_DEPTH, "depth": depth,
-                              "chain": list(data.chain), "message": f"the handoff to `{target}` would nest more "
-                              f"than {MAX_HANDOFF_DEPTH} agents; it is stopped"}, caller)
-        return fail(engine, caller, route, ctx, started, "error", "depth_limit",
-                    f"the handoff chain already holds {MAX_HANDOFF_DEPTH} agents")
+        engine.emit(
+            "error",
+            {
+                "code": "handoff_depth_limit",
+                "limit": MAX_HANDOFF_DEPTH,
+                "depth": depth,
+                "chain": list(data.chain),
+                "message": f"the handoff to `{target}` would nest more than {MAX_HANDOFF_DEPTH} agents; it is stopped",
+            },
+            caller,
+        )
+        return fail(
+            engine,
+            caller,
+            route,
+            ctx,
+            started,
+            "error",
+            "depth_limit",
+            f"the handoff chain already holds {MAX_HANDOFF_DEPTH} agents",
+        )
     if route.enabled_when is not None and not route.enabled_when.is_natural_language:
         if not check(route.enabled_when.parse, caller.values, None, engine.env).result:
-            return fail(engine, caller, route, ctx, started, "blocked", "disabled",
-                        f"ENABLED_WHEN of the route to `{target}` is false")
+            return fail(
+                engine,
+                caller,
+                route,
+                ctx,
+                started,
+                "blocked",
+                "disabled",
+                f"ENABLED_WHEN of the route to `{target}` is false",
+            )
     timeout = duration_ms(route.timeout.text) if route.timeout is not None else None
     delay = int(engine.options.handoff_delays.get(target, 0))
     if timeout is not None and delay > timeout:
         engine.timeline.advance(timeout)
-        return fail(engine, caller, route, ctx, started, "timeout", "timeout",
-                    f"`{target}` did not accept within {route.timeout.text if route.timeout else ''}")
+        return fail(
+            engine,
+            caller,
+            route,
+            ctx,
+            started,
+            "timeout",
+            "timeout",
+            f"`{target}` did not accept within {route.timeout.text if route.timeout else ''}",
+        )
     engine.timeline.advance(delay)
 
     context, passed = build_context(engine, caller, route)
@@ -123,8 +187,19 @@ def perform(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry,
     if route.is_returnable:
         caller.status = WAITING
         on_timeout = route.on_timeout.text.strip() if route.on_timeout is not None else "escalate"
-        data.stack.append(Frame(caller.id, child.id, route.index, message, len(data.chain), child.history_mode,
-                                engine.timeline.now_ms(), timeout, on_timeout))
+        data.stack.append(
+            Frame(
+                caller.id,
+                child.id,
+                route.index,
+                message,
+                len(data.chain),
+                child.history_mode,
+                engine.timeline.now_ms(),
+                timeout,
+                on_timeout,
+            )
+        )
     else:
         caller.status = COMPLETED
         ctx.one_way_hops += 1
@@ -148,17 +223,24 @@ def perform(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry,
         fields["source"] = source
     engine.emit("handoff", fields, caller)
     if resumable is not None:
-        engine.emit("thread_resume", {"preservedHistoryLength": preserved_length,
-                                      "preservedDataKeys": preserved_keys,
-                                      "reasonCode": "thread_resume_handoff"}, child)
+        engine.emit(
+            "thread_resume",
+            {
+                "preservedHistoryLength": preserved_length,
+                "preservedDataKeys": preserved_keys,
+                "reasonCode": "thread_resume_handoff",
+            },
+            child,
+        )
     else:
         engine.announce(child)
     after: Steps = (RunSiblings(caller, siblings, attempt),) if siblings else NOTHING
     return (Handle(child, message), *after, Settle(caller, target, started, attempt))
 
 
-def hand_back(engine: Engine, child: Thread, parent: Thread, route: HandoffRoute, message: Entry,
-              started: int, attempt: int) -> Steps:
+def hand_back(
+    engine: Engine, child: Thread, parent: Thread, route: HandoffRoute, message: Entry, started: int, attempt: int
+) -> Steps:
     """The child's own route leads to its waiting parent: the parent's thread resumes (its own
     history is kept, so the route's HISTORY is reported but not applied), and the child returns."""
     from_agent = child.agent
@@ -178,9 +260,15 @@ def hand_back(engine: Engine, child: Thread, parent: Thread, route: HandoffRoute
     if route.index >= 0:
         fields["route"] = route.index
     engine.emit("handoff", fields, child)
-    engine.emit("thread_resume", {"preservedHistoryLength": len(parent.history),
-                                  "preservedDataKeys": sorted(parent.values),
-                                  "reasonCode": "thread_resume_handoff"}, parent)
+    engine.emit(
+        "thread_resume",
+        {
+            "preservedHistoryLength": len(parent.history),
+            "preservedDataKeys": sorted(parent.values),
+            "reasonCode": "thread_resume_handoff",
+        },
+        parent,
+    )
     return (GiveBack(child, message, message, "handback"), Settle(child, parent.agent, started, attempt))
 
 
@@ -232,8 +320,7 @@ def merge_context(thread: Thread, context: dict[str, Any]) -> None:
             thread.set_value(name, value)
 
 
-def select_history(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry,
-                   summary: str) -> Selection:
+def select_history(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry, summary: str) -> Selection:
     """The caller's earlier messages the target receives (the forwarded message itself follows)."""
     mode = route.history_mode
     count = _count(route)
@@ -260,14 +347,25 @@ def waiting_thread(engine: Engine, agent: str) -> Thread | None:
 # --- outcomes ------------------------------------------------------------------------------------
 
 
-def fail(engine: Engine, caller: Thread, route: HandoffRoute, ctx: TurnContext,
-         started: int, outcome: str, code: str, cause: str) -> Steps | None:
+def fail(
+    engine: Engine,
+    caller: Thread,
+    route: HandoffRoute,
+    ctx: TurnContext,
+    started: int,
+    outcome: str,
+    code: str,
+    cause: str,
+) -> Steps | None:
     """A handoff that failed before the target accepted it: `handoff_completed`, then
     `ON_FAILURE`. None when the caller goes on as if no route had matched."""
     target = route.target.text if route.target is not None else ""
     duration = max(engine.timeline.now_ms() - started, 0)
-    engine.emit("handoff_completed", {"to": target, "outcome": outcome, "durationMs": duration,
-                                      "cause": cause, "code": code}, caller)
+    engine.emit(
+        "handoff_completed",
+        {"to": target, "outcome": outcome, "durationMs": duration, "cause": cause, "code": code},
+        caller,
+    )
     failure = route.on_failure
     if failure is None or failure.kind is FailureKind.CONTINUE:
         return None
@@ -277,9 +375,15 @@ def fail(engine: Engine, caller: Thread, route: HandoffRoute, ctx: TurnContext,
     if failure.kind is FailureKind.ESCALATE:
         escalate(engine, caller, f"the handoff to {target} failed: {cause}", None, ctx, source="on_failure")
         return NOTHING
-    engine.emit("warning", {"code": "on_failure_not_run", "value": failure.value.raw,
-                            "message": f"ON_FAILURE `{failure.value.raw}` is not run by the local runtime; "
-                                       "the agent continues"}, caller)
+    engine.emit(
+        "warning",
+        {
+            "code": "on_failure_not_run",
+            "value": failure.value.raw,
+            "message": f"ON_FAILURE `{failure.value.raw}` is not run by the local runtime; the agent continues",
+        },
+        caller,
+    )
     return None
 
 

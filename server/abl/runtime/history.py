@@ -45,8 +45,13 @@ class Entry:
         return self.role == "user"
 
     def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"role": self.role, "text": self.text, "agent": self.agent, "seq": self.seq,
-                                "thread": self.thread}
+        data: dict[str, Any] = {
+            "role": self.role,
+            "text": self.text,
+            "agent": self.agent,
+            "seq": self.seq,
+            "thread": self.thread,
+        }
         if self.tool_call_id is not None:
             data["tool_call_id"] = self.tool_call_id
         if self.tool is not None:
@@ -55,8 +60,15 @@ class Entry:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Entry:
-        return cls(data["role"], data["text"], data["agent"], data["seq"], data["thread"], data.get("tool_call_id"),
-                   data.get("tool"))
+        return cls(
+            data["role"],
+            data["text"],
+            data["agent"],
+            data["seq"],
+            data["thread"],
+            data.get("tool_call_id"),
+            data.get("tool"),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,13 +29,13 @@ import re
 from typing import Any
 
 from abl.model.types import MultiIntent
-from abl.runtime.routing import pin
 from abl.runtime.agenda import NOTHING, Handle, NextTask, RunSiblings, Steps, SurfaceQueue
 from abl.runtime.delegate import run_one_shot
 from abl.runtime.engine import Engine, TurnContext
 from abl.runtime.evaluation import fill
 from abl.runtime.history import Entry
 from abl.runtime.models import DetectedIntent, FieldSpec
+from abl.runtime.routing import pin
 from abl.runtime.state import Thread
 
 FOLLOW_UP = "Would you also like help with {{next_intent}}?"
@@ -43,8 +43,11 @@ DISAMBIGUATE = "I can help with several things: {{options}}. Which would you lik
 STRATEGIES = ("primary_queue", "sequential", "parallel", "disambiguate", "auto")
 _CHOICE_NUMBER = re.compile(r"\b([1-9])\b")
 # How a request often starts; left out when the request is offered back to the customer.
-_LEAD_IN = re.compile(r"^(?:and\s+)?(?:i\s+(?:would like|'d like|want|need)\s+(?:you\s+)?to\s+|please\s+|"
-                      r"can you\s+|could you\s+)", re.IGNORECASE)
+_LEAD_IN = re.compile(
+    r"^(?:and\s+)?(?:i\s+(?:would like|'d like|want|need)\s+(?:you\s+)?to\s+|please\s+|"
+    r"can you\s+|could you\s+)",
+    re.IGNORECASE,
+)
 
 
 def settings(engine: Engine, thread: Thread) -> MultiIntent | None:
@@ -82,17 +85,24 @@ def plan_intents(engine: Engine, thread: Thread, message: Entry, ctx: TurnContex
         return None
     options = engine.plan(thread.agent).intent_options
     context, earlier = engine.model_context(thread, message)
-    ok, decision = engine.consult("intents", thread, ctx, earlier,
-                                  lambda: engine.model.detect_intents(message.text, options, context))
+    ok, decision = engine.consult(
+        "intents", thread, ctx, earlier, lambda: engine.model.detect_intents(message.text, options, context)
+    )
     if not ok or decision is None:
         return None
     kept = [d for d in decision.intents if d.confidence >= config.confidence_threshold][: max(config.max_intents, 1)]
     if len(kept) < 2:
         return None
     strategy = _strategy(engine, thread, config, decision.relationship)
-    engine.emit("multi_intent_plan_built", {
-        "intents": [{"intent": d.name, "confidence": d.confidence, "text": d.text} for d in kept],
-        "strategy": strategy, "relationship": decision.relationship}, thread)
+    engine.emit(
+        "multi_intent_plan_built",
+        {
+            "intents": [{"intent": d.name, "confidence": d.confidence, "text": d.text} for d in kept],
+            "strategy": strategy,
+            "relationship": decision.relationship,
+        },
+        thread,
+    )
     primary, rest = kept[0], kept[1:]
     if strategy == "disambiguate":
         return _ask_which(engine, thread, kept, ctx)
@@ -118,8 +128,9 @@ def next_task(engine: Engine, item: NextTask, ctx: TurnContext) -> Steps:
     thread, tasks, index = item.thread, item.tasks, item.index
     in_control = engine.data.active == thread.id
     if index > 0 and in_control:
-        engine.emit("multi_intent_sequential_task_complete", {"intent": tasks[index - 1][0], "index": index - 1},
-                    thread)
+        engine.emit(
+            "multi_intent_sequential_task_complete", {"intent": tasks[index - 1][0], "index": index - 1}, thread
+        )
     if index >= len(tasks):
         return NOTHING
     if not in_control:
@@ -191,6 +202,7 @@ def surface(engine: Engine, item: SurfaceQueue, ctx: TurnContext) -> Steps:
 
 # --- internals -----------------------------------------------------------------------------------
 
+
 def _strategy(engine: Engine, thread: Thread, config: MultiIntent, relationship: str) -> str:
     agent = engine.agent(thread.agent)
     supervisor = agent is not None and agent.is_supervisor
@@ -238,8 +250,9 @@ def _ask_which(engine: Engine, thread: Thread, intents: list[DetectedIntent], ct
     return NOTHING
 
 
-def _choose(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext,
-            offered: list[dict[str, Any]]) -> Steps | None:
+def _choose(
+    engine: Engine, thread: Thread, message: Entry, ctx: TurnContext, offered: list[dict[str, Any]]
+) -> Steps | None:
     """The customer picks one of the offered requests by number or in words."""
     chosen = None
     number = _CHOICE_NUMBER.search(message.text)
@@ -249,8 +262,9 @@ def _choose(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext,
         options = engine.plan(thread.agent).intent_options
         names = {o["intent"] for o in offered}
         context, earlier = engine.model_context(thread, message)
-        ok, decision = engine.consult("intent", thread, ctx, earlier,
-                                      lambda: engine.model.classify_intent(message.text, options, context))
+        ok, decision = engine.consult(
+            "intent", thread, ctx, earlier, lambda: engine.model.classify_intent(message.text, options, context)
+        )
         if ok and decision is not None and decision.name in names:
             chosen = next(o for o in offered if o["intent"] == decision.name)
     if chosen is None:
@@ -269,8 +283,9 @@ def _request(text: str) -> str:
 def _yes_or_no(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -> bool | None:
     spec = FieldSpec(name="accept", type="boolean", asked=True)
     context, earlier = engine.model_context(thread, message)
-    ok, found = engine.consult("extract", thread, ctx, earlier,
-                               lambda: engine.model.extract([spec], message.text, context))
+    ok, found = engine.consult(
+        "extract", thread, ctx, earlier, lambda: engine.model.extract([spec], message.text, context)
+    )
     answer = found.get("accept") if ok and found else None
     return answer.value if answer is not None and isinstance(answer.value, bool) else None
 
@@ -280,9 +295,9 @@ def _fields_in(engine: Engine, caller: Thread, agent: str, text: str, ctx: TurnC
     target = engine.agent(agent)
     if target is None or not target.gather:
         return {}
-    specs = [FieldSpec(name=f.name.text, type=f.type_name, options=f.options, required=f.is_required)
-             for f in target.gather]
+    specs = [
+        FieldSpec(name=f.name.text, type=f.type_name, options=f.options, required=f.is_required) for f in target.gather
+    ]
     context, earlier = engine.model_context(caller, None)
-    ok, found = engine.consult("extract", caller, ctx, earlier,
-                               lambda: engine.model.extract(specs, text, context))
+    ok, found = engine.consult("extract", caller, ctx, earlier, lambda: engine.model.extract(specs, text, context))
     return {name: extraction.value for name, extraction in (found or {}).items()} if ok else {}

@@ -101,15 +101,19 @@ def build_plan(agent: Agent, project: Project) -> AgentPlan:
         scope_text=" ".join(p for p in scope_parts if p),
         steps=steps,
         tools=tuple(_spec(tool) for tool in callable_tools(agent, project)),
-        max_iterations=int(limit.text) if limit is not None and limit.text.strip().isdigit()
+        max_iterations=int(limit.text)
+        if limit is not None and limit.text.strip().isdigit()
         else DEFAULT_REASONING_ITERATIONS,
         not_run=_not_run(agent),
     )
 
 
 def _not_run(agent: Agent) -> tuple[str, ...]:
-    found = [f"{node.key}: {SECTIONS_NOT_RUN[node.key.upper()]}" for node in agent.sections[1:]
-             if node.key.upper() in SECTIONS_NOT_RUN]
+    found = [
+        f"{node.key}: {SECTIONS_NOT_RUN[node.key.upper()]}"
+        for node in agent.sections[1:]
+        if node.key.upper() in SECTIONS_NOT_RUN
+    ]
     if agent.remember or any(var.scope == "persistent" for var in agent.memory):
         found.append("MEMORY persistent/remember: nothing is stored beyond the session")
     if agent.on_start is not None and agent.on_start.not_run:

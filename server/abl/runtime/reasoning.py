@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from abl.model.steps import FlowStep, Move
 from abl.model.types import Condition
-from abl.runtime.gather import prompt
 from abl.runtime.agenda import NOTHING, Answer, AnswerIfSilent, Finish, Steps
 from abl.runtime.engine import Engine, TurnContext
 from abl.runtime.errors import recover
 from abl.runtime.escalate import escalate
 from abl.runtime.evaluation import check
+from abl.runtime.gather import prompt
 from abl.runtime.handoff import flow_route, perform
 from abl.runtime.history import Entry
 from abl.runtime.models import ReplyRequest, ToolRequest, ToolSpec
@@ -60,9 +60,18 @@ def answer_if_silent(engine: Engine, item: AnswerIfSilent, ctx: TurnContext) -> 
     return (Answer(item.thread, item.message),)
 
 
-def think(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext, *, goal: str,
-          tools: Sequence[ToolSpec], limit: int, exit_when: Condition | None = None,
-          step: FlowStep | None = None) -> Reasoned:
+def think(
+    engine: Engine,
+    thread: Thread,
+    message: Entry,
+    ctx: TurnContext,
+    *,
+    goal: str,
+    tools: Sequence[ToolSpec],
+    limit: int,
+    exit_when: Condition | None = None,
+    step: FlowStep | None = None,
+) -> Reasoned:
     """The tool loop for one customer message (see the module docstring)."""
     agent = engine.agent(thread.agent)
     persona = agent.persona.text if agent is not None and agent.persona is not None else ""
@@ -70,8 +79,15 @@ def think(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext, *, g
     step_name = step.name.text if step is not None else None
     for _ in range(limit):
         messages, earlier = engine.conversation(thread, message)
-        request = ToolRequest(agent=thread.agent, goal=goal, tools=tuple(tools), messages=messages, persona=persona,
-                              values=dict(thread.values), called=tuple(called))
+        request = ToolRequest(
+            agent=thread.agent,
+            goal=goal,
+            tools=tuple(tools),
+            messages=messages,
+            persona=persona,
+            values=dict(thread.values),
+            called=tuple(called),
+        )
         ok, decision = engine.consult("tool_choice", thread, ctx, earlier, lambda: engine.model.choose_tool(request))
         if not ok or decision is None:
             return Reasoned()
@@ -83,25 +99,45 @@ def think(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext, *, g
             return Reasoned()
         choice = decision.call
         if choice.name not in {t.name for t in tools}:
-            engine.emit("warning", {"code": "tool_not_available", "tool": choice.name,
-                                    "message": f"the model chose `{choice.name}`, which {thread.agent} may not call "
-                                               "here; the call is not made"}, thread)
+            engine.emit(
+                "warning",
+                {
+                    "code": "tool_not_available",
+                    "tool": choice.name,
+                    "message": f"the model chose `{choice.name}`, which {thread.agent} may not call "
+                    "here; the call is not made",
+                },
+                thread,
+            )
             free_reply(engine, thread, message, ctx, goal)
             return Reasoned()
-        result = call_tool(engine, thread, choice.name, choice.arguments, ctx, step=step_name,
-                           confidence=choice.confidence)
+        result = call_tool(
+            engine, thread, choice.name, choice.arguments, ctx, step=step_name, confidence=choice.confidence
+        )
         called.append(choice.name)
         if not result.ok:
-            recovery = recover(engine, thread, step, result, choice.name,
-                               lambda: call_tool(engine, thread, choice.name, choice.arguments, ctx, step=step_name),
-                               ctx)
+            recovery = recover(
+                engine,
+                thread,
+                step,
+                result,
+                choice.name,
+                lambda: call_tool(engine, thread, choice.name, choice.arguments, ctx, step=step_name),
+                ctx,
+            )
             if recovery.then is not None and recovery.then.move is not Move.CONTINUE:
                 return Reasoned(steps=follow(engine, thread, message, recovery.then, ctx))
         if exit_when is not None and check(exit_when.parse, thread.values, None, engine.env).result:
             return Reasoned(exited=True)
-    engine.emit("warning", {"code": "reasoning_iteration_limit", "limit": limit,
-                            "message": f"{thread.agent} made {limit} tool calls for one message; it answers now"},
-                thread)
+    engine.emit(
+        "warning",
+        {
+            "code": "reasoning_iteration_limit",
+            "limit": limit,
+            "message": f"{thread.agent} made {limit} tool calls for one message; it answers now",
+        },
+        thread,
+    )
     free_reply(engine, thread, message, ctx, goal)
     return Reasoned()
 
@@ -121,9 +157,12 @@ def follow(engine: Engine, thread: Thread, message: Entry, then, ctx: TurnContex
 def free_reply(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext, goal: str) -> None:
     agent = engine.agent(thread.agent)
     messages, earlier = engine.conversation(thread, message)
-    request = ReplyRequest(agent=thread.agent, goal=goal,
-                           persona=agent.persona.text if agent is not None and agent.persona is not None else "",
-                           messages=messages)
+    request = ReplyRequest(
+        agent=thread.agent,
+        goal=goal,
+        persona=agent.persona.text if agent is not None and agent.persona is not None else "",
+        messages=messages,
+    )
     ok, text = engine.consult("reply", thread, ctx, earlier, lambda: engine.model.reply(request))
     if ok and text:
         engine.say(thread, text, ctx)

@@ -56,7 +56,7 @@ def return_to_parent(engine: Engine, item: GiveBack, ctx: TurnContext) -> Steps:
         child.suspended_turn = ctx.index
     else:
         child.status = COMPLETED
-    del data.chain[frame.chain_length:]
+    del data.chain[frame.chain_length :]
     parent.status = ACTIVE
     data.active = parent.id
 
@@ -66,18 +66,22 @@ def return_to_parent(engine: Engine, item: GiveBack, ctx: TurnContext) -> Steps:
     handler = _handler(engine, parent, plan, on_return)
     action, resume_with = _action(engine, parent, on_return, handler, forwarded is not None)
     mapped, set_fields, cleared, emitted = _apply_effects(engine, parent, child, plan, route, on_return, handler)
-    engine.emit("handoff_return_handler", {
-        "from": child.agent,
-        "to": parent.agent,
-        "handler": handler.name.text if handler is not None else None,
-        "action": action,
-        "mappedFields": mapped,
-        "setFields": set_fields,
-        "clearedFields": cleared,
-        "emittedResponse": emitted,
-        "cause": cause,
-        "reasonCode": "handoff_return_resume_intent" if action == "resume_intent" else "handoff_return_continue",
-    }, parent)
+    engine.emit(
+        "handoff_return_handler",
+        {
+            "from": child.agent,
+            "to": parent.agent,
+            "handler": handler.name.text if handler is not None else None,
+            "action": action,
+            "mappedFields": mapped,
+            "setFields": set_fields,
+            "clearedFields": cleared,
+            "emittedResponse": emitted,
+            "cause": cause,
+            "reasonCode": "handoff_return_resume_intent" if action == "resume_intent" else "handoff_return_continue",
+        },
+        parent,
+    )
     if emitted:
         engine.say(parent, emitted, ctx)
 
@@ -94,12 +98,21 @@ def return_to_parent(engine: Engine, item: GiveBack, ctx: TurnContext) -> Steps:
 def replay(engine: Engine, parent: Thread, message: Entry, resume_with: str, ctx: TurnContext) -> Steps:
     """Run one customer message again through the parent; a second level is refused."""
     if ctx.replay_depth >= MAX_REPLAY_DEPTH:
-        engine.emit("resume_intent_depth_limit", {"message": message.text, "resumeWith": resume_with,
-                                                  "depth": ctx.replay_depth + 1, "limit": MAX_REPLAY_DEPTH}, parent)
+        engine.emit(
+            "resume_intent_depth_limit",
+            {
+                "message": message.text,
+                "resumeWith": resume_with,
+                "depth": ctx.replay_depth + 1,
+                "limit": MAX_REPLAY_DEPTH,
+            },
+            parent,
+        )
         return NOTHING
     ctx.replay_depth += 1
-    engine.emit("resume_intent", {"message": message.text, "resumeWith": resume_with, "depth": ctx.replay_depth},
-                parent)
+    engine.emit(
+        "resume_intent", {"message": message.text, "resumeWith": resume_with, "depth": ctx.replay_depth}, parent
+    )
     return (Handle(parent, message, replay=True), EndReplay())
 
 
@@ -122,17 +135,25 @@ def time_out(engine: Engine, message: Entry, ctx: TurnContext) -> Steps | None:
     parent = data.threads[frame.parent]
     late = data.active_thread
     late.status = COMPLETED
-    del data.chain[frame.chain_length:]
+    del data.chain[frame.chain_length :]
     parent.status = ACTIVE
     data.active = parent.id
-    engine.emit("handoff_completed", {"to": data.threads[frame.child].agent, "outcome": "timeout",
-                                      "durationMs": waited, "code": "timeout",
-                                      "cause": f"no return within {frame.timeout_ms} ms"}, parent)
+    engine.emit(
+        "handoff_completed",
+        {
+            "to": data.threads[frame.child].agent,
+            "outcome": "timeout",
+            "durationMs": waited,
+            "code": "timeout",
+            "cause": f"no return within {frame.timeout_ms} ms",
+        },
+        parent,
+    )
     action = frame.on_timeout.strip()
     if action.lower() == "continue":
         return (Handle(parent, message),)
     if action.lower().startswith("respond:"):
-        engine.say(parent, fill(action[len("respond:"):].strip(), parent.values, engine.env), ctx)
+        engine.say(parent, fill(action[len("respond:") :].strip(), parent.values, engine.env), ctx)
         return (Handle(parent, message),)
     escalate(engine, parent, f"no answer from {late.agent} within {frame.timeout_ms} ms", None, ctx, source="timeout")
     return NOTHING
@@ -172,8 +193,9 @@ def wants_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnContext
     wanted = _intents_routing_elsewhere(parent_plan, elsewhere, child.agent)
     if wanted:
         options = parent_plan.intent_options
-        ok, decision = engine.consult("intent", child, ctx, earlier,
-                                      lambda: engine.model.classify_intent(message.text, options, context))
+        ok, decision = engine.consult(
+            "intent", child, ctx, earlier, lambda: engine.model.classify_intent(message.text, options, context)
+        )
         if ok and decision is not None and decision.name in wanted:
             best = decision.confidence
             ambiguous = decision.ambiguous
@@ -181,8 +203,9 @@ def wants_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnContext
         if route.when is None or not route.when.is_natural_language:
             continue
         text = route.when.parse.content
-        ok, verdict = engine.consult("condition", child, ctx, earlier,
-                                     lambda: engine.model.judge_condition(text, message.text, context))
+        ok, verdict = engine.consult(
+            "condition", child, ctx, earlier, lambda: engine.model.judge_condition(text, message.text, context)
+        )
         if ok and verdict is not None and verdict.result and verdict.confidence > best:
             best = verdict.confidence
             ambiguous = False
@@ -201,14 +224,16 @@ def _own_scope_score(engine: Engine, child: Thread, message: Entry, ctx: TurnCon
     context, earlier = engine.model_context(child, message)
     if plan.intent_options:
         options = plan.intent_options
-        ok, decision = engine.consult("intent", child, ctx, earlier,
-                                      lambda: engine.model.classify_intent(message.text, options, context))
+        ok, decision = engine.consult(
+            "intent", child, ctx, earlier, lambda: engine.model.classify_intent(message.text, options, context)
+        )
         return decision.ranked[0][1] if ok and decision is not None and decision.ranked else 0.0
     if not plan.scope_text:
         return 0.0
     scope = plan.scope_text
-    ok, verdict = engine.consult("condition", child, ctx, earlier,
-                                 lambda: engine.model.judge_condition(scope, message.text, context))
+    ok, verdict = engine.consult(
+        "condition", child, ctx, earlier, lambda: engine.model.judge_condition(scope, message.text, context)
+    )
     if not ok or verdict is None:
         return 0.0
     return verdict.confidence if verdict.result else 1.0 - verdict.confidence
@@ -256,23 +281,38 @@ def _in_flow(engine: Engine, thread: Thread) -> bool:
     return agent is not None and agent.flow is not None and bool(thread.flow) and not thread.flow.get("done")
 
 
-def _apply_effects(engine: Engine, parent: Thread, child: Thread, plan: AgentPlan, route: HandoffRoute | None,
-                   on_return: OnReturn | None, handler: ReturnHandler | None
-                   ) -> tuple[list[str], list[str], list[str], str | None]:
+def _apply_effects(
+    engine: Engine,
+    parent: Thread,
+    child: Thread,
+    plan: AgentPlan,
+    route: HandoffRoute | None,
+    on_return: OnReturn | None,
+    handler: ReturnHandler | None,
+) -> tuple[list[str], list[str], list[str], str | None]:
     """MAP, SET, CLEAR and the handler's RESPOND, all or nothing."""
     maps = list(on_return.map if on_return is not None else ()) + list(route.legacy_map if route is not None else ())
     sets = list(on_return.set if on_return is not None else ())
     clears = [n.text for n in (on_return.clear if on_return is not None else ())]
     if handler is not None:
         clears.extend(n.text for n in handler.clear)
-    targets = [("MAP", m.parent.text) for m in maps] + [("SET", a.target.text) for a in sets] + \
-        [("CLEAR", name) for name in clears]
-    denied = [(source, target, *problem) for source, target in targets
-              if (problem := _not_writable(plan.writable, target, parent.agent)) is not None]
+    targets = (
+        [("MAP", m.parent.text) for m in maps]
+        + [("SET", a.target.text) for a in sets]
+        + [("CLEAR", name) for name in clears]
+    )
+    denied = [
+        (source, target, *problem)
+        for source, target in targets
+        if (problem := _not_writable(plan.writable, target, parent.agent)) is not None
+    ]
     if denied:
         for source, target, code, reason in denied:
-            engine.emit("memory_error", {"target": target, "source": source, "code": code, "cause": reason,
-                                         "from": child.agent}, parent)
+            engine.emit(
+                "memory_error",
+                {"target": target, "source": source, "code": code, "cause": reason, "from": child.agent},
+                parent,
+            )
         return [], [], [], None
     mapped: list[str] = []
     set_fields: list[str] = []
@@ -306,8 +346,12 @@ def _join_conversation(engine: Engine, parent: Thread, child_id: str, mode: str,
     if joins_parent(mode):
         threads = [engine.data.threads[child_id], *engine.data.descendants(child_id)]
         ids = {t.id for t in threads}
-        joining.extend(e for t in threads for e in t.history
-                       if e.role == "assistant" and e.tool is None and e.thread in ids and e.seq not in known)
+        joining.extend(
+            e
+            for t in threads
+            for e in t.history
+            if e.role == "assistant" and e.tool is None and e.thread in ids and e.seq not in known
+        )
     if forwarded is not None and forwarded.seq not in known:
         joining.append(forwarded)
     if not joining:
@@ -322,24 +366,45 @@ def _handler(engine: Engine, parent: Thread, plan: AgentPlan, on_return: OnRetur
         return None
     handler = plan.handlers.get(name)
     if handler is None:
-        engine.emit("warning", {"code": "on_return_fallback", "message": f"ON_RETURN names the handler `{name}`, "
-                                "which RETURN_HANDLERS does not define; the parent continues"}, parent)
+        engine.emit(
+            "warning",
+            {
+                "code": "on_return_fallback",
+                "message": f"ON_RETURN names the handler `{name}`, "
+                "which RETURN_HANDLERS does not define; the parent continues",
+            },
+            parent,
+        )
     return handler
 
 
-def _action(engine: Engine, parent: Thread, on_return: OnReturn | None, handler: ReturnHandler | None,
-            forwarded: bool) -> tuple[str, str]:
+def _action(
+    engine: Engine, parent: Thread, on_return: OnReturn | None, handler: ReturnHandler | None, forwarded: bool
+) -> tuple[str, str]:
     """(action, resume_with): what the model says is written, else the handler, else the default."""
     if on_return is None:
         if forwarded:
             return "resume_intent", "forwarded_return_message"
         return "continue", "original_handoff_utterance"
     if on_return.resume_with is not None and on_return.resume_message is None:
-        engine.emit("warning", {"code": "on_return_fallback", "message": f"resume_with `{on_return.resume_with.text}` "
-                                "is not known; the original handoff message is used"}, parent)
+        engine.emit(
+            "warning",
+            {
+                "code": "on_return_fallback",
+                "message": f"resume_with `{on_return.resume_with.text}` "
+                "is not known; the original handoff message is used",
+            },
+            parent,
+        )
     if on_return.unknown_action is not None:
-        engine.emit("warning", {"code": "on_return_fallback", "message": f"ON_RETURN action "
-                                f"`{on_return.unknown_action}` is not supported; the parent continues"}, parent)
+        engine.emit(
+            "warning",
+            {
+                "code": "on_return_fallback",
+                "message": f"ON_RETURN action `{on_return.unknown_action}` is not supported; the parent continues",
+            },
+            parent,
+        )
     resume_with = on_return.resume_message or "original_handoff_utterance"
     action = on_return.effective_action
     if action is None:
@@ -367,8 +432,9 @@ def _child_value(child: Thread, name: str) -> Any:
     return current
 
 
-def _pick_message(engine: Engine, resume_with: str, original: Entry, child_id: str, forwarded: Entry | None,
-                  ctx: TurnContext) -> Entry:
+def _pick_message(
+    engine: Engine, resume_with: str, original: Entry, child_id: str, forwarded: Entry | None, ctx: TurnContext
+) -> Entry:
     if resume_with == "latest_child_user_utterance":
         threads = [engine.data.threads[child_id], *engine.data.descendants(child_id)]
         ids = {t.id for t in threads}

@@ -30,7 +30,10 @@ def classify(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) -
     if plan.intent_options:
         context, earlier = engine.model_context(thread, message)
         ok, answer = engine.consult(
-            "intent", thread, ctx, earlier,
+            "intent",
+            thread,
+            ctx,
+            earlier,
             lambda: engine.model.classify_intent(message.text, plan.intent_options, context),
         )
         decision = answer if ok else None
@@ -74,8 +77,13 @@ def evaluate_route(
     fields: dict[str, Any] = {"route": route.index, "target": target}
     when = route.when
     if when is None:
-        fields.update(condition="", result=False, evaluatedContext={}, whenOutcome="unresolved",
-                      problems=["the route has no WHEN"])
+        fields.update(
+            condition="",
+            result=False,
+            evaluatedContext={},
+            whenOutcome="unresolved",
+            problems=["the route has no WHEN"],
+        )
         engine.emit("handoff_condition_check", fields, thread)
         return False
     fields["condition"] = when.text
@@ -83,12 +91,19 @@ def evaluate_route(
     if parse.natural_language:
         context, earlier = engine.model_context(thread, message)
         ok, decision = engine.consult(
-            "condition", thread, ctx, earlier,
+            "condition",
+            thread,
+            ctx,
+            earlier,
             lambda: engine.model.judge_condition(parse.content, message.text, context),
         )
         if not ok or decision is None:
-            fields.update(result=False, evaluatedContext={"message": message.text}, whenOutcome="unresolved",
-                          problems=["the model could not judge the condition"])
+            fields.update(
+                result=False,
+                evaluatedContext={"message": message.text},
+                whenOutcome="unresolved",
+                problems=["the model could not judge the condition"],
+            )
             engine.emit("handoff_condition_check", fields, thread)
             return False
         fields.update(
@@ -104,7 +119,9 @@ def evaluate_route(
     fields.update(
         result=outcome.result,
         evaluatedContext=outcome.context,
-        whenOutcome=("deterministic_match" if outcome.result else "deterministic_no_match") if readable else "unresolved",
+        whenOutcome=("deterministic_match" if outcome.result else "deterministic_no_match")
+        if readable
+        else "unresolved",
     )
     if outcome.problems:
         fields["problems"] = list(outcome.problems)

@@ -67,8 +67,9 @@ class _CountingIds:
 class Session:
     """A running conversation. Build one with `abl.runtime.start_session`."""
 
-    def __init__(self, project: Project, options: RuntimeOptions, engine: Engine,
-                 clock: _CountingClock, ids: _CountingIds) -> None:
+    def __init__(
+        self, project: Project, options: RuntimeOptions, engine: Engine, clock: _CountingClock, ids: _CountingIds
+    ) -> None:
         self.project = project
         self.options = options
         self._engine = engine
@@ -90,8 +91,15 @@ class Session:
         return session
 
     @classmethod
-    def _build(cls, project: Project, options: RuntimeOptions, data: SessionData, events: list[TraceEvent],
-               ticks: int, id_counts: dict[str, int]) -> Session:
+    def _build(
+        cls,
+        project: Project,
+        options: RuntimeOptions,
+        data: SessionData,
+        events: list[TraceEvent],
+        ticks: int,
+        id_counts: dict[str, int],
+    ) -> Session:
         try:
             TraceLevel.parse(options.trace_level)
         except ValueError as problem:
@@ -147,8 +155,9 @@ class Session:
 
     def reset(self) -> None:
         """Start over: a fresh session on the same entry agent and options."""
-        fresh = Session._build(self.project, self.options, SessionData(entry_agent=self._engine.data.entry_agent),
-                               [], 0, {})
+        fresh = Session._build(
+            self.project, self.options, SessionData(entry_agent=self._engine.data.entry_agent), [], 0, {}
+        )
         fresh._begin()
         self._engine, self._clock, self._ids = fresh._engine, fresh._clock, fresh._ids
 
@@ -206,8 +215,9 @@ class Session:
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             raise SessionError("this is not a saved session (no `format: abl-session`)")
         if data.get("version") != FORMAT_VERSION:
-            raise SessionError(f"saved session version {data.get('version')!r} is not supported "
-                               f"(expected {FORMAT_VERSION})")
+            raise SessionError(
+                f"saved session version {data.get('version')!r} is not supported (expected {FORMAT_VERSION})"
+            )
         try:
             state = SessionData.from_data(data["state"])
             events = [_event(e) for e in data["trace"]]
@@ -217,8 +227,10 @@ class Session:
             raise SessionError(f"the saved session is incomplete or damaged: {problem}") from None
         missing = sorted({t.agent for t in state.threads.values() if project.agent(t.agent) is None})
         if missing:
-            raise SessionError("the saved session names agents the project no longer has",
-                               [f"unknown agent `{name}`" for name in missing])
+            raise SessionError(
+                "the saved session names agents the project no longer has",
+                [f"unknown agent `{name}`" for name in missing],
+            )
         session = cls._build(project, options, state, events, ticks, counts)
         for thread in state.threads.values():
             plan = session._engine.plan(thread.agent)
@@ -291,8 +303,10 @@ def _redact_state(engine: Engine, state: dict[str, Any]) -> dict[str, Any]:
 
     for thread in state["threads"]:
         sensitive = engine.plan(thread["agent"]).sensitive
-        thread["values"] = {k: (REDACTED if k in sensitive and v is not None else redactor.apply(v))
-                            for k, v in thread["values"].items()}
+        thread["values"] = {
+            k: (REDACTED if k in sensitive and v is not None else redactor.apply(v))
+            for k, v in thread["values"].items()
+        }
         for entry in thread["history"]:
             scrub(entry)
     for entry in state["log"]:

@@ -31,7 +31,7 @@ class RuntimeOptions:
     handoff: a slow or remote target, so that handoff timeouts can be tried offline.
     """
 
-    model: "str | Model" = "embedded"
+    model: str | Model = "embedded"
     model_options: Mapping[str, Any] = field(default_factory=dict)
     mocks: Mapping[str, Any] = field(default_factory=dict)
     trace_level: str = "standard"

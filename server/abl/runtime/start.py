@@ -22,8 +22,7 @@ def begin(engine: Engine, given: Mapping[str, Any]) -> None:
     data = engine.data
     agent = engine.agent(data.entry_agent)
     assert agent is not None
-    thread = Thread(id=engine.ids.next_id("thread"), agent=data.entry_agent,
-                    values=initial_values(agent, engine.env))
+    thread = Thread(id=engine.ids.next_id("thread"), agent=data.entry_agent, values=initial_values(agent, engine.env))
     plan = engine.plan(thread.agent)
     for name, value in given.items():
         thread.set_value(name, value, gathered=True)
@@ -32,8 +31,11 @@ def begin(engine: Engine, given: Mapping[str, Any]) -> None:
     data.threads[thread.id] = thread
     data.active = thread.id
     data.chain = [thread.agent]
-    engine.emit("session_start", {"givenValues": sorted(given),
-                                  "clock": "system" if engine.timeline.real_time else "deterministic"}, thread)
+    engine.emit(
+        "session_start",
+        {"givenValues": sorted(given), "clock": "system" if engine.timeline.real_time else "deterministic"},
+        thread,
+    )
     engine.announce(thread)
     on_start = agent.on_start
     if on_start is None:
@@ -43,8 +45,14 @@ def begin(engine: Engine, given: Mapping[str, Any]) -> None:
         do_action(engine, thread, action, None)
     if on_start.respond is not None and on_start.respond.text.strip():
         engine.say(thread, fill(on_start.respond.text, thread.values, engine.env), None)
-    chosen = next((b for b in on_start.branches
-                   if b.condition is None or check(b.condition.parse, thread.values, None, engine.env).result), None)
+    chosen = next(
+        (
+            b
+            for b in on_start.branches
+            if b.condition is None or check(b.condition.parse, thread.values, None, engine.env).result
+        ),
+        None,
+    )
     if chosen is not None:
         run_actions(engine, thread, chosen.reaction.actions, None)
     for entry in thread.history[before:]:

@@ -128,9 +128,17 @@ class Frame:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Frame:
-        return cls(data["parent"], data["child"], data["route"], Entry.from_data(data["utterance"]),
-                   data["chain_length"], data["history_mode"], data.get("started_ms", 0),
-                   data.get("timeout_ms"), data.get("on_timeout", "escalate"))
+        return cls(
+            data["parent"],
+            data["child"],
+            data["route"],
+            Entry.from_data(data["utterance"]),
+            data["chain_length"],
+            data["history_mode"],
+            data.get("started_ms", 0),
+            data.get("timeout_ms"),
+            data.get("on_timeout", "escalate"),
+        )
 
 
 @dataclass(slots=True)

@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 from abl.expr import UNDEFINED, Call, Environment, Expr, evaluate, names, parse_condition, truthy
@@ -122,9 +122,7 @@ def is_truthy(value: Any) -> bool:
 # --- Paths ------------------------------------------------------------------------------------
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
-_PATH_RE = re.compile(
-    rf"""^(?:@?{_NAME})(?:\.{_NAME}|\[\s*(?:\d+|"[^"]*"|'[^']*')\s*\])*$"""
-)
+_PATH_RE = re.compile(rf"""^(?:@?{_NAME})(?:\.{_NAME}|\[\s*(?:\d+|"[^"]*"|'[^']*')\s*\])*$""")
 _SEGMENT_RE = re.compile(rf"""\.({_NAME})|\[\s*(\d+)\s*\]|\[\s*"([^"]*)"\s*\]|\[\s*'([^']*)'\s*\]""")
 _ROOT_RE = re.compile(rf"^@?{_NAME}")
 

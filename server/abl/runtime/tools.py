@@ -117,8 +117,16 @@ def named_arguments(tool: Tool | None, written: Sequence[tuple[str | None, Any]]
     return out
 
 
-def call_tool(engine: Engine, thread: Thread, name: str, arguments: Mapping[str, Any], ctx: TurnContext | None,
-              *, step: str | None = None, confidence: float | None = None) -> CallResult:
+def call_tool(
+    engine: Engine,
+    thread: Thread,
+    name: str,
+    arguments: Mapping[str, Any],
+    ctx: TurnContext | None,
+    *,
+    step: str | None = None,
+    confidence: float | None = None,
+) -> CallResult:
     """Call a tool through its mock."""
     call_id = engine.ids.next_id("call")
     args = dict(arguments)
@@ -134,19 +142,30 @@ def call_tool(engine: Engine, thread: Thread, name: str, arguments: Mapping[str,
     if name not in mocks:
         problems.append(f"no mock result for tool `{name}`; give one with --mocks or RuntimeOptions.mocks")
     elif mocks[name] == []:
-        problems.append(f"the mock for tool `{name}` is an empty list of results; give at least one "
-                        "(a tool that returns a list is mocked as a list of lists)")
+        problems.append(
+            f"the mock for tool `{name}` is an empty list of results; give at least one "
+            "(a tool that returns a list is mocked as a list of lists)"
+        )
     result = CallResult(False, message="; ".join(problems)) if problems else _mocked(engine, name, mocks[name])
     if not result.ok:
-        failed: dict[str, Any] = {"tool": name, "callId": call_id, "success": False, "mocked": True,
-                                  "error": result.message, "errorType": result.error_type}
+        failed: dict[str, Any] = {
+            "tool": name,
+            "callId": call_id,
+            "success": False,
+            "mocked": True,
+            "error": result.message,
+            "errorType": result.error_type,
+        }
         if result.subtype is not None:
             failed["subtype"] = result.subtype
         engine.emit("tool_result", failed, thread)
         thread.history.append(engine.new_entry("tool", json.dumps({"error": result.message}), thread, call_id, name))
         return result
-    engine.emit("tool_result", {"tool": name, "callId": call_id, "success": True, "mocked": True,
-                                "output": result.value}, thread)
+    engine.emit(
+        "tool_result",
+        {"tool": name, "callId": call_id, "success": True, "mocked": True, "output": result.value},
+        thread,
+    )
     thread.history.append(engine.new_entry("tool", compact_json(result.value), thread, call_id, name))
     thread.set_value(f"last_{name}_result", result.value)
     return result
@@ -157,9 +176,12 @@ def _mocked(engine: Engine, name: str, mock: Any) -> CallResult:
     if isinstance(value, Mapping) and ERROR_KEY in value:
         error = value[ERROR_KEY]
         if isinstance(error, Mapping):
-            return CallResult(False, error_type=str(error.get("type") or "tool_error"),
-                              subtype=str(error["subtype"]) if error.get("subtype") else None,
-                              message=str(error.get("message") or f"`{name}` failed"))
+            return CallResult(
+                False,
+                error_type=str(error.get("type") or "tool_error"),
+                subtype=str(error["subtype"]) if error.get("subtype") else None,
+                message=str(error.get("message") or f"`{name}` failed"),
+            )
         return CallResult(False, message=str(error))
     return CallResult(True, value)
 

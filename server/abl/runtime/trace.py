@@ -30,9 +30,27 @@ from typing import IO, Any, Protocol
 from abl.runtime.events import DEBUG_ONLY_FIELDS, ENVELOPE_KEYS, EVENT_LEVELS, TraceLevel, event_level
 
 __all__ = [
-    "DEBUG_ONLY_FIELDS", "DEFAULT_START", "ENVELOPE_KEYS", "EVENT_LEVELS", "REDACTED", "Clock", "CounterIds", "FixedClock",
-    "IdSource", "JsonlStream", "Redactor", "SystemClock", "Trace", "TraceEvent", "TraceLevel", "event_level",
-    "format_timestamp", "read_jsonl", "redact_value", "to_json", "to_json_data",
+    "DEBUG_ONLY_FIELDS",
+    "DEFAULT_START",
+    "ENVELOPE_KEYS",
+    "EVENT_LEVELS",
+    "REDACTED",
+    "Clock",
+    "CounterIds",
+    "FixedClock",
+    "IdSource",
+    "JsonlStream",
+    "Redactor",
+    "SystemClock",
+    "Trace",
+    "TraceEvent",
+    "TraceLevel",
+    "event_level",
+    "format_timestamp",
+    "read_jsonl",
+    "redact_value",
+    "to_json",
+    "to_json_data",
 ]
 
 REDACTED = "[redacted]"
@@ -103,8 +121,10 @@ def format_timestamp(instant: datetime) -> str:
         instant = instant.replace(tzinfo=timezone.utc)
     utc = instant.astimezone(timezone.utc)
     # By hand rather than strftime: one of these is written for every event.
-    return (f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}:"
-            f"{utc.second:02d}.{utc.microsecond // 1000:03d}Z")
+    return (
+        f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}:"
+        f"{utc.second:02d}.{utc.microsecond // 1000:03d}Z"
+    )
 
 
 # --- Redaction --------------------------------------------------------------------------------

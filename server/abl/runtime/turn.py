@@ -25,19 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from abl.runtime.complete import finish, run_complete
-from abl.runtime.delegate import run_delegates
-from abl.runtime.escalate import check_triggers
-from abl.runtime.flow import resume as resume_flow
-from abl.runtime.flow import run as run_flow
-from abl.runtime.flow import runs as flow_runs
-from abl.runtime.gather import extract
-from abl.runtime.handoff import perform, settle
-from abl.runtime.history import add_in_order
-from abl.runtime.multi_intent import next_task, open_question, plan_intents, run_siblings, surface, take_siblings
-from abl.runtime.reasoning import answer, answer_if_silent
-from abl.runtime.returns import end_replay, return_to_parent, time_out, wants_parent
-from abl.runtime.routing import choose_route
 from abl.runtime.agenda import (
     NOTHING,
     Answer,
@@ -54,7 +41,20 @@ from abl.runtime.agenda import (
     Steps,
     SurfaceQueue,
 )
+from abl.runtime.complete import finish, run_complete
+from abl.runtime.delegate import run_delegates
 from abl.runtime.engine import MAX_STEPS_PER_TURN, Engine, TurnContext
+from abl.runtime.escalate import check_triggers
+from abl.runtime.flow import resume as resume_flow
+from abl.runtime.flow import run as run_flow
+from abl.runtime.flow import runs as flow_runs
+from abl.runtime.gather import extract
+from abl.runtime.handoff import perform, settle
+from abl.runtime.history import add_in_order
+from abl.runtime.multi_intent import next_task, open_question, plan_intents, run_siblings, surface, take_siblings
+from abl.runtime.reasoning import answer, answer_if_silent
+from abl.runtime.returns import end_replay, return_to_parent, time_out, wants_parent
+from abl.runtime.routing import choose_route
 from abl.runtime.session_types import Turn
 from abl.runtime.state import ACTIVE
 from abl.runtime.trace import TraceEvent, TraceLevel
@@ -78,8 +78,15 @@ def run_turn(engine: Engine, text: str, level: TraceLevel) -> Turn:
         thread.status = ACTIVE
         engine.emit("session_reopened", {"after": "complete"}, thread)
     if data.ended:
-        engine.emit("warning", {"code": "session_ended", "reason": data.end_reason,
-                                "message": "the session has ended; reset it or start a new one"}, thread)
+        engine.emit(
+            "warning",
+            {
+                "code": "session_ended",
+                "reason": data.end_reason,
+                "message": "the session has ended; reset it or start a new one",
+            },
+            thread,
+        )
         engine.notice(thread, f"[session ended] the conversation is over ({data.end_reason or 'stopped'})", ctx)
     else:
         timed_out = time_out(engine, entry, ctx)
@@ -132,9 +139,15 @@ def process(engine: Engine, item: Handle, ctx: TurnContext) -> Steps:
     ctx.steps += 1
     if ctx.steps > MAX_STEPS_PER_TURN:
         ctx.stopped = True
-        engine.emit("error", {"code": "turn_step_limit", "limit": MAX_STEPS_PER_TURN,
-                              "message": f"more than {MAX_STEPS_PER_TURN} agent activations in one turn; "
-                                         "the turn is stopped"}, thread)
+        engine.emit(
+            "error",
+            {
+                "code": "turn_step_limit",
+                "limit": MAX_STEPS_PER_TURN,
+                "message": f"more than {MAX_STEPS_PER_TURN} agent activations in one turn; the turn is stopped",
+            },
+            thread,
+        )
         return NOTHING
     agent = engine.agent(thread.agent)
     if agent is None:
@@ -171,8 +184,9 @@ def process(engine: Engine, item: Handle, ctx: TurnContext) -> Steps:
     if not replay and wants_parent(engine, thread, message, ctx):
         parent = engine.data.waiting_parent()
         assert parent is not None
-        engine.emit("return_to_parent", {"from": thread.agent, "to": parent.agent,
-                                         "forwardedMessage": message.text}, thread)
+        engine.emit(
+            "return_to_parent", {"from": thread.agent, "to": parent.agent, "forwardedMessage": message.text}, thread
+        )
         return (GiveBack(thread, message, message, "parent_return"),)
     return (Answer(thread, message), SurfaceQueue(thread))
 

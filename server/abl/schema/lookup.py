@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from abl.suggest import did_you_mean

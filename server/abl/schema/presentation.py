@@ -68,17 +68,11 @@ def value_hover_markdown(key: Key, written: str) -> str | None:
     return None
 
 
-def completion_items(
-    parent: Key | Section | None, document: DocumentKind = DocumentKind.AGENT
-) -> list[CompletionItem]:
+def completion_items(parent: Key | Section | None, document: DocumentKind = DocumentKind.AGENT) -> list[CompletionItem]:
     """Keys that may be written inside `parent`, or the sections of `document` when `parent`
     is None. Removed, ignored and never-executed keywords are not offered."""
     if parent is None:
-        return [
-            _key_item(s.key, "section", s)
-            for s in SECTIONS
-            if document in s.documents and _offered(s.key)
-        ]
+        return [_key_item(s.key, "section", s) for s in SECTIONS if document in s.documents and _offered(s.key)]
     block = parent.key if isinstance(parent, Section) else parent
     items = [_key_item(k, "key") for k in block.children if _offered(k)]
     if block.free_keys and block.entry is not None:

@@ -10,8 +10,8 @@ demand so that parsing stays cheap.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
 
 from abl.diagnostics import Diagnostic
 from abl.text import LineIndex, Position, Range
@@ -64,7 +64,7 @@ class Node:
     comment_start: int = -1
     pipe_end_row: int = -1  # last row of a pipe block, -1 when there is none
     leading: list[Trivia] = field(default_factory=list)
-    children: list["Node"] = field(default_factory=list)
+    children: list[Node] = field(default_factory=list)
     source: str = field(default="", repr=False)
 
     # --- text -------------------------------------------------------------------------
@@ -156,22 +156,22 @@ class Node:
     # --- structure --------------------------------------------------------------------
 
     @property
-    def content(self) -> "Node | None":
+    def content(self) -> Node | None:
         """For an item: the node written after the dash (`TO: X` in `- TO: X`)."""
         if self.kind is NodeKind.ITEM and self.children and self.children[0].row == self.row:
             return self.children[0]
         return None
 
-    def entries(self) -> Iterator["Node"]:
+    def entries(self) -> Iterator[Node]:
         for child in self.children:
             if child.kind is NodeKind.ENTRY:
                 yield child
 
-    def find(self, key: str) -> "Node | None":
+    def find(self, key: str) -> Node | None:
         """The child entry whose key matches `key`, ignoring case (see `find_entry`)."""
         return find_entry(self.children, key)
 
-    def walk(self) -> Iterator["Node"]:
+    def walk(self) -> Iterator[Node]:
         """This node and its descendants in document order.
 
         An explicit stack rather than recursion: nesting depth comes from the input, and a
@@ -185,7 +185,7 @@ class Node:
                 stack.extend(reversed(node.children))
 
 
-def find_entry(nodes: "Iterable[Node]", key: str) -> "Node | None":
+def find_entry(nodes: Iterable[Node], key: str) -> Node | None:
     """The entry among `nodes` whose key matches `key`, ignoring case. When a key is repeated
     the later one wins, as on the platform (`DUPLICATE_KEY` says so)."""
     want = key.lower()

@@ -11,7 +11,7 @@ def dump(source: SourceFile) -> str:
     def trivia(node_or_list) -> None:
         for t in node_or_list:
             kind = "comment" if t.kind is TriviaKind.COMMENT else "blank"
-            out.append(f"{'  ' * depth[0]}~{kind} {t.row + 1}: {source.text[t.start:t.end].strip()!r}")
+            out.append(f"{'  ' * depth[0]}~{kind} {t.row + 1}: {source.text[t.start : t.end].strip()!r}")
 
     depth = [0]
 
@@ -32,7 +32,7 @@ def dump(source: SourceFile) -> str:
             line = f"{pad}TEXT {where} {n.value!r}"
         if n.comment_start >= 0:
             end = source.text.find("\n", n.comment_start)
-            line += f" comment={source.text[n.comment_start:end if end >= 0 else len(source.text)].strip()!r}"
+            line += f" comment={source.text[n.comment_start : end if end >= 0 else len(source.text)].strip()!r}"
         out.append(line)
         depth[0] += 1
         for c in n.children:
@@ -44,5 +44,7 @@ def dump(source: SourceFile) -> str:
     trivia(source.trailing)
     for d in source.diagnostics:
         r = d.range
-        out.append(f"!{d.code} {r.start.line + 1}:{r.start.character + 1}-{r.end.line + 1}:{r.end.character + 1} {d.message}")
+        out.append(
+            f"!{d.code} {r.start.line + 1}:{r.start.character + 1}-{r.end.line + 1}:{r.end.character + 1} {d.message}"
+        )
     return "\n".join(out) + "\n"

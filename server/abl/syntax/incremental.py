@@ -181,7 +181,9 @@ def _match(old: SourceFile, previous: list[_OldSegment], new_text: str, starts: 
     last = -1
     for start, end in zip(starts, ends):
         # Inside the unchanged head or tail of the file, equal bounds mean equal text.
-        placed = by_start.get(start) if start < prefix else by_start.get(start - delta) if start >= suffix_from else None
+        placed = (
+            by_start.get(start) if start < prefix else by_start.get(start - delta) if start >= suffix_from else None
+        )
         if placed is not None and placed not in used:
             seg = previous[placed]
             same = end <= prefix and seg.end == end if start < prefix else seg.end == end - delta
@@ -334,9 +336,13 @@ def _same_lines(old: list[Node], new: list[Node], base: int, base_row: int, own_
             or (a.pipe_end_row - base_row if a.pipe_end_row >= 0 else -1) != b.pipe_end_row
         ):
             return False
-        if a.kind is not NodeKind.ITEM and (a.value_end_row - base_row != b.value_end_row or a.value_end_char != b.value_end_char):
+        if a.kind is not NodeKind.ITEM and (
+            a.value_end_row - base_row != b.value_end_row or a.value_end_char != b.value_end_char
+        ):
             return False
-        if a.kind is NodeKind.ENTRY and (a.key != b.key or a.key_start - base != b.key_start or a.key_end - base != b.key_end):
+        if a.kind is NodeKind.ENTRY and (
+            a.key != b.key or a.key_start - base != b.key_start or a.key_end - base != b.key_end
+        ):
             return False
         if k > 0 or own_leading:
             if [(t.kind, t.row - base_row, t.start - base, t.end - base) for t in a.leading] != [

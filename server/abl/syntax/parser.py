@@ -8,8 +8,8 @@ transformer assembles `Node` children directly, so no intermediate lark tree is 
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 from functools import cache
-from typing import Iterator
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError

@@ -267,9 +267,7 @@ class _Scanner:
                 indent = len(line[: len(line) - len(stripped)].expandtabs(8))
                 if indent < node.col or (indent == node.col and not _closes_at_opener(node, stripped, stack, parens)):
                     break
-                shape = _value_shape(
-                    text, pos + len(line) - len(stripped), ce, allow_slashes, stack, parens=parens
-                )
+                shape = _value_shape(text, pos + len(line) - len(stripped), ce, allow_slashes, stack, parens=parens)
                 stack = shape.open_brackets
                 if shape.too_deep >= 0:
                     self._too_deep(Range.on_line(row, shape.too_deep - pos, shape.too_deep - pos + 1), "brackets")

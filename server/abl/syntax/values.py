@@ -36,8 +36,8 @@ class Value:
     start: int
     end: int
     text: str = ""  # the scalar's content: unquoted and unescaped
-    items: tuple["Value", ...] = ()
-    pairs: tuple[tuple["Value", "Value | None"], ...] = ()  # (key, value); None for `{name}` shorthand
+    items: tuple[Value, ...] = ()
+    pairs: tuple[tuple[Value, Value | None], ...] = ()  # (key, value); None for `{name}` shorthand
     error: str | None = None
     error_at: int = 0
 
@@ -45,7 +45,7 @@ class Value:
     def is_scalar(self) -> bool:
         return self.kind in (ValueKind.PLAIN, ValueKind.QUOTED)
 
-    def scalars(self) -> list["Value"]:
+    def scalars(self) -> list[Value]:
         """The items of a list (or the value itself when it is a scalar)."""
         if self.kind is ValueKind.LIST:
             return [v for v in self.items if v.is_scalar]
@@ -100,7 +100,13 @@ def _simple_list(s: str, start: int) -> Value | None:
         raw = m.group()
         quoted = raw[0] in "\"'"
         items.append(
-            Value(ValueKind.QUOTED if quoted else ValueKind.PLAIN, raw, start + m.start(), start + m.end(), raw[1:-1] if quoted else raw)
+            Value(
+                ValueKind.QUOTED if quoted else ValueKind.PLAIN,
+                raw,
+                start + m.start(),
+                start + m.end(),
+                raw[1:-1] if quoted else raw,
+            )
         )
     return Value(ValueKind.LIST, s, start, start + len(s), items=tuple(items))
 
@@ -205,7 +211,9 @@ def _read_flow(s: str, start: int) -> Value:
         # The tree below is turned into values recursively; past the limit it is not read at
         # all (the scanner reports NESTING_TOO_DEEP on the same bracket).
         kind = ValueKind.LIST if s[0] == "[" else ValueKind.MAP
-        return Value(kind, s, start, end, error=f"nested more than {MAX_NESTING_DEPTH} levels deep", error_at=start + deep)
+        return Value(
+            kind, s, start, end, error=f"nested more than {MAX_NESTING_DEPTH} levels deep", error_at=start + deep
+        )
     try:
         tree = _flow_parser().parse(s)
     except (UnexpectedToken, UnexpectedCharacters, UnexpectedEOF) as err:

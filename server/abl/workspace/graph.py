@@ -35,8 +35,8 @@ from __future__ import annotations
 import enum
 import hashlib
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Iterator
 
 from abl.model import Agent
 from abl.model.types import AgentKind, HandoffRoute
@@ -129,7 +129,7 @@ class ProjectGraph:
     _from_root: list[dict[str, str]] = field(default_factory=list, repr=False)
     _by_route: dict[tuple[str, int], GraphEdge] | None = field(default=None, repr=False)
     _missing: list[str] | None = field(default=None, repr=False)  # names routes give that no agent has
-    _facts: dict[tuple[str, tuple[int, ...]], "AgentFacts"] = field(default_factory=dict, repr=False)
+    _facts: dict[tuple[str, tuple[int, ...]], AgentFacts] = field(default_factory=dict, repr=False)
 
     def node(self, node_id: str) -> GraphNode | None:
         return self.nodes.get(node_id)
@@ -145,7 +145,7 @@ class ProjectGraph:
             known = self._facts[(agent, routes)] = self._find_facts(agent, routes)
         return known
 
-    def inherit_facts(self, before: "ProjectGraph") -> None:
+    def inherit_facts(self, before: ProjectGraph) -> None:
         """Take over the findings of the graph before an edit when the edit changed none of
         what they are made of (the routes' ends, reachability, the loops and the names that lead
         nowhere): the usual keystroke then costs no per-agent search of the graph. A finding of
@@ -269,7 +269,9 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
                     route.range,
                     returnable=route.is_returnable,
                     history=history.resolved_mode if history is not None else default_history,
-                    history_count=history.resolved_count if history is not None and history.resolved_mode == "last_n" else None,
+                    history_count=history.resolved_count
+                    if history is not None and history.resolved_mode == "last_n"
+                    else None,
                     condition=route.when.text if route.when is not None else None,
                     passes=tuple(n.text for n in route.passes),
                     maps=_maps(route),
@@ -279,7 +281,9 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
         )
     for where, target in agent.other_handoff_refs:
         if target.text:
-            drafts.append(_Draft(_Target(target.text), GraphEdge(name, "", EdgeKind.HANDOFF, path, target.range, via=where)))
+            drafts.append(
+                _Draft(_Target(target.text), GraphEdge(name, "", EdgeKind.HANDOFF, path, target.range, via=where))
+            )
     for delegate in agent.delegates:
         if delegate.target is None or not delegate.target.text:
             continue
@@ -300,7 +304,9 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
         )
     for trigger in agent.escalations:
         condition = trigger.when.text if trigger.when is not None else None
-        drafts.append(_Draft(ESCALATION_ID, GraphEdge(name, "", EdgeKind.ESCALATE, path, trigger.range, condition=condition)))
+        drafts.append(
+            _Draft(ESCALATION_ID, GraphEdge(name, "", EdgeKind.ESCALATE, path, trigger.range, condition=condition))
+        )
     tools: list[_Tool] = [_Tool(t.name.text, path, t.name.range) for t in agent.tools if t.name.text]
     tools.extend(_Tool(n.text, path, n.range) for imp in agent.tool_imports for n in imp.names if n.text)
     for tool in tools:
@@ -424,7 +430,16 @@ def _return_edges(agents: list[Agent], edges: list[GraphEdge], agent_ids: set[st
         route = routes.get(e.key)
         if route is None:
             continue
-        yield GraphEdge(e.target, e.source, EdgeKind.RETURN, e.path, _return_range(route), returnable=True, maps=e.maps, route=e.route)
+        yield GraphEdge(
+            e.target,
+            e.source,
+            EdgeKind.RETURN,
+            e.path,
+            _return_range(route),
+            returnable=True,
+            maps=e.maps,
+            route=e.route,
+        )
 
 
 def _mark_hand_backs(edges: list[GraphEdge], agent_ids: set[str]) -> list[GraphEdge]:

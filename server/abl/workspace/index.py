@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from abl.diagnostics import Diagnostic, Severity
 from abl.model import Agent, Document, load_document
@@ -77,9 +78,9 @@ class Project:
     skipped: list[str] = field(default_factory=list)  # "path: why" for files found but not read
     _agents: dict[str, list[AgentRef]] | None = None
     _handed_over: dict[str, frozenset[str]] | None = None
-    _graph: "ProjectGraph | None" = None
-    _graph_before: "ProjectGraph | None" = None  # the graph before the last change, until rebuilt
-    _graph_builder: "GraphBuilder | None" = None
+    _graph: ProjectGraph | None = None
+    _graph_before: ProjectGraph | None = None  # the graph before the last change, until rebuilt
+    _graph_builder: GraphBuilder | None = None
     last_edit: AgentChanges | None = None
     # The files the user asked about, when the others were read only to resolve names.
     focus: frozenset[str] | None = None
@@ -173,11 +174,11 @@ class Project:
             self._handed_over = _names_handed_over(ref.agent for ref in self.all_agents())
         return self._handed_over.get(name, frozenset())
 
-    def graph_facts(self, name: str, routes: tuple[int, ...] = ()) -> "AgentFacts":
+    def graph_facts(self, name: str, routes: tuple[int, ...] = ()) -> AgentFacts:
         """What the handoff graph says about the agent `name` and its routes `routes`."""
         return self.graph().facts(name, routes)
 
-    def graph(self) -> "ProjectGraph":
+    def graph(self) -> ProjectGraph:
         """The handoff graph of the project (`abl.workspace.graph`), rebuilt after a change from
         the edges of the agents the change touched and those kept from before."""
         if self._graph is None:

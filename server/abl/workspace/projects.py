@@ -14,8 +14,8 @@ rest of its project, so that the agents it routes to in other files are found; t
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from abl.workspace.index import Project, discover, read_files
 

@@ -123,7 +123,7 @@ INCOME_NOTE = (
 _INCOME_ROUTE = (
     "TO: Income_Capture_Agent",
     "WHEN: annual_income IS NOT SET",
-    "SUMMARY: \"Collect the applicant's annual income, then return.\"",
+    'SUMMARY: "Collect the applicant\'s annual income, then return."',
     "HISTORY: summary_only",
     'ON_FAILURE: RESPOND "I cannot collect your income details right now. Please try again later."',
     "RETURN: true",

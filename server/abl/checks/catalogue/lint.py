@@ -94,7 +94,7 @@ def _income_gate(map_rows: tuple[str, ...] = ()) -> str:
     ) + route(
         "TO: Income_Capture_Agent",
         "WHEN: annual_income IS NOT SET",
-        "SUMMARY: \"Collect the applicant's annual income, then return.\"",
+        'SUMMARY: "Collect the applicant\'s annual income, then return."',
         "HISTORY: summary_only",
         "ON_FAILURE: continue",
         "RETURN: true",
@@ -122,7 +122,7 @@ def _applicant_income(child_field: str, parent_variable: str) -> str:
     ) + route(
         "TO: Income_Capture_Agent",
         "WHEN: applicant_income IS NOT SET",
-        "SUMMARY: \"Collect the applicant's annual income, then return.\"",
+        'SUMMARY: "Collect the applicant\'s annual income, then return."',
         "HISTORY: summary_only",
         "ON_FAILURE: continue",
         "RETURN: true",
@@ -261,7 +261,7 @@ RETURN_NOT_LOWERCASE_TRUE = Code(
     group=Group.LINT,
     title="`RETURN` is not lowercase `true`",
     summary=(
-        "`RETURN` or `EXPECT_RETURN` is `True`, `TRUE`, `\"true\"`, `yes` or `1`, which reads as "
+        '`RETURN` or `EXPECT_RETURN` is `True`, `TRUE`, `"true"`, `yes` or `1`, which reads as '
         "false, so the route is permanent."
     ),
     explanation=(
@@ -351,8 +351,7 @@ RETURN_VALUE_NOT_MAPPED = Code(
     group=Group.LINT,
     title="Child's value is read but never mapped back",
     summary=(
-        "After a returnable handoff the parent reads a field that the child gathers, but no `MAP` "
-        "entry brings it back."
+        "After a returnable handoff the parent reads a field that the child gathers, but no `MAP` entry brings it back."
     ),
     explanation=(
         "When a child returns, only the fields listed in its route's `ON_RETURN.MAP` are copied "
@@ -391,8 +390,7 @@ MAP_DIRECTION_REVERSED = Code(
     fix="Swaps the two sides. Unsafe: it changes which value is copied where.",
     fix_safety=FixSafety.UNSAFE,
     runtime=(
-        "Nothing runs while UNKNOWN_HANDOFF_RETURN_FIELD stands. Were it accepted, the entry "
-        "would copy nothing back."
+        "Nothing runs while UNKNOWN_HANDOFF_RETURN_FIELD stands. Were it accepted, the entry would copy nothing back."
     ),
     see_also=("UNKNOWN_HANDOFF_RETURN_FIELD", "RETURN_VALUE_NOT_MAPPED"),
 )
@@ -426,8 +424,7 @@ RETURNABLE_TARGET_CANNOT_RETURN = Code(
     group=Group.LINT,
     title="Returnable target has no way back",
     summary=(
-        "The target of a `RETURN: true` route has no `COMPLETE`, no built-in return and no route "
-        "back to the parent."
+        "The target of a `RETURN: true` route has no `COMPLETE`, no built-in return and no route back to the parent."
     ),
     explanation=(
         "A child returns when a `COMPLETE` rule fires (or its FLOW reaches `THEN: COMPLETE`), "
@@ -445,6 +442,7 @@ RETURNABLE_TARGET_CANNOT_RETURN = Code(
     runtime="The child keeps the conversation; the parent waits for good and its `ON_RETURN` never runs.",
 )
 
+
 def _hub_with_returns(*rows: str, returns_route: str = "") -> str:
     """The retail hub routing order questions to `Order_Status_Agent`; `rows` add routes, and
     `returns_route` gives `Returns_Agent` a route of its own."""
@@ -460,7 +458,14 @@ def _hub_with_returns(*rows: str, returns_route: str = "") -> str:
     return project(_RETAIL_HUB + status + "".join("\n" + r for r in rows), _ORDER_STATUS_AGENT, returns)
 
 
-_TO_RETURNS = ("TO: Returns_Agent", _WHEN_RETURN, _RETURN_SUMMARY, "PASS: [order_id]", "HISTORY: full", "ON_FAILURE: continue")
+_TO_RETURNS = (
+    "TO: Returns_Agent",
+    _WHEN_RETURN,
+    _RETURN_SUMMARY,
+    "PASS: [order_id]",
+    "HISTORY: full",
+    "ON_FAILURE: continue",
+)
 _BACK_TO_HUB = route(
     "TO: Retail_Hub",
     'WHEN: "the customer asks about something other than a return"',
@@ -510,7 +515,7 @@ HANDOFF_CYCLE = Code(
         "The runtime keeps the active handoff chain and refuses a handoff to an agent already in "
         "it: `handoff_completed` reports `rejected` with code `recursion` and the route's "
         "`ON_FAILURE` runs instead. A permanent handoff does not take the caller out of the chain, "
-        "so a loop of permanent routes (a specialist routing \"back to the menu\", say) is refused "
+        'so a loop of permanent routes (a specialist routing "back to the menu", say) is refused '
         "when it comes round.\n\n"
         "A route to a waiting parent is allowed: the parent resumes (seed 004). So a loop is fine "
         "when the way out is returnable (`RETURN: true`) and the way back is a route to that "
@@ -667,7 +672,7 @@ ON_FAILURE_NOT_SET = Code(
         "`ON_FAILURE` decides what happens when a handoff fails before the target accepts it "
         "(the target is missing, the route is refused, or the dispatch fails): `continue`, the "
         "default, where the current agent carries on as if nothing happened; `escalate`; or "
-        "`respond \"<message>\"`. The platform's checklist for returnable handoffs asks for "
+        '`respond "<message>"`. The platform\'s checklist for returnable handoffs asks for '
         "`ON_FAILURE` on every route, set on purpose. Hints are shown in editors and printed by "
         "`abl check` only with `--all`."
     ),
@@ -800,7 +805,7 @@ RETURN_TARGET_NOT_DECLARED = Code(
         "name counts by its root). If one target is not writable, the runtime emits "
         "`memory_error` and applies none of the effects, so even the values that were mapped "
         "correctly never arrive. The compiler does not check this; the seed's troubleshooting "
-        "table lists it (\"The return applies no effects\")."
+        'table lists it ("The return applies no effects").'
     ),
     bad_example=income_route(*_INCOME_NOTE_RETURN),
     good_example=income_route(*_INCOME_NOTE_RETURN, memory=INCOME_NOTE),

@@ -37,9 +37,7 @@ _RETAIL_HUB = project(
 )
 
 
-def _returns_route(
-    *rows: str, when: str = 'intent.category == "return_item"', target: str = RETURNS_AGENT
-) -> str:
+def _returns_route(*rows: str, when: str = 'intent.category == "return_item"', target: str = RETURNS_AGENT) -> str:
     """Seed 000's router sending returns to `Returns_Agent`; `rows` follow `TO` and `WHEN`."""
     entry = route("TO: Returns_Agent", f"WHEN: {when}", *rows)
     return project(_RETAIL_HUB + entry, target)
@@ -157,7 +155,7 @@ E331 = Code(
     title="`last_n` history without a count",
     summary="A block-form history has `mode: last_n` but no `count`.",
     explanation=(
-        "`last_n` means \"the most recent N messages\", and the block form takes N from `count:`. "
+        '`last_n` means "the most recent N messages", and the block form takes N from `count:`. '
         "Without it there is no window, and the compiler rejects the project with E331.\n\n"
         "The count is in messages, not customer turns: a customer message and the reply to it are "
         "two. A `count: 0` is not an error but is silently read as `full` "
@@ -295,10 +293,7 @@ UNKNOWN_HANDOFF_RETURN_FIELD = Code(
         """,
         INCOME_AGENT,
     ),
-    fix=(
-        "Offers the child field with the closest name. Unsafe: it decides which value comes back "
-        "to the parent."
-    ),
+    fix=("Offers the child field with the closest name. Unsafe: it decides which value comes back to the parent."),
     fix_safety=FixSafety.UNSAFE,
     runtime=_REJECTED,
     see_also=("MAP_DIRECTION_REVERSED", "RETURN_VALUE_NOT_MAPPED", "UNKNOWN_DELEGATE_RETURN_FIELD"),
@@ -319,7 +314,7 @@ HANDOFF_ON_RETURN_WITHOUT_RETURN = Code(
         "the parent's thread ends when the target takes over. The compiler warns: Handoff "
         "on_return is unreachable unless RETURN is true. Remove on_return or enable "
         "return-to-parent behavior.\n\n"
-        "Spellings such as `True`, `TRUE`, `\"true\"` or `yes` read as false, so they give this "
+        'Spellings such as `True`, `TRUE`, `"true"` or `yes` read as false, so they give this '
         "warning too; RETURN_NOT_LOWERCASE_TRUE explains that part."
     ),
     bad_example=card_route("RETURN: false", "ON_RETURN:", "  action: continue"),
@@ -387,16 +382,13 @@ UNSUPPORTED_HANDOFF_ON_RETURN_ACTION = Code(
     severity=Severity.WARNING,
     group=Group.PLATFORM,
     title="Unsupported ON_RETURN action",
-    summary=(
-        "`ON_RETURN.action` is neither `continue` nor `resume_intent`, so the runtime falls back "
-        "to `continue`."
-    ),
+    summary=("`ON_RETURN.action` is neither `continue` nor `resume_intent`, so the runtime falls back to `continue`."),
     explanation=(
         "The runtime implements two actions after a return: `continue` resumes the parent without "
         "replaying anything, and `resume_intent` replays one customer message through the "
         "parent's routes. Any other word, such as `restart`, `complete` or `escalate`, passes the "
-        "compiler with the warning: Handoff on_return action \"<a>\" is not currently supported at "
-        "runtime. Supported actions are \"continue\" and \"resume_intent\".\n\n"
+        'compiler with the warning: Handoff on_return action "<a>" is not currently supported at '
+        'runtime. Supported actions are "continue" and "resume_intent".\n\n'
         "The check is skipped when the block also names a `handler`; that combination is "
         "HANDOFF_ON_RETURN_ACTION_AND_HANDLER."
     ),
@@ -433,7 +425,7 @@ UNKNOWN_HANDOFF_ON_RETURN_HANDLER = Code(
         "whose `RESPOND`, `CLEAR`, `CONTINUE` and `RESUME_INTENT` run after the return. A name with "
         "no entry leaves the route without the behaviour it was written for, and the compiler "
         "rejects the project.\n\n"
-        "A one-line `ON_RETURN: \"x\"` that matches nothing is treated more gently: see "
+        'A one-line `ON_RETURN: "x"` that matches nothing is treated more gently: see '
         "LEGACY_HANDOFF_ON_RETURN_SHORTHAND."
     ),
     bad_example=income_route(
@@ -450,10 +442,7 @@ UNKNOWN_HANDOFF_ON_RETURN_HANDLER = Code(
         "    annual_income: annual_income",
         handlers=INCOME_DONE,
     ),
-    fix=(
-        "Offers the declared handler with the closest name. Unsafe: it decides which handler runs "
-        "after the return."
-    ),
+    fix=("Offers the declared handler with the closest name. Unsafe: it decides which handler runs after the return."),
     fix_safety=FixSafety.UNSAFE,
     runtime=_REJECTED,
     see_also=("LEGACY_HANDOFF_ON_RETURN_SHORTHAND", "RETURN_HANDLER_NAME_COLLISION"),
@@ -509,10 +498,7 @@ LEGACY_HANDOFF_ON_RETURN_SHORTHAND = Code(
     severity=Severity.WARNING,
     group=Group.PLATFORM,
     title="ON_RETURN string matches no action or handler",
-    summary=(
-        "A one-line `ON_RETURN: \"x\"` is neither a built-in action nor the name of a declared "
-        "return handler."
-    ),
+    summary=('A one-line `ON_RETURN: "x"` is neither a built-in action nor the name of a declared return handler.'),
     explanation=(
         "The one-line form is a shorthand: its string is read as a built-in action (`continue`, "
         "`resume_intent`) or as the name of a `RETURN_HANDLERS` entry. When it is neither, the "
@@ -610,7 +596,7 @@ INVALID_HANDOFF_TARGET = Code(
     explanation=(
         "Targets are resolved by name across the whole project: every `AGENT:` and `SUPERVISOR:` "
         "in every file. The platform checks this when the project is compiled together and "
-        "rejects a name it cannot find, with: <label> \"<t>\" does not exist in this compilation. "
+        'rejects a name it cannot find, with: <label> "<t>" does not exist in this compilation. '
         "Known agents: ... . The message here also suggests the closest known name.\n\n"
         "In the editor the check runs against the whole workspace, open files or not. Remote "
         "targets (`REMOTE`, or `LOCATION: remote`) live in another deployment and are not checked."
@@ -647,7 +633,7 @@ SELF_HANDOFF_TARGET = Code(
     explanation=(
         "A handoff moves the conversation to another agent. An agent cannot hand off to itself: "
         "the compiler rejects the route, and the platform's runtime refuses one as well (\"Cannot "
-        "hand off to yourself\"). To send the customer back where they came from, name the "
+        'hand off to yourself"). To send the customer back where they came from, name the '
         "parent; to start over inside the same agent, use its own FLOW or GATHER."
     ),
     bad_example=_returns_route(
@@ -759,7 +745,7 @@ INVALID_HANDOFF_FAILURE_ACTION = Code(
         "`ON_FAILURE` runs when a handoff fails before the target accepts it: the target cannot be "
         "found, a check before the transfer refuses it, or the dispatch fails. It has three "
         "actions, with case-insensitive keywords: `continue` (the default; the current agent "
-        "carries on), `escalate` (to a human) and `respond \"<message>\"` (tell the customer). "
+        'carries on), `escalate` (to a human) and `respond "<message>"` (tell the customer). '
         "Anything else, such as `retry`, is rejected by the compiler.\n\n"
         "It does not cover errors inside the child after it accepted, nor an accepted returnable "
         "handoff that times out; that case is `ON_TIMEOUT`."
@@ -820,7 +806,7 @@ INVALID_TIMEOUT_SYNTAX = Code(
     bad_example=_delegate(timeout='"10 seconds"'),
     good_example=_delegate(),
     fix=(
-        "Rewrites a recognisable duration in the accepted form, e.g. `\"10 seconds\"` as `\"10s\"`. "
+        'Rewrites a recognisable duration in the accepted form, e.g. `"10 seconds"` as `"10s"`. '
         "Safe: the duration stays the same."
     ),
     fix_safety=FixSafety.SAFE,
@@ -903,16 +889,15 @@ UNDEFINED_CONDITION_VAR = Code(
     group=Group.PLATFORM,
     title="Condition uses an unknown variable",
     summary=(
-        "A name in a condition is not a gather field, a session or persistent variable, a tool "
-        "result or a built-in."
+        "A name in a condition is not a gather field, a session or persistent variable, a tool result or a built-in."
     ),
     explanation=(
         "Conditions appear in route `WHEN`s, `COMPLETE` and `DELEGATE` `WHEN`s, escalation "
         "triggers and remember `WHEN`s. Every name in them must be something the agent holds: a "
         "GATHER field, a `MEMORY` session or persistent variable, a tool result "
         "(`last_<tool>_result`), or a built-in such as `intent`, `input`, `channel`, `language`, "
-        "`session`, `user` or `context`. A misspelt name is simply never set, so `x == \"y\"` is "
-        "always false and `x != \"y\"` always true.\n\n"
+        '`session`, `user` or `context`. A misspelt name is simply never set, so `x == "y"` is '
+        'always false and `x != "y"` always true.\n\n'
         "Unquoted prose in a `WHEN` is read as an expression too, and each of its words is "
         "reported; put a natural-language condition in quotes. The platform accepts the project "
         "with a warning."

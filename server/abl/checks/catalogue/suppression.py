@@ -57,10 +57,7 @@ UNUSED_SUPPRESSION = Code(
     ),
     bad_example=card_route("RETURN: false  # abl: ignore[RETURN_NOT_LOWERCASE_TRUE]"),
     good_example=card_route("RETURN: false"),
-    fix=(
-        "Removes the unused codes, or the whole comment when none is used. Safe: nothing that is "
-        "reported changes."
-    ),
+    fix=("Removes the unused codes, or the whole comment when none is used. Safe: nothing that is reported changes."),
     fix_safety=FixSafety.SAFE,
     runtime="None: comments are not read by the platform.",
     see_also=("INVALID_SUPPRESSION",),

@@ -346,8 +346,7 @@ SECTION_KEYWORD_CASE = Code(
     fix="Writes the keyword in uppercase. Safe: this tool already reads it as that section.",
     fix_safety=FixSafety.SAFE,
     runtime=(
-        "A lenient parser reads it as the section; a strict one does not, and then everything in "
-        "the section is lost."
+        "A lenient parser reads it as the section; a strict one does not, and then everything in the section is lost."
     ),
     see_also=("UNKNOWN_SECTION",),
 )
@@ -357,10 +356,7 @@ INVALID_VALUE = Code(
     severity=Severity.ERROR,
     group=Group.SYNTAX,
     title="Value not allowed here",
-    summary=(
-        "A value outside the schema's allowed set or of the wrong kind, such as `TYPE: strng` or "
-        "`count: five`."
-    ),
+    summary=("A value outside the schema's allowed set or of the wrong kind, such as `TYPE: strng` or `count: five`."),
     explanation=(
         "The schema knows, for each key, the kind of value it takes (number, boolean, agent name, "
         "...) and, where there is one, the set of allowed words. The message suggests the closest "
@@ -673,7 +669,7 @@ MISSING_REASONING = Code(
     explanation=(
         "Every step must declare whether the model drives it (`REASONING: true`, working toward "
         "the step or agent goal) or its actions run in order (`REASONING: false`). There is no "
-        "default: the validator rejects a step without it (\"a step must declare reasoning\")."
+        'default: the validator rejects a step without it ("a step must declare reasoning").'
     ),
     bad_example=_return_flow(reasoning=False),
     good_example=_return_flow(),
@@ -734,8 +730,8 @@ INCOMPLETE_BEHAVIOR_PROFILE = Code(
     explanation=(
         "A profile file must say how it ranks against other profiles (`PRIORITY`, a "
         "non-negative number, higher wins) and when it applies (`WHEN`, a condition; `true` "
-        "makes it the default). The import rejects a profile without them: \"BEHAVIOR_PROFILE "
-        "requires a PRIORITY declaration\", \"BEHAVIOR_PROFILE requires a WHEN declaration\"."
+        'makes it the default). The import rejects a profile without them: "BEHAVIOR_PROFILE '
+        'requires a PRIORITY declaration", "BEHAVIOR_PROFILE requires a WHEN declaration".'
     ),
     bad_example=project(_CONCIERGE.format(profile="vip_guest"), _vip_profile(when=False)),
     good_example=project(_CONCIERGE.format(profile="vip_guest"), _vip_profile()),

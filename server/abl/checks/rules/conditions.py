@@ -24,7 +24,7 @@ The suggested replacement name changes what the condition tests: unsafe.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
@@ -38,7 +38,9 @@ from abl.suggest import did_you_mean
 from abl.text import Range
 
 _WORD = re.compile(r"[A-Za-z_][\w.]*")
-_OPERATOR_WORDS = frozenset({"and", "or", "not", "is", "set", "in", "empty", "exists", "implies", "true", "false", "null"})
+_OPERATOR_WORDS = frozenset(
+    {"and", "or", "not", "is", "set", "in", "empty", "exists", "implies", "true", "false", "null"}
+)
 
 
 def conditions(agent: Agent, *, with_complete: bool) -> Iterator[tuple[str, Condition]]:

@@ -18,7 +18,7 @@ is unsafe.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule

@@ -7,7 +7,7 @@ those questions so each rule states only what it changes. It registers no rule.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from abl.checks.rules.layout import block_end
 from abl.diagnostics import Fix, TextEdit
@@ -59,9 +59,7 @@ def insert_lines(source: SourceFile, after: Node, column: int, lines: Sequence[s
     return TextEdit(Range(at, at), text)
 
 
-def add_lines_fix(
-    title: str, source: SourceFile, after: Node, column: int, lines: Sequence[str], *, safe: bool
-) -> Fix:
+def add_lines_fix(title: str, source: SourceFile, after: Node, column: int, lines: Sequence[str], *, safe: bool) -> Fix:
     return Fix(title, (insert_lines(source, after, column, lines),), safe)
 
 
@@ -124,4 +122,3 @@ def span_range(base: Position, text: str, start: int, end: int) -> Range:
         return Position(base.line + newlines, offset - (before.rfind("\n") + 1))
 
     return Range(at(start), at(end))
-

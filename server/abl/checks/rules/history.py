@@ -145,7 +145,9 @@ def history_leaves_target_blind(check: Check, agent: Agent) -> None:
             continue
         if spec.resolved_mode == "none":
             what = "no messages"
-        elif spec.resolved_mode == "last_n" and spec.resolved_count is not None and spec.resolved_count <= _BLIND_WINDOW:
+        elif (
+            spec.resolved_mode == "last_n" and spec.resolved_count is not None and spec.resolved_count <= _BLIND_WINDOW
+        ):
             what = f"only the last {spec.resolved_count} message{'s' if spec.resolved_count != 1 else ''}"
         else:
             continue
@@ -229,9 +231,7 @@ def _last_n_without_count(check: Check, route: HandoffRoute, spec: HistorySpec) 
     node = _entry(route, mode.key_range)
     if node is not None:
         # The number is the author's choice of window: unsafe.
-        offered.append(
-            add_lines_fix("Add `count: 5`", check.document.source, node, node.col, ["count: 5"], safe=False)
-        )
+        offered.append(add_lines_fix("Add `count: 5`", check.document.source, node, node.col, ["count: 5"], safe=False))
     check.report(
         "E331",
         "history `mode: last_n` has no `count`; the project does not compile; add `count:` with a positive number",
@@ -287,7 +287,10 @@ def _line_advice(check: Check, route: HandoffRoute, spec: HistorySpec) -> tuple[
         offered.append(fixes.replace("Write `none`", written.range, "none", safe=False))
         if node is not None:
             offered.append(_block_fix(check, node, "last_n", "5"))
-        return "write `last_` and a positive number such as `last_5`, or a block with `mode: last_n` and `count`", offered
+        return (
+            "write `last_` and a positive number such as `last_5`, or a block with `mode: last_n` and `count`",
+            offered,
+        )
     words = [m for m in HISTORY_MODES if m != "last_n"]
     guess = did_you_mean(word, words) if word else None
     if guess is not None:
@@ -300,9 +303,7 @@ def _line_advice(check: Check, route: HandoffRoute, spec: HistorySpec) -> tuple[
     return f"{hint}use {_MODE_LIST.replace('`last_n`', '`last_<n>`')}", offered
 
 
-def _block_advice(
-    check: Check, route: HandoffRoute, spec: HistorySpec, key: str
-) -> tuple[str, str, list[Fix], Range]:
+def _block_advice(check: Check, route: HandoffRoute, spec: HistorySpec, key: str) -> tuple[str, str, list[Fix], Range]:
     node = _entry(route, spec.key_range)
     count = spec.count
     offered: list[Fix] = []
@@ -372,4 +373,3 @@ def _value_range(spec: HistorySpec) -> Range:
     if spec.mode is not None:
         return spec.mode.range
     return spec.key_range
-

@@ -9,8 +9,8 @@ on `abl.schema.lookup`, never on a keyword written here. This module registers n
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from abl.model import Agent, Document
 from abl.schema import lookup

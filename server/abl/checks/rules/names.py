@@ -43,9 +43,7 @@ def duplicate_agent_name(check: Check) -> None:
         if agent.kind not in _AGENT_KINDS or not agent.name.text:
             continue
         others = [
-            ref
-            for ref in table.get(agent.name.text, [])
-            if ref.agent is not agent and ref.agent.kind in _AGENT_KINDS
+            ref for ref in table.get(agent.name.text, []) if ref.agent is not agent and ref.agent.kind in _AGENT_KINDS
         ]
         if not others:
             continue
@@ -102,8 +100,7 @@ def reserved_variable_name(check: Check, agent: Agent) -> None:
             continue
         check.report(
             "RESERVED_VARIABLE_NAME",
-            f"`SET` writes `{name}`, which {why}; the runtime may overwrite the value at any time, "
-            "so use another name",
+            f"`SET` writes `{name}`, which {why}; the runtime may overwrite the value at any time, so use another name",
             assignment.target.range,
         )
 

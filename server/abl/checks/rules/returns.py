@@ -27,7 +27,7 @@ route: on a permanent one it lands in an `ON_RETURN` that never runs).
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
@@ -319,9 +319,7 @@ def return_value_not_mapped(check: Check, agent: Agent) -> None:
         owned = _owned_by_parent(route)
         gathered = [f.name.text for f in child.all_gather_fields()]
         missing = [
-            name
-            for name in dict.fromkeys(gathered)
-            if name in reads and name not in brought_back and name not in owned
+            name for name in dict.fromkeys(gathered) if name in reads and name not in brought_back and name not in owned
         ]
         if not missing:
             continue
@@ -488,7 +486,9 @@ def _add_map_entry(check: Check, route: HandoffRoute, name: str) -> Fix | None:
     on_return = route_entry(route, "ON_RETURN")
     if on_return is None:
         column = key_column(route.node)
-        return add_lines_fix(title, source, route.node, column, ["ON_RETURN:", "  MAP:", f"    {name}: {name}"], safe=False)
+        return add_lines_fix(
+            title, source, route.node, column, ["ON_RETURN:", "  MAP:", f"    {name}: {name}"], safe=False
+        )
     if on_return.has_value and not on_return.children:
         return None  # one-line `ON_RETURN: x`; rewriting it as a block is the author's call
     map_node = on_return.find("MAP")

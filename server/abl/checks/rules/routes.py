@@ -205,7 +205,11 @@ def _grants_fix(check: Check, node: Node) -> Fix | None:
         lines.append(f"{indent}  access: read")
     last = max(node.walk(), key=lambda n: n.row)
     end = Position(last.row, len(source.index.line_text(last.row)))
-    return Fix("Rewrite as `memory_grants` with read access", (TextEdit(Range(node.key_range.start, end), nl.join(lines)),), True)
+    return Fix(
+        "Rewrite as `memory_grants` with read access",
+        (TextEdit(Range(node.key_range.start, end), nl.join(lines)),),
+        True,
+    )
 
 
 def _listed_paths(node: Node) -> list[str]:

@@ -164,7 +164,11 @@ def flow_step_at_column_zero(check: Check) -> None:
         if block.placement is Placement.FLOW_STEP and block.agent is not None:
             node = block.node
             follows = _follows_flow(block, previous)
-            run = run + [block] if follows and previous is not None and previous.placement is Placement.FLOW_STEP else [block]
+            run = (
+                run + [block]
+                if follows and previous is not None and previous.placement is Placement.FLOW_STEP
+                else [block]
+            )
             fix = _indent_fix(check, run) if follows else None
             check.report(
                 "FLOW_STEP_AT_COLUMN_ZERO",

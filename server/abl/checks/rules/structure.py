@@ -26,10 +26,9 @@ it: unsafe. Deleting the earlier of two repeated keys is safe: it had no effect.
 
 from __future__ import annotations
 
-from functools import cache
-
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from abl.checks import fixes
 from abl.checks.context import Check, block_rule
@@ -128,9 +127,9 @@ class _Walk:
             seen: dict[object, Node] = {}
             previous: Node | None = None
             for child in node.children:
-                if self._list_beside_its_key(previous, child):
-                    pass
-                elif child.is_entry and self._outside_items(key, node, child):
+                if self._list_beside_its_key(previous, child) or (
+                    child.is_entry and self._outside_items(key, node, child)
+                ):
                     pass
                 elif child.is_entry:
                     self.entry(key, child, seen)
@@ -269,7 +268,9 @@ class _Walk:
         elif V.LIST_OF_BLOCKS in shapes and not shapes & _KEYED_BLOCKS:
             message = f"`{block.name}` takes `- KEY: value` list items, found `{clipped(word)}`"
         elif re.fullmatch(r"[\w.$-]+", word):
-            message = f"expected `{word}:` (a `{block.name}` entry is `name:` followed by its value); is the `:` missing?"
+            message = (
+                f"expected `{word}:` (a `{block.name}` entry is `name:` followed by its value); is the `:` missing?"
+            )
         else:
             message = f"`{block.name}` takes `name: value` lines, found `{clipped(word)}`"
         self._syntax(node.value_range, message)

@@ -84,7 +84,7 @@ def _check_target(check: Check, label: str, name: Name, known: list[str]) -> Non
     if check.project.agent(name.text) is not None:
         return
     guess = did_you_mean(name.text, known)
-    hint = f"; did you mean \"{guess}\"" if guess else ""
+    hint = f'; did you mean "{guess}"' if guess else ""
     offered = fixes.use_instead(guess, name.range)
     check.report(
         "INVALID_HANDOFF_TARGET",

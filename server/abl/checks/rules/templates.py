@@ -23,7 +23,7 @@ Both fixes change the text that is sent: unsafe.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule

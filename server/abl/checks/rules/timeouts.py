@@ -51,7 +51,7 @@ def invalid_handoff_timeout_action(check: Check, agent: Agent) -> None:
             continue
         text = value.text.strip()
         lowered = text.lower()
-        if lowered in _ACTIONS or (lowered.startswith(_RESPOND) and text[len(_RESPOND):].strip()):
+        if lowered in _ACTIONS or (lowered.startswith(_RESPOND) and text[len(_RESPOND) :].strip()):
             continue
         choices = (
             fixes.replace("Continue when the child is late", value.range, "continue", safe=False),

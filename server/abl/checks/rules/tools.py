@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
@@ -131,9 +131,14 @@ def _imported_names_missing(check: Check, agent: Agent) -> Iterator[tuple[str, R
         start = node.value_range.start
         for m in _TOOL_NAME.finditer(raw, bracket):
             if m.group(0) not in library:
-                yield m.group(0), Range(
-                    Position(start.line, start.character + m.start()), Position(start.line, start.character + m.end())
-                ), library
+                yield (
+                    m.group(0),
+                    Range(
+                        Position(start.line, start.character + m.start()),
+                        Position(start.line, start.character + m.end()),
+                    ),
+                    library,
+                )
 
 
 def _references(agent: Agent) -> Iterator[tuple[str, str, Range]]:
@@ -172,8 +177,11 @@ def _listed(node: Node) -> Iterator[tuple[str, Range]]:
     start = node.value_range.start
     if raw.strip().startswith("["):
         for m in _TOOL_NAME.finditer(raw):
-            yield m.group(0), Range(
-                Position(start.line, start.character + m.start()), Position(start.line, start.character + m.end())
+            yield (
+                m.group(0),
+                Range(
+                    Position(start.line, start.character + m.start()), Position(start.line, start.character + m.end())
+                ),
             )
     for child in node.children:
         content = child.content if child.is_item else None

@@ -57,6 +57,7 @@ def create_model(name: str = "embedded", **options: Any) -> Model:
 
 
 __all__ = [
+    "PROVIDER_NAMES",
     "CallLog",
     "ChatMessage",
     "ConditionDecision",
@@ -72,7 +73,6 @@ __all__ = [
     "ModelError",
     "MultiIntentDecision",
     "OpenAICompatModel",
-    "PROVIDER_NAMES",
     "ReplyRequest",
     "ScriptExhausted",
     "ScriptedModel",

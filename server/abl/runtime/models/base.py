@@ -252,9 +252,7 @@ class Model(Protocol):
 
     def judge_condition(self, condition: str, message: str, context: ModelContext) -> ConditionDecision: ...
 
-    def extract(
-        self, fields: Sequence[FieldSpec], message: str, context: ModelContext
-    ) -> dict[str, Extraction]: ...
+    def extract(self, fields: Sequence[FieldSpec], message: str, context: ModelContext) -> dict[str, Extraction]: ...
 
     def detect_intents(
         self, message: str, intents: Sequence[IntentOption], context: ModelContext
@@ -362,9 +360,7 @@ def _secret_texts(extraction: Extraction) -> list[str]:
     return texts
 
 
-def ranked_decision(
-    scores: Sequence[tuple[str, float]], threshold: float, margin: float
-) -> IntentDecision:
+def ranked_decision(scores: Sequence[tuple[str, float]], threshold: float, margin: float) -> IntentDecision:
     """Turn per-intent scores (in declaration order) into a decision.
 
     Ties keep declaration order. The best intent wins when it reaches `threshold`; the answer

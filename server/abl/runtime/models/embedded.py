@@ -97,9 +97,7 @@ class EmbeddedModel(CallLog):
     def provider(self) -> str:
         return "embedded"
 
-    def classify_intent(
-        self, message: str, intents: Sequence[IntentOption], context: ModelContext
-    ) -> IntentDecision:
+    def classify_intent(self, message: str, intents: Sequence[IntentOption], context: ModelContext) -> IntentDecision:
         scores = self._index(intents).score(message) if intents else []
         decision = ranked_decision(scores, self.threshold, self.margin)
         self._log(ModelCallRecord("intent", self.provider, (ChatMessage("user", message),), intent_result(decision)))

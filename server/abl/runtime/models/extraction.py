@@ -38,10 +38,31 @@ PHONE_TYPES = frozenset({"phone", "phone_number", "telephone", "tel"})
 ENUM_TYPES = frozenset({"enum", "choice", "option"})
 
 YES_WORDS = frozenset(
-    "yes yeah yea yep yup ya sure correct right ok okay affirmative absolutely definitely certainly "
-    "true y agreed indeed confirm confirmed".split()
+    [
+        "yes",
+        "yeah",
+        "yea",
+        "yep",
+        "yup",
+        "ya",
+        "sure",
+        "correct",
+        "right",
+        "ok",
+        "okay",
+        "affirmative",
+        "absolutely",
+        "definitely",
+        "certainly",
+        "true",
+        "y",
+        "agreed",
+        "indeed",
+        "confirm",
+        "confirmed",
+    ]
 )
-NO_WORDS = frozenset("no nope nah negative false n never incorrect wrong".split())
+NO_WORDS = frozenset(["no", "nope", "nah", "negative", "false", "n", "never", "incorrect", "wrong"])
 UNSURE_PHRASES = ("not sure", "unsure", "maybe", "dunno", "don't know", "do not know", "no idea", "perhaps")
 SHORT_ANSWER_WORDS = 4
 CONTEXT_WINDOW_WORDS = 4
@@ -147,7 +168,9 @@ def _by_explicit_pattern(spec: FieldSpec, message: str, kind: str, taken: Sequen
     try:
         pattern = re.compile(spec.pattern or "")
     except re.error as err:
-        raise ModelError(f"field `{spec.name}`: extraction_pattern {spec.pattern!r} is not a valid regular expression ({err})") from None
+        raise ModelError(
+            f"field `{spec.name}`: extraction_pattern {spec.pattern!r} is not a valid regular expression ({err})"
+        ) from None
     group = spec.pattern_group
     if group is None:
         group = 1 if pattern.groups >= 1 else 0
@@ -230,7 +253,7 @@ def _boolean(spec: FieldSpec, message: str) -> Found | None:
         if word in YES_WORDS:
             value = not negated
             start = tokens[index - 1].start() if negated else token.start()
-        elif word in NO_WORDS or word in ("don't", "dont") and index == 0:
+        elif word in NO_WORDS or (word in ("don't", "dont") and index == 0):
             value = False
             start = token.start()
         elif word == "of" and index + 1 < len(tokens) and tokens[index + 1].group(0) == "course":
@@ -288,9 +311,7 @@ def _phone(message: str, today: date, date_order: DateOrder, taken: Sequence[tup
     return None
 
 
-def _first_free(
-    matches: Iterable[re.Match[str]], taken: Sequence[tuple[int, int]], confidence: float
-) -> Found | None:
+def _first_free(matches: Iterable[re.Match[str]], taken: Sequence[tuple[int, int]], confidence: float) -> Found | None:
     for match in matches:
         start, end = match.span()
         if not _overlaps(start, end, taken):
@@ -326,7 +347,9 @@ def _enum(spec: FieldSpec, message: str, taken: Sequence[tuple[int, int]]) -> Fo
     return _fuzzy_option(spec, options, message, taken)
 
 
-def _fuzzy_option(spec: FieldSpec, options: Sequence[str], message: str, taken: Sequence[tuple[int, int]]) -> Found | None:
+def _fuzzy_option(
+    spec: FieldSpec, options: Sequence[str], message: str, taken: Sequence[tuple[int, int]]
+) -> Found | None:
     tokens = [m for m in re.finditer(r"[A-Za-z0-9]+", message)]
     cutoff = FUZZY_CUTOFF_ASKED if spec.asked else FUZZY_CUTOFF_UNASKED
     best: tuple[float, int, int, str] | None = None
@@ -384,7 +407,9 @@ def _could_be_identifier(reply: str, learned: LearnedPattern) -> bool:
     return not any(c.isdigit() for c in learned.example) or any(c.isdigit() for c in reply)
 
 
-_EXAMPLE_CUE_RE = re.compile(r"\b(?:for example|for instance|e\.g\.?|eg|such as|like|example:?|format:?)\s*[:,]?\s*", re.IGNORECASE)
+_EXAMPLE_CUE_RE = re.compile(
+    r"\b(?:for example|for instance|e\.g\.?|eg|such as|like|example:?|format:?)\s*[:,]?\s*", re.IGNORECASE
+)
 
 
 def learn_pattern(description: str) -> LearnedPattern | None:
@@ -475,8 +500,8 @@ def _mention_distance(message: str, start: int, end: int, field_words: frozenset
         return None
     # Only a few words either side matter; reading a bounded stretch keeps long messages linear.
     reach = CONTEXT_WINDOW_WORDS * _LONGEST_WORD
-    before = words(message[max(0, start - reach):start])[-CONTEXT_WINDOW_WORDS:]
-    after = words(message[end:end + reach])[:CONTEXT_WINDOW_WORDS]
+    before = words(message[max(0, start - reach) : start])[-CONTEXT_WINDOW_WORDS:]
+    after = words(message[end : end + reach])[:CONTEXT_WINDOW_WORDS]
     distances = [len(before) - i for i, word in enumerate(before) if field_words.intersection(concepts(word))]
     distances += [i + 1 for i, word in enumerate(after) if field_words.intersection(concepts(word))]
     return min(distances) if distances else None

@@ -29,13 +29,38 @@ class NumberMatch:
 
 
 UNITS = {
-    "zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+    "zero": 0,
+    "oh": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
 }
 TENS = {
-    "twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-    "eighty": 80, "ninety": 90,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fourty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
 }
 SCALES = {"thousand": 1_000, "grand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 MULTIPLIERS = {"hundred": 100, "dozen": 12}
@@ -43,8 +68,18 @@ MULTIPLIERS = {"hundred": 100, "dozen": 12}
 SUFFIX_SCALES = {"k": 1_000, "m": 1_000_000, "mm": 1_000_000, "mn": 1_000_000, "bn": 1_000_000_000}
 CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 CURRENCY_WORDS = {
-    "dollar": "USD", "dollars": "USD", "usd": "USD", "bucks": "USD", "euro": "EUR", "euros": "EUR",
-    "eur": "EUR", "pound": "GBP", "pounds": "GBP", "gbp": "GBP", "rupees": "INR", "inr": "INR",
+    "dollar": "USD",
+    "dollars": "USD",
+    "usd": "USD",
+    "bucks": "USD",
+    "euro": "EUR",
+    "euros": "EUR",
+    "eur": "EUR",
+    "pound": "GBP",
+    "pounds": "GBP",
+    "gbp": "GBP",
+    "rupees": "INR",
+    "inr": "INR",
 }
 
 _SIGN = "|".join(re.escape(sign) for sign in CURRENCY_SIGNS)

@@ -70,8 +70,16 @@ _INTENTS_INSTRUCTIONS = (
     '{"intents": [{"intent": <name>, "confidence": <0..1>, "text": <the words>}], '
     '"relationship": "independent" | "dependent" | "ambiguous"}.'
 )
-_JSON_TYPES = {"string": "string", "number": "number", "integer": "integer", "float": "number",
-               "boolean": "boolean", "object": "object", "date": "string", "datetime": "string"}
+_JSON_TYPES = {
+    "string": "string",
+    "number": "number",
+    "integer": "integer",
+    "float": "number",
+    "boolean": "boolean",
+    "object": "object",
+    "date": "string",
+    "datetime": "string",
+}
 _EXTRACT_INSTRUCTIONS = (
     "You extract field values from the customer's latest message. Answer with one JSON object and "
     'nothing else: {"fields": {<field name>: {"value": <value>, "span": <the exact text it came from>, '
@@ -100,9 +108,7 @@ class OpenAICompatModel(CallLog):
         env = os.environ if environ is None else environ
         resolved_model = model or _first_set(env, MODEL_VARIABLES)
         if not resolved_model:
-            raise ModelError(
-                "the openai model provider needs a model name: pass model=... or set ABL_OPENAI_MODEL"
-            )
+            raise ModelError("the openai model provider needs a model name: pass model=... or set ABL_OPENAI_MODEL")
         self.model = resolved_model
         self.base_url = (base_url or _first_set(env, BASE_URL_VARIABLES) or DEFAULT_BASE_URL).rstrip("/")
         self.timeout = timeout
@@ -132,9 +138,7 @@ class OpenAICompatModel(CallLog):
 
     # The four questions.
 
-    def classify_intent(
-        self, message: str, intents: Sequence[IntentOption], context: ModelContext
-    ) -> IntentDecision:
+    def classify_intent(self, message: str, intents: Sequence[IntentOption], context: ModelContext) -> IntentDecision:
         listing = "\n".join(_intent_line(option) for option in intents)
         prompt = f"Intents:\n{listing}\n\n{self._conversation(context, message)}Message: {message}"
         messages = (ChatMessage("system", _INTENT_INSTRUCTIONS), ChatMessage("user", prompt))
@@ -208,7 +212,9 @@ class OpenAICompatModel(CallLog):
         messages = (ChatMessage("system", system), *request.messages)
         body_messages = _tool_conversation(messages)
         tools = [_tool_schema(tool) for tool in request.tools]
-        payload = self._post("tool_choice", messages, {"messages": body_messages, "tools": tools, "tool_choice": "auto"})
+        payload = self._post(
+            "tool_choice", messages, {"messages": body_messages, "tools": tools, "tool_choice": "auto"}
+        )
         message = payload["message"]
         calls = message.get("tool_calls")
         decision: ToolDecision
@@ -221,7 +227,9 @@ class OpenAICompatModel(CallLog):
             try:
                 arguments = json.loads(raw_arguments) if isinstance(raw_arguments, str) else dict(raw_arguments)
             except (ValueError, TypeError):
-                self._fail("tool_choice", messages, f"the arguments of {name} are not JSON: {_clip(str(raw_arguments))}")
+                self._fail(
+                    "tool_choice", messages, f"the arguments of {name} are not JSON: {_clip(str(raw_arguments))}"
+                )
             if not isinstance(arguments, dict):
                 self._fail("tool_choice", messages, f"the arguments of {name} are not an object")
             decision = ToolDecision(ToolChoice(name, arguments, 1.0))
@@ -343,8 +351,15 @@ def _tool_conversation(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
     open_calls: set[str] = set()
     for m in messages:
         if m.tool is not None and m.role == "assistant" and m.tool_call_id is not None:
-            out.append({"role": "assistant", "content": None, "tool_calls": [
-                {"id": m.tool_call_id, "type": "function", "function": {"name": m.tool, "arguments": m.content}}]})
+            out.append(
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {"id": m.tool_call_id, "type": "function", "function": {"name": m.tool, "arguments": m.content}}
+                    ],
+                }
+            )
             open_calls.add(m.tool_call_id)
         elif m.role == "tool":
             if m.tool_call_id in open_calls:
@@ -355,12 +370,21 @@ def _tool_conversation(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
 
 
 def _tool_schema(tool: ToolSpec) -> dict[str, Any]:
-    properties = {p.name: {"type": "array" if p.type.strip().endswith("[]")
-                           else _JSON_TYPES.get(p.type.strip().lower(), "string")} for p in tool.params}
+    properties = {
+        p.name: {
+            "type": "array" if p.type.strip().endswith("[]") else _JSON_TYPES.get(p.type.strip().lower(), "string")
+        }
+        for p in tool.params
+    }
     required = [p.name for p in tool.params if p.required]
-    return {"type": "function", "function": {
-        "name": tool.name, "description": tool.description or tool.name.replace("_", " "),
-        "parameters": {"type": "object", "properties": properties, "required": required}}}
+    return {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description or tool.name.replace("_", " "),
+            "parameters": {"type": "object", "properties": properties, "required": required},
+        },
+    }
 
 
 def _read_intent(data: Mapping[str, Any], offered: Sequence[str]) -> IntentDecision:

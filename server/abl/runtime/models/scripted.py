@@ -137,8 +137,13 @@ class ScriptedModel(CallLog):
     def begin_turn(self, answers: Mapping[str, Sequence[Any]] | None) -> None:
         """Answers that belong to the next customer message only: they are used first, while
         that message is handled, and are dropped when the next one arrives."""
-        purposes = {"intents": "intent", "conditions": "condition", "extractions": "extract",
-                    "replies": "reply", "tool_calls": "tool_choice"}
+        purposes = {
+            "intents": "intent",
+            "conditions": "condition",
+            "extractions": "extract",
+            "replies": "reply",
+            "tool_calls": "tool_choice",
+        }
         self._turn = {}
         for key, values in (answers or {}).items():
             purpose = purposes.get(key, key)
@@ -148,8 +153,7 @@ class ScriptedModel(CallLog):
 
     def unused(self) -> dict[str, int]:
         """Queued answers not used yet, per purpose (mapping answers never run out)."""
-        answers = (self._intents, self._conditions, self._extractions, self._replies, self._tools,
-                   *self._turn.values())
+        answers = (self._intents, self._conditions, self._extractions, self._replies, self._tools, *self._turn.values())
         out: dict[str, int] = {}
         for a in answers:
             if a.queue:
@@ -167,18 +171,16 @@ class ScriptedModel(CallLog):
 
     # The four questions.
 
-    def classify_intent(
-        self, message: str, intents: Sequence[IntentOption], context: ModelContext
-    ) -> IntentDecision:
+    def classify_intent(self, message: str, intents: Sequence[IntentOption], context: ModelContext) -> IntentDecision:
         asked = (ChatMessage("user", message),)
         return self._guard("intent", asked, lambda: self._classify_intent(message, intents, context))
 
-    def _classify_intent(
-        self, message: str, intents: Sequence[IntentOption], context: ModelContext
-    ) -> IntentDecision:
+    def _classify_intent(self, message: str, intents: Sequence[IntentOption], context: ModelContext) -> IntentDecision:
         found, answer = self._take(self._intents, message)
         if not found:
-            return self._fall_back("intent", f"message {message!r}", lambda m: m.classify_intent(message, intents, context))
+            return self._fall_back(
+                "intent", f"message {message!r}", lambda m: m.classify_intent(message, intents, context)
+            )
         if isinstance(answer, list):
             answer = answer[0] if answer else None  # a multi-intent answer asked as one intent
         decision = _intent_decision(answer, intents)
@@ -252,8 +254,9 @@ class ScriptedModel(CallLog):
     ) -> MultiIntentDecision:
         found, answer = self._take(self._intents, message)
         if not found:
-            return self._fall_back("intents", f"message {message!r}",
-                                   lambda m: m.detect_intents(message, intents, context))
+            return self._fall_back(
+                "intents", f"message {message!r}", lambda m: m.detect_intents(message, intents, context)
+            )
         names = answer if isinstance(answer, list) else ([] if answer is None else [answer])
         detected = []
         for name in names:
@@ -307,8 +310,10 @@ def _tool_decision(answer: Any, request: ToolRequest) -> ToolDecision:
         raise ModelError(f"scripted tool call must be {{tool: name, arguments: {{...}}}} or null, not {answer!r}")
     offered = [tool.name for tool in request.tools]
     if answer["tool"] not in offered:
-        raise ModelError(f"scripted tool {answer['tool']!r} is not one of the tools {request.agent} may call: "
-                         f"{', '.join(offered) or 'none'}")
+        raise ModelError(
+            f"scripted tool {answer['tool']!r} is not one of the tools {request.agent} may call: "
+            f"{', '.join(offered) or 'none'}"
+        )
     arguments = answer.get("arguments") or {}
     if not isinstance(arguments, Mapping):
         raise ModelError(f"scripted arguments for {answer['tool']!r} must be a mapping, not {arguments!r}")
@@ -326,6 +331,8 @@ def _intent_decision(answer: IntentAnswer, intents: Sequence[IntentOption]) -> I
     if not isinstance(answer, str):
         raise ModelError(f"scripted intent answer must be an intent name or None, not {answer!r}")
     if answer not in offered:
-        raise ModelError(f"scripted intent {answer!r} is not one of the offered intents: {', '.join(offered) or 'none'}")
+        raise ModelError(
+            f"scripted intent {answer!r} is not one of the offered intents: {', '.join(offered) or 'none'}"
+        )
     ranked = [(answer, 1.0)] + [(name, 0.0) for name in offered if name != answer]
     return IntentDecision(name=answer, confidence=1.0, ranked=ranked, ambiguous=False)

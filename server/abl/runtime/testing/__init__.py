@@ -14,6 +14,7 @@ from abl.runtime.testing.runner import ConversationResult, ProjectProblem, Runne
 from abl.runtime.testing.yamlread import FormatError
 
 __all__ = [
+    "TEST_FILE_SUFFIX",
     "Conversation",
     "ConversationFile",
     "ConversationResult",
@@ -27,7 +28,6 @@ __all__ = [
     "Observed",
     "ProjectProblem",
     "Runner",
-    "TEST_FILE_SUFFIX",
     "TurnOutcome",
     "TurnSpec",
     "check_turn",

@@ -68,7 +68,7 @@ def compute_coverage(project: Project, events: Iterable[Mapping[str, Any]]) -> C
     return Coverage(project.root, tuple(items))
 
 
-def _agent_items(agent: Agent, seen: "_Seen") -> list[CoverageItem]:
+def _agent_items(agent: Agent, seen: _Seen) -> list[CoverageItem]:
     name = agent.name.text
     items: list[CoverageItem] = []
     for route in agent.handoffs:
@@ -90,7 +90,12 @@ def _agent_items(agent: Agent, seen: "_Seen") -> list[CoverageItem]:
     for rule in agent.complete:
         condition = f" WHEN {rule.when.text}" if rule.when is not None else ""
         items.append(
-            CoverageItem(name, "complete", f"{name} COMPLETE rule {rule.index + 1}{condition}", (name, rule.index) in seen.completed)
+            CoverageItem(
+                name,
+                "complete",
+                f"{name} COMPLETE rule {rule.index + 1}{condition}",
+                (name, rule.index) in seen.completed,
+            )
         )
     for gather_field in agent.all_gather_fields():
         field_name = gather_field.name.text

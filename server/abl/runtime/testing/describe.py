@@ -90,7 +90,9 @@ def _complete(event: Event) -> str:
     elif isinstance(rule, Mapping):
         index = rule.get("index")
         # Rules are counted from 1 here, as in coverage; the event keeps the 0-based index.
-        rule_text = f"rule {index + 1}" if isinstance(index, int) and not isinstance(index, bool) else f"rule {show(index)}"
+        rule_text = (
+            f"rule {index + 1}" if isinstance(index, int) and not isinstance(index, bool) else f"rule {show(index)}"
+        )
         if rule.get("condition"):
             rule_text += f" WHEN {rule['condition']}"
     else:

@@ -54,7 +54,13 @@ def check_turn(spec: TurnSpec, seen: Observed) -> list[Failure]:
     failures: list[Failure] = []
     if spec.agent is not None and spec.agent != seen.active_agent:
         failures.append(
-            Failure("agent", "the active agent after the turn differs", spec.agent, seen.active_agent, line=spec.line_of("agent"))
+            Failure(
+                "agent",
+                "the active agent after the turn differs",
+                spec.agent,
+                seen.active_agent,
+                line=spec.line_of("agent"),
+            )
         )
     if spec.reply is not None:
         failure = check_reply("reply", spec.reply, seen.replies)
@@ -104,7 +110,9 @@ def problem_text(event: Mapping[str, Any]) -> str:
     return f"the runtime reported an error: {event.get('message', '(no message)')}"
 
 
-def unexpected_errors(expected: Sequence[EventPattern], events: Sequence[Mapping[str, Any]], line: int | None = None) -> list[Failure]:
+def unexpected_errors(
+    expected: Sequence[EventPattern], events: Sequence[Mapping[str, Any]], line: int | None = None
+) -> list[Failure]:
     """Errors and failed tool calls fail, unless one of the expected events matches them.
 
     Errors are never silent: a scripted model with no answer, a tool without a mock or an
@@ -132,7 +140,9 @@ def check_reply(kind: str, matcher: Matcher, replies: Sequence[tuple[str, str]])
     return Failure(kind, f"the {kind} does not match", matcher.describe(), actual, (reason,))
 
 
-def check_events(expected: Sequence[EventPattern], events: Sequence[Mapping[str, Any]], kind: str = "events") -> list[Failure]:
+def check_events(
+    expected: Sequence[EventPattern], events: Sequence[Mapping[str, Any]], kind: str = "events"
+) -> list[Failure]:
     """The expected events must appear in this order; a failure shows the nearest candidates."""
     result = match_in_order(expected, events)
     if result.ok:
@@ -147,7 +157,11 @@ def check_events(expected: Sequence[EventPattern], events: Sequence[Mapping[str,
         types = sorted({str(e.get("type")) for e in events})
         details.append(f"no `{missing.type}` event in this turn (types seen: {', '.join(types) or 'none'})")
     for near in result.near:
-        where = " (it came before the previously matched event: check the order)" if near.before_previous and not near.reasons else ""
+        where = (
+            " (it came before the previously matched event: check the order)"
+            if near.before_previous and not near.reasons
+            else ""
+        )
         details.append(f"candidate {describe_event(near.event)}{where}")
         details.extend(f"    {reason}" for reason in near.reasons)
     return [

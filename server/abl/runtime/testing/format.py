@@ -108,8 +108,10 @@ class ConversationFile:
         base = conversation.scripted if conversation.scripted is not None else self.scripted
         if base is None:
             return None
-        return {key: list(value) if isinstance(value, list) else (dict(value) if isinstance(value, dict) else value)
-                for key, value in base.items()}
+        return {
+            key: list(value) if isinstance(value, list) else (dict(value) if isinstance(value, dict) else value)
+            for key, value in base.items()
+        }
 
     def model_for(self, conversation: Conversation) -> str:
         """The named model; without one, `scripted` when decisions are given, else `embedded`."""

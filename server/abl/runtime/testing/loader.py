@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from abl.model.lower_steps import duration_ms
 from abl.runtime.testing.format import (
     MODELS,
     SCRIPT_PURPOSES,
@@ -31,16 +32,33 @@ from abl.runtime.testing.matcher import (
     compile_text_matcher,
     show,
 )
-from abl.model.lower_steps import duration_ms
 from abl.runtime.testing.yamlread import FormatError, LineDict, LineList, plain, read_yaml
 from abl.suggest import did_you_mean
 
-FILE_KEYS = ("project", "agent", "model", "model_options", "mocks", "scripted", "handoff_delays", "tests",
-             "description")
-TEST_KEYS = ("name", "description", "setup", "greeting", "start_events", "mocks", "scripted", "handoff_delays",
-             "skip", "turns")
-TURN_KEYS = ("user", "agent", "reply", "events", "no_events", "vars", "history_received", "ended", "scripted",
-             "after")
+FILE_KEYS = (
+    "project",
+    "agent",
+    "model",
+    "model_options",
+    "mocks",
+    "scripted",
+    "handoff_delays",
+    "tests",
+    "description",
+)
+TEST_KEYS = (
+    "name",
+    "description",
+    "setup",
+    "greeting",
+    "start_events",
+    "mocks",
+    "scripted",
+    "handoff_delays",
+    "skip",
+    "turns",
+)
+TURN_KEYS = ("user", "agent", "reply", "events", "no_events", "vars", "history_received", "ended", "scripted", "after")
 MODEL_OPTION_KEYS = ("base_url", "model", "timeout")
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
@@ -113,7 +131,9 @@ class _FileReader:
         seen: dict[str, int] = {}
         for conv in conversations:
             if conv.name in seen:
-                raise self.fail(conv.line, f"two tests are named {_quote(conv.name)} (the first on line {seen[conv.name]})")
+                raise self.fail(
+                    conv.line, f"two tests are named {_quote(conv.name)} (the first on line {seen[conv.name]})"
+                )
             seen[conv.name] = conv.line
         return ConversationFile(
             path=self.path,
@@ -214,7 +234,9 @@ class _FileReader:
         if isinstance(entry, str):
             return EventPattern(entry, (), line)
         if not isinstance(entry, LineDict):
-            raise self.fail(line, f"an entry of `{key}` must be an event type or a mapping with `type`, not {show(entry)}")
+            raise self.fail(
+                line, f"an entry of `{key}` must be an event type or a mapping with `type`, not {show(entry)}"
+            )
         event_type = entry.get("type")
         if not isinstance(event_type, str) or not event_type.strip():
             raise self.fail(entry.line, f"an entry of `{key}` needs `type:` (for example `type: handoff`)")
@@ -238,7 +260,10 @@ class _FileReader:
             out = []
             for i, entry in enumerate(value):
                 if not isinstance(entry, LineDict) or not _is_thread_form(entry):
-                    raise self.fail(value.line_of(i), "each entry of a `vars` list needs `values:` (and `agent:` for a named thread)")
+                    raise self.fail(
+                        value.line_of(i),
+                        "each entry of a `vars` list needs `values:` (and `agent:` for a named thread)",
+                    )
                 out.append(self.one_thread(entry))
             return tuple(out)
         raise self.fail(line, "`vars` must map variable names to expected values (or give `agent:` and `values:`)")
@@ -261,7 +286,9 @@ class _FileReader:
         value = item["history_received"]
         entries = [value] if isinstance(value, LineDict) else value
         if not isinstance(entries, LineList) and not isinstance(value, LineDict):
-            raise self.fail(item.line_of("history_received"), "`history_received` must be `{agent: X, count: N}` or a list of them")
+            raise self.fail(
+                item.line_of("history_received"), "`history_received` must be `{agent: X, count: N}` or a list of them"
+            )
         out = []
         for i, entry in enumerate(entries):
             line = entries.line_of(i) if isinstance(entries, LineList) else value.line
@@ -270,8 +297,12 @@ class _FileReader:
             self.known_keys(entry, ("agent", "count"), "in `history_received`")
             agent = self.text(entry, "agent", required=True)
             if "count" not in entry:
-                raise self.fail(entry.line, "`history_received` needs `count:` (a number or a matcher such as `{gte: 2}`)")
-            out.append(HistoryReceived(agent, self.matcher(entry["count"], entry.line_of("count"), "`count`"), entry.line))
+                raise self.fail(
+                    entry.line, "`history_received` needs `count:` (a number or a matcher such as `{gte: 2}`)"
+                )
+            out.append(
+                HistoryReceived(agent, self.matcher(entry["count"], entry.line_of("count"), "`count`"), entry.line)
+            )
         return tuple(out)
 
     # --- small readers ---------------------------------------------------------------------
@@ -330,8 +361,10 @@ class _FileReader:
         written = item.raw.get(key, item[key])
         ms = duration_ms(str(written)) if isinstance(written, (str, int)) and not isinstance(written, bool) else None
         if ms is None:
-            raise self.fail(item.line_of(key), f"`{key}` takes a duration: milliseconds (`1500`) or a number "
-                                                "ending in `ms`, `s`, `m` or `h` (`90s`)")
+            raise self.fail(
+                item.line_of(key),
+                f"`{key}` takes a duration: milliseconds (`1500`) or a number ending in `ms`, `s`, `m` or `h` (`90s`)",
+            )
         return ms
 
     def delays(self, item: LineDict) -> dict[str, int]:
@@ -360,7 +393,9 @@ class _FileReader:
             elif isinstance(value, (LineDict, LineList)):
                 out[key] = plain(value)
             else:
-                raise self.fail(block.line_of(key), f"`scripted.{key}` must be a list (used in order) or a mapping (looked up)")
+                raise self.fail(
+                    block.line_of(key), f"`scripted.{key}` must be a list (used in order) or a mapping (looked up)"
+                )
         return out
 
     def turn_script(self, item: LineDict) -> dict[str, list[Any]] | None:
@@ -369,7 +404,9 @@ class _FileReader:
             return None
         block = item["scripted"]
         if not isinstance(block, LineDict):
-            raise self.fail(item.line_of("scripted"), f"a turn's `scripted` must be a mapping with {', '.join(SCRIPT_PURPOSES)}")
+            raise self.fail(
+                item.line_of("scripted"), f"a turn's `scripted` must be a mapping with {', '.join(SCRIPT_PURPOSES)}"
+            )
         self.known_keys(block, SCRIPT_PURPOSES, "in a turn's `scripted`")
         return {str(k): plain(v) if isinstance(v, LineList) else [plain(v)] for k, v in block.items()}
 

@@ -489,6 +489,8 @@ def match_in_order(expected: Sequence[EventPattern], events: Sequence[Mapping[st
     return SequenceResult(tuple(matched))
 
 
-def find_forbidden(forbidden: Sequence[EventPattern], events: Sequence[Mapping[str, Any]]) -> list[tuple[EventPattern, Mapping[str, Any]]]:
+def find_forbidden(
+    forbidden: Sequence[EventPattern], events: Sequence[Mapping[str, Any]]
+) -> list[tuple[EventPattern, Mapping[str, Any]]]:
     """Every (pattern, event) pair where an event that must not appear did appear."""
     return [(pattern, event) for pattern in forbidden for event in events if pattern.matches(event)]

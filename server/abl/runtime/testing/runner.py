@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from abl.runtime.models import ScriptedModel, create_model
+from abl.runtime.session import Session
+from abl.runtime.session_types import RuntimeOptions, SessionError
 from abl.runtime.testing.expectations import (
     Failure,
     Observed,
@@ -30,9 +33,6 @@ from abl.runtime.testing.expectations import (
     check_turn,
     unexpected_errors,
 )
-from abl.runtime.models import ScriptedModel, create_model
-from abl.runtime.session import Session
-from abl.runtime.session_types import RuntimeOptions, SessionError
 from abl.runtime.testing.format import Conversation, ConversationFile, TurnSpec
 from abl.workspace import Project, load_project
 
@@ -111,7 +111,9 @@ class Runner:
             raise cached
         return cached
 
-    def run_file(self, test_file: ConversationFile, keep: Callable[[Conversation], bool] | None = None) -> list[ConversationResult]:
+    def run_file(
+        self, test_file: ConversationFile, keep: Callable[[Conversation], bool] | None = None
+    ) -> list[ConversationResult]:
         return [self.run(test_file, c) for c in test_file.conversations if keep is None or keep(c)]
 
     def run(self, test_file: ConversationFile, conversation: Conversation) -> ConversationResult:
@@ -235,6 +237,7 @@ def _events(session: Session) -> tuple[Mapping[str, Any], ...]:
     return tuple(e.to_dict() for e in session.trace)
 
 
-def _error(test_file: ConversationFile, conversation: Conversation, message: str, trace: tuple = ()) -> ConversationResult:
+def _error(
+    test_file: ConversationFile, conversation: Conversation, message: str, trace: tuple = ()
+) -> ConversationResult:
     return ConversationResult(test_file, conversation, "error", error=message, trace=trace)
-

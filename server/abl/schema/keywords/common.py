@@ -11,27 +11,45 @@ from ..types import ValueKind as V
 HISTORY_ONE_LINE_MODES = ("full", "none", "summary_only", "auto")
 HISTORY_BLOCK_MODES = ("full", "none", "summary_only", "auto", "last_n")
 HISTORY_VALUE_DOCS = (
-    ("full", "The target receives the calling agent's whole conversation, plus the customer "
-     "messages earlier child agents handled; messages of a child that gathered a sensitive "
-     "field are left out. The default when `HISTORY` is not written."),
-    ("none", "The target receives no messages: only `PASS` and `SET` values and the summary. "
-     "A returnable child's prompts stay out of the parent conversation when it returns."),
-    ("summary_only", "The target receives only the route's `SUMMARY` text, no messages. Without "
-     "a `SUMMARY` it starts with nothing."),
-    ("auto", "The target receives the route's `SUMMARY` when there is one, else the last 5 "
-     "messages."),
-    ("last_n", "The most recent `count` messages (block form only; on one line write "
-     "`last_5`). A tool call and its result count as one unit and are never split; if the "
-     "newest unit is larger than the count, no messages are sent."),
-    ("last_<n>", "The most recent n messages, e.g. `last_5`; `last_0` sends none. A tool call "
-     "and its result are never split."),
+    (
+        "full",
+        "The target receives the calling agent's whole conversation, plus the customer "
+        "messages earlier child agents handled; messages of a child that gathered a sensitive "
+        "field are left out. The default when `HISTORY` is not written.",
+    ),
+    (
+        "none",
+        "The target receives no messages: only `PASS` and `SET` values and the summary. "
+        "A returnable child's prompts stay out of the parent conversation when it returns.",
+    ),
+    (
+        "summary_only",
+        "The target receives only the route's `SUMMARY` text, no messages. Without a `SUMMARY` it starts with nothing.",
+    ),
+    ("auto", "The target receives the route's `SUMMARY` when there is one, else the last 5 messages."),
+    (
+        "last_n",
+        "The most recent `count` messages (block form only; on one line write "
+        "`last_5`). A tool call and its result count as one unit and are never split; if the "
+        "newest unit is larger than the count, no messages are sent.",
+    ),
+    (
+        "last_<n>",
+        "The most recent n messages, e.g. `last_5`; `last_0` sends none. A tool call and its result are never split.",
+    ),
 )
 ON_RETURN_ACTION_DOCS = (
-    ("continue", "The parent resumes without replaying anything and waits for the customer's "
-     "next message. Any action word the platform does not know runs as `continue`."),
-    ("resume_intent", "The parent replays one customer message (chosen by `resume_with`) through "
-     "its routes, one level deep: a second replay in the same chain is refused "
-     "(`resume_intent_depth_limit`)."),
+    (
+        "continue",
+        "The parent resumes without replaying anything and waits for the customer's "
+        "next message. Any action word the platform does not know runs as `continue`.",
+    ),
+    (
+        "resume_intent",
+        "The parent replays one customer message (chosen by `resume_with`) through "
+        "its routes, one level deep: a second replay in the same chain is refused "
+        "(`resume_intent_depth_limit`).",
+    ),
 )
 RESUME_WITH_DOCS = (
     ("original_handoff_utterance", "The message that made the parent hand off (the default)."),
@@ -82,8 +100,7 @@ RESPOND = Key(
 MESSAGE_KEY = Key(
     "MESSAGE_KEY",
     V.STRING,
-    "Looks the reply up in the localised message catalogue by this key instead of using "
-    "the inline text.",
+    "Looks the reply up in the localised message catalogue by this key instead of using the inline text.",
 )
 
 SET = Key(
@@ -108,8 +125,7 @@ CLEAR = Key(
 LOG = Key(
     "LOG",
     V.TEXT,
-    "Writes a diagnostic line to the trace only; the customer never sees it. A block form "
-    "takes `MESSAGE` and `LEVEL`.",
+    "Writes a diagnostic line to the trace only; the customer never sees it. A block form takes `MESSAGE` and `LEVEL`.",
     also=(V.BLOCK,),
     children=(
         Key("MESSAGE", V.TEMPLATE, "The text written to the trace."),
@@ -157,8 +173,7 @@ SET_INTERACTION_LANGUAGE = Key(
 CLEAR_INTERACTION_LANGUAGE = Key(
     "CLEAR_INTERACTION_LANGUAGE",
     V.BOOL,
-    "Drops a language set earlier with `SET_INTERACTION_LANGUAGE` and returns to the agent's "
-    "default language.",
+    "Drops a language set earlier with `SET_INTERACTION_LANGUAGE` and returns to the agent's default language.",
 )
 
 RICH_CONTENT = Key(
@@ -393,9 +408,7 @@ REMOTE = Key(
         Key("service_url", V.STRING, "Older spelling of `endpoint`.", deprecated="use `endpoint`"),
         Key("auth_header", V.STRING, "Older way to pass credentials.", deprecated="use `auth`"),
     ),
-    example=(
-        'REMOTE:\n  location: remote\n  endpoint: "https://agents.example.com/a2a"\n  protocol: a2a'
-    ),
+    example=('REMOTE:\n  location: remote\n  endpoint: "https://agents.example.com/a2a"\n  protocol: a2a'),
 )
 
 MEMORY_GRANT_ITEM = (

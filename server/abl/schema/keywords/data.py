@@ -24,8 +24,7 @@ LOOKUP_TABLES = Key(
             Key(
                 "source",
                 V.ENUM,
-                "Where the values come from (`mongodb` and `http` are older "
-                "names of `collection` and `api`).",
+                "Where the values come from (`mongodb` and `http` are older names of `collection` and `api`).",
                 values=("inline", "collection", "api", "mongodb", "http"),
                 default="inline",
             ),
@@ -40,7 +39,7 @@ LOOKUP_TABLES = Key(
                 "map",
                 V.MAP,
                 "Inline table as pairs of accepted value and normalised value "
-                "(`nyc: \"New York\"`), instead of a `values` list.",
+                '(`nyc: "New York"`), instead of a `values` list.',
             ),
             Key("table_name", V.STRING, "Collection to read.", aliases=("collection",)),
             Key("endpoint", V.STRING, "API to call."),
@@ -101,17 +100,14 @@ ATTACHMENTS = Key(
             Key("key_frame_extraction", V.BOOL, "Extract key frames from video."),
         ),
     ),
-    example=(
-        'ATTACHMENTS:\n  damage_photo:\n    prompt: "Please upload a photo."\n    category: image'
-    ),
+    example=('ATTACHMENTS:\n  damage_photo:\n    prompt: "Please upload a photo."\n    category: image'),
     source="§3.21",
 )
 
 DESTINATIONS = Key(
     "DESTINATIONS",
     V.MAP,
-    "Named outbound endpoints. URLs are checked against private and internal addresses "
-    "when compiling.",
+    "Named outbound endpoints. URLs are checked against private and internal addresses when compiling.",
     free_keys=True,
     entry=Key(
         "<destination>",

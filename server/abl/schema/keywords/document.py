@@ -109,14 +109,10 @@ IDENTITY = Key(
     children=(
         Key("role", V.TEXT, "Becomes the agent's `GOAL`."),
         Key("persona", V.TEXT, "Becomes the agent's `PERSONA`."),
-        Key(
-            "expertise", V.LIST, 'Appended to the persona as "Expertise: a, b".', item_kind=V.STRING
-        ),
+        Key("expertise", V.LIST, 'Appended to the persona as "Expertise: a, b".', item_kind=V.STRING),
         Key("limitations", V.LIST, "Becomes the agent's `LIMITATIONS`.", item_kind=V.STRING),
     ),
-    example=(
-        'IDENTITY:\n  role: "Compare hotel prices"\n  expertise: [hotel chains, price comparison]'
-    ),
+    example=('IDENTITY:\n  role: "Compare hotel prices"\n  expertise: [hotel chains, price comparison]'),
     source="§3.2",
 )
 

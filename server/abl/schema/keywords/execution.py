@@ -110,9 +110,7 @@ PIPELINE = Key(
             camel_case_keys=True,
             children=(
                 _enabled("true"),
-                _ratio(
-                    "programmaticThreshold", "Confidence for routing without the model.", "0.85"
-                ),
+                _ratio("programmaticThreshold", "Confidence for routing without the model.", "0.85"),
                 _ratio("guidedThreshold", "Confidence for passing the intent as a hint.", "0.5"),
                 Key(
                     "outOfScopeDecline",
@@ -133,8 +131,7 @@ PIPELINE = Key(
             "model",
             V.STRING,
             "Former classifier model setting.",
-            ignored="the classifier model comes from the project configuration "
-            "(`modelSource`, `tenantModelId`)",
+            ignored="the classifier model comes from the project configuration (`modelSource`, `tenantModelId`)",
         ),
     ),
     example="pipeline:\n  enabled: true\n  mode: sequential",
@@ -250,8 +247,7 @@ _EXECUTION_VOICE = Key(
             V.ENUM,
             "Interruption setting.",
             values=("allow", "disallow"),
-            removed="`barge_in` is not allowed on `EXECUTION.voice`; set `BARGE_IN` on a flow "
-            "step's `VOICE`",
+            removed="`barge_in` is not allowed on `EXECUTION.voice`; set `BARGE_IN` on a flow step's `VOICE`",
         ),
     ),
 )
@@ -269,9 +265,7 @@ EXECUTION = Key(
     "is optional.",
     camel_case_keys=True,
     children=(
-        Key(
-            "model", V.STRING, "Main reasoning model.", example='model: "claude-haiku-4-5-20251001"'
-        ),
+        Key("model", V.STRING, "Main reasoning model.", example='model: "claude-haiku-4-5-20251001"'),
         _ratio("temperature", "Sampling temperature from 0 to 1."),
         Key("top_p", V.NUMBER, "Nucleus sampling cut-off."),
         Key("top_k", V.INT, "Top-k sampling cut-off."),
@@ -334,10 +328,7 @@ EXECUTION = Key(
             "accepted and used only if the runtime knows them.",
             free_keys=True,
             entry=Key("<operation>", V.STRING, "Model used for this operation."),
-            children=tuple(
-                Key(op, V.STRING, f"Model used for {op.replace('_', ' ')}.")
-                for op in MODEL_OPERATIONS
-            ),
+            children=tuple(Key(op, V.STRING, f"Model used for {op.replace('_', ' ')}.") for op in MODEL_OPERATIONS),
             example='models:\n  extraction: "claude-haiku-4-5-20251001"',
         ),
         _EXECUTION_VOICE,
@@ -354,8 +345,6 @@ EXECUTION = Key(
             ),
         ),
     ),
-    example=(
-        'EXECUTION:\n  model: "claude-haiku-4-5-20251001"\n  temperature: 0.2\n  tool_timeout: 5000'
-    ),
+    example=('EXECUTION:\n  model: "claude-haiku-4-5-20251001"\n  temperature: 0.2\n  tool_timeout: 5000'),
     source="§3.3",
 )

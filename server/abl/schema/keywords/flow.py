@@ -66,8 +66,7 @@ _BRANCH = (
 _ON_RESULT = Key(
     "ON_RESULT",
     V.LIST_OF_BLOCKS,
-    "Branches on the tool result: `- IF: <condition>` items and a final `- ELSE:`; each "
-    "needs a `THEN`.",
+    "Branches on the tool result: `- IF: <condition>` items and a final `- ELSE:`; each needs a `THEN`.",
     children=_BRANCH,
 )
 
@@ -185,15 +184,13 @@ STEP = Key(
         Key(
             "AWAIT_ATTACHMENT",
             V.BLOCK,
-            "Waits for an uploaded file (`NAME`, `PROMPT`, "
-            "`CATEGORY`, `REQUIRED`, `TIMEOUT`, `ON_TIMEOUT`).",
+            "Waits for an uploaded file (`NAME`, `PROMPT`, `CATEGORY`, `REQUIRED`, `TIMEOUT`, `ON_TIMEOUT`).",
             open=True,
         ),
         Key(
             "SECURE_INPUT",
             V.BLOCK,
-            "Collects secrets by keypad or speech and passes them "
-            "straight to a tool, never to the model.",
+            "Collects secrets by keypad or speech and passes them straight to a tool, never to the model.",
             open=True,
         ),
         Key(
@@ -307,9 +304,7 @@ FLOW_PROFILE = Key(
             aliases=("OVERRIDE",),
             open=True,
         ),
-        Key(
-            "INSERTIONS", V.LIST_OF_BLOCKS, "Steps inserted `BEFORE` or `AFTER` a step.", open=True
-        ),
+        Key("INSERTIONS", V.LIST_OF_BLOCKS, "Steps inserted `BEFORE` or `AFTER` a step.", open=True),
     ),
     example="FLOW:\n  SKIP: [upsell_offer]",
     source="§3.22",

@@ -38,8 +38,7 @@ FIELD_PROPERTIES = (
     Key(
         "default",
         V.ANY,
-        "Value used when the customer gives none. Pointless together with "
-        "`required: false` (`W822`).",
+        "Value used when the customer gives none. Pointless together with `required: false` (`W822`).",
     ),
     Key(
         "entity_ref",
@@ -163,9 +162,7 @@ FIELD_PROPERTIES = (
             ),
             Key("convert_to", V.STRING, "Unit or format to convert to."),
             Key("locale", V.STRING, "Locale for parsing."),
-            Key(
-                "temporal", V.ENUM, "Allowed direction of dates.", values=("future", "past", "any")
-            ),
+            Key("temporal", V.ENUM, "Allowed direction of dates.", values=("future", "past", "any")),
             Key("enum_set", V.NAME, "Named set of enum values."),
             Key("kore_entity_type", V.STRING, "Platform entity type to map to."),
         ),
@@ -187,13 +184,7 @@ GATHER = Key(
     "and missing required fields are asked for with their `prompt`.",
     free_keys=True,
     entry=GATHER_FIELD,
-    example=(
-        "GATHER:\n"
-        "  order_id:\n"
-        '    PROMPT: "What is your order number?"\n'
-        "    TYPE: string\n"
-        "    REQUIRED: true"
-    ),
+    example=('GATHER:\n  order_id:\n    PROMPT: "What is your order number?"\n    TYPE: string\n    REQUIRED: true'),
     source="§3.5",
 )
 
@@ -223,11 +214,6 @@ GATHER_PROFILE = Key(
             ),
         ),
     ),
-    example=(
-        "GATHER:\n"
-        "  FIELD_OVERRIDES:\n"
-        "    account_id:\n"
-        '      prompt: "Please say your account number."'
-    ),
+    example=('GATHER:\n  FIELD_OVERRIDES:\n    account_id:\n      prompt: "Please say your account number."'),
     source="§3.22",
 )

@@ -31,8 +31,7 @@ COMPLETE = Key(
         Key(
             "WHEN",
             V.CONDITION,
-            "A deterministic condition. Plain-language text is a compile "
-            "error here (`PLAIN_ENGLISH_COMPLETE_WHEN`).",
+            "A deterministic condition. Plain-language text is a compile error here (`PLAIN_ENGLISH_COMPLETE_WHEN`).",
             required=True,
         ),
         RESPOND,
@@ -48,9 +47,7 @@ COMPLETE = Key(
         RICH_CONTENT,
         ACTIONS,
     ),
-    example=(
-        'COMPLETE:\n  - WHEN: order_id IS SET\n    RESPOND: "Order {{order_id}} is on its way."'
-    ),
+    example=('COMPLETE:\n  - WHEN: order_id IS SET\n    RESPOND: "Order {{order_id}} is on its way."'),
     source="§3.13",
 )
 
@@ -104,8 +101,7 @@ _HOOK_ACTIONS = (
     Key(
         "critical",
         V.BOOL,
-        "`true` aborts the turn when the hook fails; otherwise the failure "
-        "is logged and the turn continues.",
+        "`true` aborts the turn when the hook fails; otherwise the failure is logged and the turn continues.",
         default="false",
     ),
 )
@@ -173,8 +169,7 @@ ERROR_HANDLER = Key(
         Key(
             "SUBTYPES",
             V.LIST,
-            "Error subtypes this handler covers (`rate_limit`, "
-            "`auth_failure`, `network_error`, `tool_timeout`).",
+            "Error subtypes this handler covers (`rate_limit`, `auth_failure`, `network_error`, `tool_timeout`).",
             aliases=("SUBTYPE",),
             item_kind=V.STRING,
         ),
@@ -182,8 +177,7 @@ ERROR_HANDLER = Key(
             "ESCALATE",
             V.ANY,
             "Inline escalation inside an error handler.",
-            ignored="an inline `ESCALATE:` here is not parsed; write `THEN: ESCALATE with "
-            'REASON: "..."`',
+            ignored='an inline `ESCALATE:` here is not parsed; write `THEN: ESCALATE with REASON: "..."`',
         ),
     ),
 )
@@ -191,8 +185,7 @@ ERROR_HANDLER = Key(
 ON_ERROR = Key(
     "ON_ERROR",
     V.MAP,
-    "Error handlers keyed by error type. Step handlers are tried first, then these, then "
-    "the `error_default` message.",
+    "Error handlers keyed by error type. Step handlers are tried first, then these, then the `error_default` message.",
     free_keys=True,
     entry=ERROR_HANDLER,
     name_suggestions=ERROR_TYPES,
@@ -216,8 +209,7 @@ _MESSAGE_KEYS = {
     "self_handoff": "Reply when an agent tries to hand off to itself.",
     "tool_fallback_desc": "Description used for tools without one.",
     "multi_intent_disambiguate_header": "Heading of the which-request-first question.",
-    "multi_intent_disambiguate_option": "One option line (`{{index}}`, `{{intent}}`, "
-    "`{{confidence}}`).",
+    "multi_intent_disambiguate_option": "One option line (`{{index}}`, `{{intent}}`, `{{confidence}}`).",
     "multi_intent_disambiguation_reprompt": "Asked again after an unclear choice.",
     "multi_intent_queued_notice": "Tells the customer other requests are queued.",
     "multi_intent_queued_follow_up": "Offers the next queued request (`{{next_intent}}`).",
@@ -247,8 +239,7 @@ MESSAGES = Key(
 TEMPLATES = Key(
     "TEMPLATES",
     V.MAP,
-    "Named replies with a default text and channel-specific variants; send one with "
-    "`RESPOND: TEMPLATE(name)`.",
+    "Named replies with a default text and channel-specific variants; send one with `RESPOND: TEMPLATE(name)`.",
     free_keys=True,
     entry=Key(
         "<template>",
@@ -268,8 +259,7 @@ TEMPLATES = Key(
             Key(
                 "RENDERABLES",
                 V.LIST_OF_BLOCKS,
-                "Client-rendered payloads (`name`, `payload`, "
-                "`targets`, `fallbackText`, `schemaRef`).",
+                "Client-rendered payloads (`name`, `payload`, `targets`, `fallbackText`, `schemaRef`).",
                 open=True,
             ),
         ),

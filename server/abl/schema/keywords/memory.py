@@ -140,8 +140,7 @@ _PERSISTENT = Key(
 _REMEMBER = Key(
     "remember",
     V.LIST_OF_BLOCKS,
-    "Writes to persistent memory, checked after every turn: when `WHEN` holds, `STORE` "
-    "saves a value to a path.",
+    "Writes to persistent memory, checked after every turn: when `WHEN` holds, `STORE` saves a value to a path.",
     children=(
         Key("WHEN", V.CONDITION, "When to store.", required=True),
         Key(
@@ -174,10 +173,7 @@ _REMEMBER = Key(
     example='remember:\n  - WHEN: code IS SET\n    STORE: code -> user.last_code\n    TTL: "30d"',
 )
 
-_LEGACY_RECALL = (
-    "legacy recall events are rejected at compile time; write `- ON: session:start` "
-    "(or another event)"
-)
+_LEGACY_RECALL = "legacy recall events are rejected at compile time; write `- ON: session:start` (or another event)"
 
 _RECALL = Key(
     "recall",
@@ -205,9 +201,7 @@ _RECALL = Key(
         Key("ON_START", V.TEXT, "Older recall form.", removed=_LEGACY_RECALL),
         Key("ON_SEARCH", V.TEXT, "Older recall form.", removed=_LEGACY_RECALL),
     ),
-    example=(
-        "recall:\n  - ON: session:start\n    ACTION: inject_context\n    PATHS: [user.last_code]"
-    ),
+    example=("recall:\n  - ON: session:start\n    ACTION: inject_context\n    PATHS: [user.last_code]"),
 )
 
 _MAP_VARIABLE = Key(

@@ -14,8 +14,7 @@ NLU_ENTITY_TYPES = ("enum", "pattern", "location", "date", "number", "free_text"
 NLU = Key(
     "NLU",
     V.BLOCK,
-    "Pattern and example based intent and entity recognition, embeddings, languages and "
-    "evaluation settings.",
+    "Pattern and example based intent and entity recognition, embeddings, languages and evaluation settings.",
     camel_case_keys=True,
     children=(
         Key(
@@ -75,9 +74,7 @@ NLU = Key(
         ),
         Key("languages", V.LIST, "Supported languages.", item_kind=V.STRING),
         Key("default_language", V.STRING, "Language assumed when none is detected."),
-        Key(
-            "allow_code_switching", V.BOOL, "Allow mixed languages in one message.", default="false"
-        ),
+        Key("allow_code_switching", V.BOOL, "Allow mixed languages in one message.", default="false"),
         Key("language_models", V.MAP, "A model per language."),
         Key(
             "models",

@@ -11,8 +11,7 @@ from ..types import ValueKind as V
 USE_BEHAVIOR_PROFILE = Key(
     "USE BEHAVIOR_PROFILE",
     V.NAME,
-    "Attaches a behavior profile from `behavior_profiles/` to this agent; it applies while "
-    "its `WHEN` holds.",
+    "Attaches a behavior profile from `behavior_profiles/` to this agent; it applies while its `WHEN` holds.",
     aliases=("USE_BEHAVIOR_PROFILE",),
     refers_to="behavior_profile",
     repeatable=True,

@@ -11,9 +11,9 @@ from ..types import CaseRule, Key
 from ..types import ValueKind as V
 from .common import (
     MEMORY_GRANT_ITEM,
+    ON_RETURN_ACTION_DOCS,
     REMOTE,
     RESPOND,
-    ON_RETURN_ACTION_DOCS,
     RESUME_WITH_DOCS,
     RESUME_WITH_VALUES,
     SET,
@@ -378,9 +378,7 @@ ESCALATE = Key(
     items=Key("<trigger>", V.LIST_OF_BLOCKS, "One trigger of the older flat form.", children=_TRIGGER),
     camel_case_keys=True,
     children=(
-        Key(
-            "triggers", V.LIST_OF_BLOCKS, "Conditions that start an escalation.", children=_TRIGGER
-        ),
+        Key("triggers", V.LIST_OF_BLOCKS, "Conditions that start an escalation.", children=_TRIGGER),
         Key(
             "context_for_human",
             V.LIST,
@@ -465,11 +463,7 @@ ESCALATE = Key(
         Key("CONNECTOR_ACTION", V.NAME, "Ticketing connector action to run on escalation."),
     ),
     example=(
-        "ESCALATE:\n"
-        "  triggers:\n"
-        "    - WHEN: tool_failures > 2\n"
-        '      REASON: "Backend failing"\n'
-        "      PRIORITY: high"
+        'ESCALATE:\n  triggers:\n    - WHEN: tool_failures > 2\n      REASON: "Backend failing"\n      PRIORITY: high'
     ),
     source="§3.12",
 )
@@ -484,14 +478,11 @@ RETURN_HANDLERS = Key(
     entry=Key(
         "<handler>",
         V.BLOCK,
-        "A return handler. Its properties are written in uppercase. It cannot combine "
-        "`RESPOND` with `RESUME_INTENT`.",
+        "A return handler. Its properties are written in uppercase. It cannot combine `RESPOND` with `RESUME_INTENT`.",
         case_rule=CaseRule.UPPER,
         case_note="`RETURN_HANDLERS` properties are written in uppercase",
         children=(
-            Key(
-                "RESPOND", V.TEMPLATE, "Reply sent by the parent after the return.", also=(V.TEXT,)
-            ),
+            Key("RESPOND", V.TEMPLATE, "Reply sent by the parent after the return.", also=(V.TEXT,)),
             Key(
                 "CLEAR",
                 V.LIST,

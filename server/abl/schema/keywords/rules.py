@@ -126,11 +126,7 @@ GUARDRAILS = Key(
         ),
     ),
     example=(
-        "GUARDRAILS:\n"
-        "  no_pii_out:\n"
-        "    kind: output\n"
-        '    check: "!abl.contains_pii(response)"\n'
-        "    action: redact"
+        'GUARDRAILS:\n  no_pii_out:\n    kind: output\n    check: "!abl.contains_pii(response)"\n    action: redact'
     ),
     source="§3.8",
 )

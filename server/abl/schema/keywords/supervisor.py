@@ -28,9 +28,7 @@ AGENTS = Key(
             Key("ALIAS", V.NAME, "Short name used in this supervisor."),
             Key("CAPABILITIES", V.LIST, "What the agent can do.", item_kind=V.STRING, required=True),
             Key("CHANNELS", V.LIST, "Channels the agent serves.", item_kind=V.STRING),
-            Key(
-                "REQUIRES_VALIDATION", V.BOOL, "Check the agent before routing to it.", default="false"
-            ),
+            Key("REQUIRES_VALIDATION", V.BOOL, "Check the agent before routing to it.", default="false"),
         ),
     ),
     example="AGENTS:\n  - REF: ./agents/billing.agent.abl\n    CAPABILITIES: [invoices, refunds]",
@@ -70,12 +68,7 @@ ROUTING = Key(
         ),
         Key("CONSTRAINTS", V.BLOCK, "`channels`, `requiresState`, `ignoreIntents`.", open=True),
     ),
-    example=(
-        "ROUTING:\n"
-        "  - NAME: billing\n"
-        '    WHEN: intent.category == "billing"\n'
-        "    THEN: ROUTE_TO Billing_Agent"
-    ),
+    example=('ROUTING:\n  - NAME: billing\n    WHEN: intent.category == "billing"\n    THEN: ROUTE_TO Billing_Agent'),
     source="§3.23",
 )
 
@@ -131,9 +124,7 @@ POLICIES = Key(
             open=True,
         ),
     ),
-    example=(
-        'POLICIES:\n  - NAME: no_refunds_by_bot\n    DESCRIPTION: "Refunds always go to a human"'
-    ),
+    example=('POLICIES:\n  - NAME: no_refunds_by_bot\n    DESCRIPTION: "Refunds always go to a human"'),
     source="§3.23",
 )
 
@@ -210,8 +201,7 @@ ACTIONS_SECTION = Key(
 ACTION_HANDLERS = Key(
     "ACTION_HANDLERS",
     V.MAP,
-    "What happens when the customer picks an action, keyed by action id (same keys as a "
-    "flow step's `ON_ACTION`).",
+    "What happens when the customer picks an action, keyed by action id (same keys as a flow step's `ON_ACTION`).",
     free_keys=True,
     entry=Key(
         "<action_id>",

@@ -117,8 +117,7 @@ TOOL_PROPERTIES = Key(
         Key(
             "context_access",
             V.BLOCK,
-            "Memory paths the tool reads and writes (`read`, "
-            "`write`); must match the MEMORY access modes.",
+            "Memory paths the tool reads and writes (`read`, `write`); must match the MEMORY access modes.",
             open=True,
         ),
         Key("store_result", V.BOOL, "Keep the result in the session.", default="true"),
@@ -138,9 +137,7 @@ TOOL_PROPERTIES = Key(
             "Authentication scheme.",
             values=("none", "bearer", "api_key", "oauth2_client", "oauth2_user", "saml", "custom"),
         ),
-        Key(
-            "auth_config", V.BLOCK, "Token URL, client credentials, scopes, header name.", open=True
-        ),
+        Key("auth_config", V.BLOCK, "Token URL, client credentials, scopes, header name.", open=True),
         Key("auth_profile", V.NAME, "Project auth profile to use."),
         Key("tls_profile", V.NAME, "Project TLS profile to use."),
         Key("auth_jit", V.BOOL, "Ask for authorisation just in time."),
