@@ -580,7 +580,7 @@ def install_peer(notes: list[str]) -> tuple[list[str] | None, str | None]:
     node = shutil.which("node")
     if node is None:
         return None, "node is not installed"
-    if not _installed_version(package) == PEER_VERSION:
+    if _installed_version(package) != PEER_VERSION:
         npm = shutil.which("npm")
         if npm is None:
             return None, "npm is not installed"
@@ -695,7 +695,7 @@ class Bench:
 
     def open_single(self, flavour: Flavour, size: str) -> tuple[LspClient, Doc, EditRun]:
         path = self.corpus.single[size][flavour.key]
-        client, initialized = self.servers.start(flavour, path.parent)
+        client, _ = self.servers.start(flavour, path.parent)
         doc = Doc(client, path, path.read_text(encoding="utf-8").split("\n"), flavour)
         since = client.mark()
         if flavour is OURS:  # it indexes its workspace folder first
@@ -977,25 +977,27 @@ def other_table(b: Bench, sizes: dict[str, str]) -> list[str]:
         ours, peer = got.get("ours"), got.get("peer")
         if not ours and not peer:
             continue
-
-        def mib(x: dict | None) -> float | None:
-            return x["after_edits_kib"]["VmRSS"] / 1024 if x else None
-
-        def cell(x: dict | None) -> str:
-            if not x:
-                return "no counterpart" if key == "rss_ws" else "—"
-            start = x.get("after_index_kib") or x.get("after_open_kib")
-            return (
-                f"{mib(x):.0f} MiB ({x['after_edits_kib']['VmHWM'] / 1024:.0f}); "
-                f"{start['VmRSS'] / 1024:.0f} before the edits"
-            )
-
+        missing = "no counterpart" if key == "rss_ws" else "—"
         edits = (ours or peer)["edits"]
         out.append(
-            f"| {label.format(edits=edits)} | {size} | {cell(ours)} | {cell(peer)} | {ratio(mib(ours), mib(peer))} | "
-            f"{verdict(mib(ours), TARGETS['rss_mib'])} |"
+            f"| {label.format(edits=edits)} | {size} | {_rss_cell(ours, missing)} | {_rss_cell(peer, missing)} | "
+            f"{ratio(_rss_mib(ours), _rss_mib(peer))} | {verdict(_rss_mib(ours), TARGETS['rss_mib'])} |"
         )
     return out
+
+
+def _rss_mib(x: dict | None) -> float | None:
+    return x["after_edits_kib"]["VmRSS"] / 1024 if x else None
+
+
+def _rss_cell(x: dict | None, missing: str) -> str:
+    if not x:
+        return missing
+    start = x.get("after_index_kib") or x.get("after_open_kib")
+    return (
+        f"{_rss_mib(x):.0f} MiB ({x['after_edits_kib']['VmHWM'] / 1024:.0f}); "
+        f"{start['VmRSS'] / 1024:.0f} before the edits"
+    )
 
 
 def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
@@ -1056,7 +1058,7 @@ def machine_facts(peer_command: list[str] | None) -> dict:
     cpu = "?"
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as info:
-            cpu = next((l.split(":", 1)[1].strip() for l in info if l.startswith("model name")), "?")
+            cpu = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), "?")
     except OSError as err:
         cpu = f"unknown ({err.strerror})"
     from importlib.metadata import version
@@ -1131,7 +1133,7 @@ def profile(scenario: str, quick: bool) -> int:
     return 0
 
 
-def profile_server(scenario: str, quick: bool) -> int:
+def profile_server(scenario: str, quick: bool, keep: str | None = None) -> int:
     """The scenario's edits over stdio, with our server itself under cProfile: where the time
     goes outside `AnalysisHost` (the protocol layer, publishing)."""
     if scenario == "workspace":
@@ -1161,6 +1163,9 @@ def profile_server(scenario: str, quick: bool) -> int:
         stats = pstats.Stats(str(out))
         stats.sort_stats("cumulative").print_stats(r"abl/|pygls|lsprotocol|cattrs|json", 15)
         stats.sort_stats("tottime").print_stats(10)  # and where the time is spent, not passed on
+        if keep:
+            shutil.copyfile(out, keep)
+            print(f"profile kept in {keep} (read it with pstats)")
     finally:
         close_all()
         shutil.rmtree(work, ignore_errors=True)
@@ -1210,9 +1215,10 @@ def main() -> int:
     ap.add_argument("--json", metavar="FILE", help="also write every raw figure to FILE")
     ap.add_argument("--profile", choices=("5k", "workspace", "20k"), help="profile one scenario in process instead")
     ap.add_argument("--over-lsp", action="store_true", help="with --profile: profile the server process over stdio")
+    ap.add_argument("--keep-profile", metavar="FILE", help="with --over-lsp: keep the server's cProfile output")
     args = ap.parse_args()
     if args.profile:
-        return profile_server(args.profile, args.quick) if args.over_lsp else profile(args.profile, args.quick)
+        return profile_server(args.profile, args.quick, args.keep_profile) if args.over_lsp else profile(args.profile, args.quick)
 
     notes: list[str] = []
     peer_command: list[str] | None = None
@@ -1307,4 +1313,4 @@ if __name__ == "__main__":
         raise SystemExit(main())
     except KeyboardInterrupt:
         print("interrupted: servers ended", file=sys.stderr)
-        raise SystemExit(130)
+        raise SystemExit(130) from None

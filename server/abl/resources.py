@@ -30,9 +30,11 @@ def docs_dir() -> Path | None:
     return None
 
 
+@cache
 def docs_uri(relative: str) -> str | None:
     """A `file:` link to a documentation page that ships with the tools, or None when the
-    page is not installed. Links work offline, in any editor."""
+    page is not installed. Links work offline, in any editor. Cached: the pages that ship do
+    not change under a running process, and every published diagnostic carries one."""
     base = docs_dir()
     if base is None or not (base / relative).is_file():
         return None

@@ -3,6 +3,8 @@ diagnostics converted for the wire."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from lsprotocol import types as lsp
 
@@ -69,3 +71,60 @@ def test_a_diagnostic_on_the_wire_has_its_docs_link_and_related_place():
     assert wire.code_description is not None and wire.code_description.href.endswith("UNKNOWN_HANDOFF_RETURN_FIELD.md")
     assert wire.related_information[0].location.uri.endswith("child.abl")
     assert wire.severity is lsp.DiagnosticSeverity.Error
+
+
+def test_diagnostics_written_by_the_wire_read_as_pygls_would_write_them(tmp_path):
+    from pygls.protocol import default_converter
+
+    from abl.lsp.wire import DiagnosticWire, publish_body
+
+    converter = default_converter()
+    other_path = str(tmp_path / "other.abl")
+    positions = Positions(TEXT, lsp.PositionEncodingKind.Utf16)
+    first = Diagnostic("E330", Severity.ERROR, "m 😀", Range.on_line(0, 9, 11))
+    second = Diagnostic(
+        "UNREACHABLE_ROUTE",
+        Severity.WARNING,
+        "w",
+        Range.on_line(1, 4, 16),
+        (),
+        ((other_path, Range.on_line(1, 0, 2), "n"),),
+    )
+    wire = DiagnosticWire(converter.unstructure)
+    fragments = wire.fragments("/x.abl", [first, second], positions, lambda _: positions)
+    expected = lsp.PublishDiagnosticsParams(
+        uri="file:///x.abl",
+        diagnostics=[diagnostic(d, positions, lambda _: positions) for d in (first, second)],
+        version=7,
+    )
+    sent = json.loads(publish_body("file:///x.abl", 7, fragments))
+    assert sent == {
+        "jsonrpc": "2.0",
+        "method": "textDocument/publishDiagnostics",
+        "params": converter.unstructure(expected),
+    }
+    assert publish_body("file:///x.abl", 7, fragments).isascii()  # Content-Length counts bytes
+
+
+def test_the_wire_reuses_a_kept_diagnostic_only_while_its_range_reads_the_same():
+    from pygls.protocol import default_converter
+
+    from abl.lsp.wire import DiagnosticWire
+
+    converted: list[object] = []
+
+    def unstructure(value):
+        converted.append(value)
+        return default_converter().unstructure(value)
+
+    kept = Diagnostic("E330", Severity.ERROR, "m", Range.on_line(0, 13, 14))
+    wire = DiagnosticWire(unstructure)
+    ascii_text = Positions('GOAL: "ab cd"  # x\n', lsp.PositionEncodingKind.Utf16)
+    wire.fragments("/x.abl", [kept], ascii_text, lambda _: ascii_text)
+    again = wire.fragments("/x.abl", [kept], ascii_text, lambda _: ascii_text)
+    assert len(converted) == 1
+    # An emoji typed before the range moves it in UTF-16 units: the kept text is not reused.
+    emoji_text = Positions('GOAL: "😀b cd"  # x\n', lsp.PositionEncodingKind.Utf16)
+    moved = wire.fragments("/x.abl", [kept], emoji_text, lambda _: emoji_text)
+    assert len(converted) == 2 and moved != again
+    assert json.loads(moved[0])["range"]["start"]["character"] == 14

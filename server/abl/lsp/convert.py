@@ -52,10 +52,7 @@ class Positions:
         return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
     def to_client(self, pos: Position) -> lsp.Position:
-        if self._encoding == lsp.PositionEncodingKind.Utf32:
-            return lsp.Position(pos.line, pos.character)
-        line = self._index.line_text(pos.line)
-        return lsp.Position(pos.line, self._units(line[: pos.character]))
+        return lsp.Position(pos.line, self.character_to_client(pos.line, pos.character))
 
     def from_client(self, pos: lsp.Position) -> Position:
         """A client position in code points; out-of-range lines and characters are clamped,
@@ -73,6 +70,14 @@ class Positions:
                 return Position(line_no, i)
             units += self._units(ch)
         return Position(line_no, len(line))
+
+    def character_to_client(self, line: int, character: int) -> int:
+        if self._encoding == lsp.PositionEncodingKind.Utf32:
+            return character
+        text = self._index.line_text(line)
+        if text.isascii():  # O(1) in CPython: one unit per character in every encoding
+            return min(character, len(text))
+        return self._units(text[:character])
 
     def range_to_client(self, r: Range) -> lsp.Range:
         return lsp.Range(self.to_client(r.start), self.to_client(r.end))

@@ -35,6 +35,7 @@ from abl.lsp.convert import Positions, diagnostic, path_to_uri, uri_to_path
 from abl.lsp.memory import HeapKeeper
 from abl.lsp.settings import Settings
 from abl.lsp.transport import ReadAheadReader
+from abl.lsp.wire import DiagnosticWire, publish_body, write_message
 from abl.text import LineIndex
 
 log = logging.getLogger("abl.lsp")
@@ -58,6 +59,7 @@ class AblServer(LanguageServer):
         self._published: dict[str, tuple[int | None, tuple[Diagnostic, ...]]] = {}
         self._config_published: dict[str, tuple] = {}
         self._large_notice_given: set[str] = set()
+        self.wire = DiagnosticWire(self.protocol._converter.unstructure)
         self.on_analysed: list[Callable[[set[str]], None]] = []  # listeners (graph, runs)
         self.heap = HeapKeeper(busy=lambda: self.host.has_pending or bool(self.reader and self.reader.has_pending()))
 
@@ -172,11 +174,9 @@ class AblServer(LanguageServer):
         if self._published.get(path) == (version, diags):
             return
         self._published[path] = (version, diags)
-        self.text_document_publish_diagnostics(
-            lsp.PublishDiagnosticsParams(
-                uri=path_to_uri(path), diagnostics=self.to_lsp(analysis, path, list(diags)), version=version
-            )
-        )
+        here = self.positions(path, analysis)
+        fragments = self.wire.fragments(path, list(diags), here, lambda other: self.positions(other, analysis))
+        write_message(self.protocol, publish_body(path_to_uri(path), version, fragments))
         if analysis.is_large(path) and path not in self._large_notice_given:
             self._large_notice_given.add(path)
             self.window_show_message(

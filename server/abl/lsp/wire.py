@@ -1,0 +1,99 @@
+"""Published diagnostics on the wire: each one serialised once, then reused while it holds.
+
+Every new version of an open file is published again with all of its diagnostics, and a large
+file holds a thousand or more. Building lsprotocol objects for all of them, unstructuring them
+and encoding the JSON on every keystroke cost more than the analysis itself. The analysis keeps
+an untouched agent's findings as the same objects from edit to edit, so a diagnostic object is
+written as the JSON text it had the last time, as long as its ranges read the same in the
+client's position encoding (the text before them may have changed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+
+from abl.diagnostics import Diagnostic
+from abl.lsp.convert import Positions, PositionsFor, diagnostic
+
+log = logging.getLogger("abl.lsp")
+
+# Writes still in flight, referenced until they finish.
+_sending: set[asyncio.Future[Any]] = set()
+
+_Entry = tuple[Diagnostic, tuple[int, ...], str]
+
+
+class DiagnosticWire:
+    """The JSON text of each published diagnostic, per file, for the diagnostics published last."""
+
+    def __init__(self, unstructure: Callable[[Any], Any]) -> None:
+        self._unstructure = unstructure
+        self._by_path: dict[str, dict[int, _Entry]] = {}
+
+    def fragments(self, path: str, diags: list[Diagnostic], here: Positions, other: PositionsFor) -> list[str]:
+        kept = self._by_path.get(path, {})
+        now: dict[int, _Entry] = {}
+        out: list[str] = []
+        for d in diags:
+            where = _client_ranges(d, here, other)
+            entry = kept.get(id(d))
+            if entry is None or entry[0] is not d or entry[1] != where:
+                entry = (d, where, json.dumps(self._unstructure(diagnostic(d, here, other))))
+            now[id(d)] = entry
+            out.append(entry[2])
+        self._by_path[path] = now  # only what is on the client now is kept
+        return out
+
+    def forget(self, path: str) -> None:
+        self._by_path.pop(path, None)
+
+
+def _client_ranges(d: Diagnostic, here: Positions, other: PositionsFor) -> tuple[int, ...]:
+    """The diagnostic's ranges as the client counts them, flattened to numbers."""
+    r = d.range
+    key = [
+        r.start.line,
+        here.character_to_client(r.start.line, r.start.character),
+        r.end.line,
+        here.character_to_client(r.end.line, r.end.character),
+    ]
+    for path, where, _ in d.related:
+        there = other(path)
+        key += [
+            where.start.line,
+            there.character_to_client(where.start.line, where.start.character),
+            where.end.line,
+            there.character_to_client(where.end.line, where.end.character),
+        ]
+    return tuple(key)
+
+
+def publish_body(uri: str, version: int | None, fragments: list[str]) -> str:
+    """A `textDocument/publishDiagnostics` notification, as pygls would encode it (ASCII JSON)."""
+    params = f'{{"uri": {json.dumps(uri)}, "diagnostics": [{", ".join(fragments)}]'
+    if version is not None:
+        params += f', "version": {int(version)}'
+    return f'{{"method": "textDocument/publishDiagnostics", "jsonrpc": "2.0", "params": {params}}}}}'
+
+
+def write_message(protocol: Any, body: str) -> None:
+    """Write one JSON-RPC message on pygls's transport, framed as pygls frames its own."""
+    writer = protocol.writer
+    if writer is None:
+        log.error("no transport to send diagnostics on")
+        return
+    payload = body.encode(protocol.CHARSET)
+    if protocol._include_headers:  # False only on a websocket, which frames messages itself
+        header = f"Content-Length: {len(payload)}\r\nContent-Type: {protocol.CONTENT_TYPE}; charset={protocol.CHARSET}\r\n\r\n"
+        payload = header.encode("ascii") + payload
+    written = writer.write(payload)
+    if inspect.isawaitable(written):  # a websocket writer; stdio and TCP write at once
+        sending = asyncio.ensure_future(written)
+        _sending.add(sending)
+        sending.add_done_callback(_sending.discard)
