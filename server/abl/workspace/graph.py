@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import itertools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -42,12 +43,15 @@ from abl.model import Agent
 from abl.model.types import AgentKind, HandoffRoute
 from abl.suggest import did_you_mean
 from abl.text import Range
+from abl.workspace.loops import LoopEnds, loop_ends
 
 # The runtime's nesting limit (waiting parents, the active agent and one-way hops): a
 # hand-back through permanent handoffs is looked for no deeper than this.
 NESTING_LIMIT = 10
 
 ESCALATION_ID = "escalation:human"
+
+_LINEAGES = itertools.count(1)
 
 
 class NodeKind(str, enum.Enum):
@@ -110,7 +114,7 @@ class AgentFacts:
     unreachable: bool
     named_by_typo: bool  # a route names a missing agent that is a near miss of this one
     roots: tuple[str, ...]
-    cycles: tuple[tuple[int, tuple[str, ...]], ...]  # (route index, the loop through it)
+    cycles: tuple[tuple[int, LoopEnds], ...]  # (route index, the loop through it, by its ends)
 
 
 @dataclass(slots=True)
@@ -127,15 +131,17 @@ class ProjectGraph:
     _cycle_groups: dict[str, int] = field(default_factory=dict, repr=False)  # agent → its group
     _towards_root: list[dict[str, str]] = field(default_factory=list, repr=False)
     _from_root: list[dict[str, str]] = field(default_factory=list, repr=False)
+    _group_roots: list[str] = field(default_factory=list, repr=False)
     _by_route: dict[tuple[str, int], GraphEdge] | None = field(default=None, repr=False)
     _missing: list[str] | None = field(default=None, repr=False)  # names routes give that no agent has
     _facts: dict[tuple[str, tuple[int, ...]], AgentFacts] = field(default_factory=dict, repr=False)
+    _loops: dict[tuple[str, int], LoopEnds] | None = field(default=None, repr=False)  # route → its loop
+    # Graphs of one lineage share their analyses (`GraphBuilder`): the edits between them moved
+    # agents but changed no route.
+    _lineage: int = field(default_factory=lambda: next(_LINEAGES), repr=False)
 
     def node(self, node_id: str) -> GraphNode | None:
         return self.nodes.get(node_id)
-
-    def edges_from(self, node_id: str) -> Iterator[GraphEdge]:
-        return (e for e in self.edges if e.source == node_id)
 
     def facts(self, agent: str, routes: tuple[int, ...] = ()) -> AgentFacts:
         """The graph's findings about `agent` (and about its routes with the given indexes),
@@ -150,7 +156,9 @@ class ProjectGraph:
         what they are made of (the routes' ends, reachability, the loops and the names that lead
         nowhere): the usual keystroke then costs no per-agent search of the graph. A finding of
         an agent that moved is left to be worked out again (it holds the agent's position)."""
-        if not before._facts or self._analysis_key() != before._analysis_key():
+        if not before._facts:
+            return
+        if before._lineage != self._lineage and self._analysis_key() != before._analysis_key():
             return
         for (agent, routes), facts in before._facts.items():
             node = self.nodes.get(agent)
@@ -178,8 +186,10 @@ class ProjectGraph:
         if self._missing is None:
             self._missing = [n.label for n in self.nodes.values() if n.kind is NodeKind.MISSING]
         typo = any(did_you_mean(name, [agent]) == agent for name in self._missing)
-        cycles = tuple((index, found) for index in routes if (found := self.cycle_through(agent, index)) is not None)
-        return AgentFacts((node.path, node.range), agent in self.unreachable, typo, self.roots, cycles)
+        loops = self._loop_ends()
+        cycles = tuple((index, loops[(agent, index)]) for index in routes if (agent, index) in loops)
+        declared_here = (node.path, node.range) if node.path is not None and node.range is not None else None
+        return AgentFacts(declared_here, agent in self.unreachable, typo, self.roots, cycles)
 
     def cycle_through(self, agent: str, route: int) -> tuple[str, ...] | None:
         """A cycle the `HANDOFF` route `route` of `agent` lies on, as agent names from the
@@ -202,6 +212,23 @@ class ProjectGraph:
         walk.extend(reversed(tail[:-1]))
         # The walk runs from the route's target to its agent, which routes back to the target.
         return (edge.source, *_simple_cycle(walk)[:-1])
+
+    def _loop_ends(self) -> dict[tuple[str, int], LoopEnds]:
+        """The loop through every route that is on one, by its ends: what `cycle_through` gives,
+        worked out for all routes at once (`abl.workspace.loops`), in n·log n time."""
+        if self._loops is None:
+            by_group: dict[int, list[tuple[tuple[str, int], str, str]]] = {}
+            for key, edge in self._route_edges().items():
+                if edge.hand_back or edge.source == edge.target:
+                    continue
+                group = self._cycle_groups.get(edge.source)
+                if group is not None and self._cycle_groups.get(edge.target) == group:
+                    by_group.setdefault(group, []).append((key, edge.source, edge.target))
+            self._loops = {}
+            for group, routes in by_group.items():
+                root = self._group_roots[group]
+                self._loops.update(loop_ends(root, self._from_root[group], self._towards_root[group], routes))
+        return self._loops
 
     def fingerprint(self) -> str:
         """A digest of what the graph says, without positions: equal for two graphs that draw
@@ -309,8 +336,7 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
         )
     tools: list[_Tool] = [_Tool(t.name.text, path, t.name.range) for t in agent.tools if t.name.text]
     tools.extend(_Tool(n.text, path, n.range) for imp in agent.tool_imports for n in imp.names if n.text)
-    for tool in tools:
-        drafts.append(_Draft(_tool_id(tool.name), GraphEdge(name, "", EdgeKind.TOOL, path, tool.range)))
+    drafts.extend(_Draft(_tool_id(tool.name), GraphEdge(name, "", EdgeKind.TOOL, path, tool.range)) for tool in tools)
     return tuple(drafts), tuple(tools)
 
 
@@ -327,7 +353,7 @@ def _return_range(route: HandoffRoute) -> Range:
             if child.is_entry and child.key.upper() == "ON_RETURN":
                 return child.range()
     if route.returns is not None:
-        return route.returns.key.range.union(route.returns.value.range)
+        return Range(route.returns.key.range.start, route.returns.value.range.end)
     return route.range
 
 
@@ -338,28 +364,74 @@ def _tool_id(name: str) -> str:
 # --- assembling the graph ---------------------------------------------------------------------
 
 
+# One agent's part of the graph: the agent (kept alive so that its id stays its own), its
+# drafts and tools, and its shape (`_shape`).
+_Parts = tuple[Agent, tuple[_Draft, ...], tuple[_Tool, ...], tuple]
+
+
 class GraphBuilder:
     """Builds a project's graph, keeping each agent's edges while the agent object is the same
-    (an edit re-reads only the agents it touched, see `abl.model.incremental`)."""
+    (an edit re-reads only the agents it touched, see `abl.model.incremental`).
+
+    Most edits change no route: when every agent has the shape it had at the last build (the
+    same names, kinds and edges, positions aside), the analyses of the last graph (roots,
+    reachability, hand-backs, cycles, loops and per-agent findings) still hold, and only the
+    positions of the agents the edit re-read are taken over (`_reposition`)."""
 
     def __init__(self) -> None:
-        # id(agent) → (the agent, kept alive so the id stays its own; its drafts and tools)
-        self._parts: dict[int, tuple[Agent, tuple[_Draft, ...], tuple[_Tool, ...]]] = {}
+        self._parts: dict[int, _Parts] = {}
         self._default_history = "full"
+        self._last: ProjectGraph | None = None
+        self._last_shape: tuple = ()
 
     def build(self, agents: Iterable[Agent], default_history: str = "full") -> ProjectGraph:
         if default_history != self._default_history:
             self._parts = {}
+            self._last = None
             self._default_history = default_history
         roster = [a for a in agents if a.kind is not AgentKind.BEHAVIOR_PROFILE and a.name.text]
-        parts: dict[int, tuple[Agent, tuple[_Draft, ...], tuple[_Tool, ...]]] = {}
+        parts: dict[int, _Parts] = {}
+        fresh: set[int] = set()
         for agent in roster:
             kept = self._parts.get(id(agent))
             if kept is None or kept[0] is not agent:
-                kept = (agent, *_agent_drafts(agent, default_history))
+                drafts, tools = _agent_drafts(agent, default_history)
+                kept = (agent, drafts, tools, _shape(agent, drafts))
+                fresh.add(id(agent))
             parts[id(agent)] = kept
         self._parts = parts
-        return _assemble(roster, parts, default_history)
+        shape = tuple(parts[id(a)][3] for a in roster)
+        last = self._last
+        if last is not None and shape == self._last_shape:
+            graph = _reposition(last, roster, parts, fresh)
+        else:
+            graph = _assemble(roster, parts, default_history)
+        self._last, self._last_shape = graph, shape
+        return graph
+
+
+def _shape(agent: Agent, drafts: tuple[_Draft, ...]) -> tuple:
+    """What the graph's analyses read of an agent: its name, its kind, and its edges without
+    their positions."""
+    return (
+        agent.name.text,
+        agent.kind,
+        tuple(
+            (
+                d.target,
+                d.edge.kind,
+                d.edge.returnable,
+                d.edge.history,
+                d.edge.history_count,
+                d.edge.condition,
+                d.edge.passes,
+                d.edge.maps,
+                d.edge.via,
+                d.edge.route,
+            )
+            for d in drafts
+        ),
+    )
 
 
 def build_graph(agents: Iterable[Agent], default_history: str = "full") -> ProjectGraph:
@@ -367,9 +439,7 @@ def build_graph(agents: Iterable[Agent], default_history: str = "full") -> Proje
     return GraphBuilder().build(agents, default_history)
 
 
-def _assemble(
-    roster: list[Agent], parts: dict[int, tuple[Agent, tuple[_Draft, ...], tuple[_Tool, ...]]], default_history: str
-) -> ProjectGraph:
+def _assemble(roster: list[Agent], parts: dict[int, _Parts], default_history: str) -> ProjectGraph:
     nodes: dict[str, GraphNode] = {}
     first: list[Agent] = []
     for agent in roster:
@@ -384,7 +454,7 @@ def _assemble(
     edges: list[GraphEdge] = []
     others: dict[str, GraphNode] = {}
     for agent in first:
-        _, drafts, tools = parts[id(agent)]
+        _, drafts, tools, _ = parts[id(agent)]
         for tool in tools:
             tool_id = _tool_id(tool.name)
             if tool_id not in others:
@@ -414,6 +484,80 @@ def _assemble(
     graph = ProjectGraph(nodes, edges, roots, unreachable, (), has_supervisor, default_history)
     _find_cycles(graph, [a.name.text for a in first])
     return graph
+
+
+def _reposition(last: ProjectGraph, roster: list[Agent], parts: dict[int, _Parts], fresh: set[int]) -> ProjectGraph:
+    """The graph of agents shaped as at the last build: `last`'s analyses, with the nodes and
+    edges of the agents re-read since (`fresh`) at their new positions. Equal to `_assemble`'s
+    graph of the same agents, in the same order."""
+    nodes: dict[str, GraphNode] = {}
+    first: list[Agent] = []
+    for agent in roster:
+        name = agent.name.text
+        if name in nodes:
+            continue
+        node = last.nodes[name]
+        if id(agent) in fresh and (node.path, node.range) != (agent.path, agent.name.range):
+            node = replace(node, path=agent.path, range=agent.name.range)
+        nodes[name] = node
+        first.append(agent)
+    edges: list[GraphEdge] = []
+    at = 0  # the edges follow the first agents' drafts in order, then come the ways back
+    moved: dict[str, Agent] = {}
+    for agent in first:
+        _, drafts, tools, _ = parts[id(agent)]
+        if id(agent) not in fresh:
+            edges.extend(last.edges[at : at + len(drafts)])
+        else:
+            moved[agent.name.text] = agent
+            for draft, kept in zip(drafts, last.edges[at : at + len(drafts)], strict=True):
+                if (kept.path, kept.range) != (draft.edge.path, draft.edge.range):
+                    kept = replace(kept, path=draft.edge.path, range=draft.edge.range)
+                edges.append(kept)
+        at += len(drafts)
+    for back in last.edges[at:]:
+        parent = moved.get(back.target)
+        if parent is not None and back.route is not None:
+            route = next((r for r in parent.handoffs if r.index == back.route), None)
+            if route is not None and (back.path, back.range) != (parent.path, _return_range(route)):
+                back = replace(back, path=parent.path, range=_return_range(route))
+        edges.append(back)
+    for node_id, node in last.nodes.items():
+        if node_id not in nodes:
+            nodes[node_id] = node
+    if moved:
+        _place_tools(nodes, first, parts)
+    graph = ProjectGraph(
+        nodes,
+        edges,
+        last.roots,
+        last.unreachable,
+        last.cycles,
+        last.has_supervisor,
+        last.default_history,
+        _cycle_groups=last._cycle_groups,
+        _towards_root=last._towards_root,
+        _from_root=last._from_root,
+        _group_roots=last._group_roots,
+        _loops=last._loops,
+        _lineage=last._lineage,
+    )
+    graph.inherit_facts(last)
+    return graph
+
+
+def _place_tools(nodes: dict[str, GraphNode], first: list[Agent], parts: dict[int, _Parts]) -> None:
+    """Put each tool's node where its first declaration now is."""
+    placed: set[str] = set()
+    for agent in first:
+        for tool in parts[id(agent)][2]:
+            tool_id = _tool_id(tool.name)
+            if tool_id in placed:
+                continue
+            placed.add(tool_id)
+            node = nodes[tool_id]
+            if (node.path, node.range) != (tool.path, tool.range):
+                nodes[tool_id] = replace(node, path=tool.path, range=tool.range)
 
 
 def _with_target(edge: GraphEdge, target: str) -> GraphEdge:
@@ -529,9 +673,14 @@ def _find_cycles(graph: ProjectGraph, order: list[str]) -> None:
     `cycle_through` puts a cycle together for any route of the group."""
     adjacency: dict[str, list[str]] = {}
     for e in graph.edges:
-        if e.key is not None and not e.hand_back and e.source != e.target and e.target in graph.nodes:
-            if graph.nodes[e.target].kind in (NodeKind.AGENT, NodeKind.SUPERVISOR):
-                adjacency.setdefault(e.source, []).append(e.target)
+        if (
+            e.key is not None
+            and not e.hand_back
+            and e.source != e.target
+            and e.target in graph.nodes
+            and graph.nodes[e.target].kind in (NodeKind.AGENT, NodeKind.SUPERVISOR)
+        ):
+            adjacency.setdefault(e.source, []).append(e.target)
     reverse: dict[str, list[str]] = {}
     for source, targets in adjacency.items():
         for target in targets:
@@ -546,6 +695,7 @@ def _find_cycles(graph: ProjectGraph, order: list[str]) -> None:
         index = len(graph._from_root)
         for name in group:
             graph._cycle_groups[name] = index
+        graph._group_roots.append(root)
         graph._from_root.append(_bfs_parents(root, adjacency, members))  # node → the one before it
         graph._towards_root.append(_bfs_parents(root, reverse, members))  # node → the one after it
         cycles.append(_first_cycle(root, adjacency, members))

@@ -1,0 +1,70 @@
+"""After an edit that moves agents but changes no route, the graph is the last graph's analyses
+with new positions (`GraphBuilder`'s fast path): it must equal a graph built from scratch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from graph_projects import EXAMPLES, generated_project
+
+from abl.workspace import Project, load_projects
+from abl.workspace.graph import ProjectGraph, build_graph
+
+
+def drawn(graph: ProjectGraph) -> tuple:
+    """Everything the graph says, positions included."""
+    loops = {e.key: graph.cycle_through(*e.key) for e in graph.edges if e.key is not None}
+    facts = {
+        name: graph.facts(name, tuple(e.route for e in graph.edges if e.key and e.source == name))
+        for name in graph.nodes
+    }
+    return (list(graph.nodes.items()), graph.edges, graph.roots, graph.unreachable, graph.cycles, loops, facts)
+
+
+def scratch(project: Project) -> ProjectGraph:
+    return build_graph((ref.agent for ref in project.all_agents()), project.default_history)
+
+
+def edits(text: str) -> list[str]:
+    """Edits that move agents and edges without changing any route."""
+    lines = text.split("\n")
+    middle = len(lines) // 2
+    return [
+        "# a comment that moves every agent of the file\n" + text,
+        "\n".join([*lines[:middle], "", "# blank and comment lines in the middle", *lines[middle:]]),
+        text.replace('GOAL: "', 'GOAL: "a longer goal: ', 1),
+        text.replace("\n\n", "\n", 1),
+    ]
+
+
+def replay(project: Project) -> None:
+    for path in sorted(project.documents)[:3]:
+        original = project.texts[path]
+        for text in [*edits(original), original]:
+            before = project.graph()  # the builder's last graph, as after the previous keystroke
+            assert before is project.graph()
+            project.edit(path, text)
+            after = project.graph()
+            assert after._lineage == before._lineage, "no route changed: the analyses carry over"
+            assert drawn(after) == drawn(scratch(project)), path
+
+
+def test_generated_projects_after_moving_edits(tmp_path: Path) -> None:
+    replay(generated_project(tmp_path / "p", 60))
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()))
+def test_examples_after_moving_edits(name: str) -> None:
+    projects, _ = load_projects([str(EXAMPLES / name)])
+    for project in projects:
+        replay(project)
+
+
+def test_a_route_change_is_analysed_again(tmp_path: Path) -> None:
+    project = generated_project(tmp_path / "p", 40)
+    path = sorted(project.documents)[0]
+    before = project.graph()
+    project.edit(path, project.texts[path].replace("    RETURN: false\n", "    RETURN: true\n", 1))
+    assert project.graph()._lineage != before._lineage
+    assert drawn(project.graph()) == drawn(scratch(project))
