@@ -505,7 +505,7 @@ def _reposition(last: ProjectGraph, roster: list[Agent], parts: dict[int, _Parts
     at = 0  # the edges follow the first agents' drafts in order, then come the ways back
     moved: dict[str, Agent] = {}
     for agent in first:
-        _, drafts, tools, _ = parts[id(agent)]
+        drafts = parts[id(agent)][1]
         if id(agent) not in fresh:
             edges.extend(last.edges[at : at + len(drafts)])
         else:
