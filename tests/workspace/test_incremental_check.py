@@ -35,8 +35,7 @@ def _projects() -> list[dict[str, str]]:
     out: list[dict[str, str]] = []
     if EXAMPLES.is_dir():
         out.extend({f"/ex/{p.name}": _read(p)} for p in sorted(EXAMPLES.glob("*.abl")))
-    for p in sorted((TESTS / "checks" / "cases").glob("*.abl")):
-        out.append(parse_fixture(_read(p)).files)
+    out.extend(parse_fixture(_read(p)).files for p in sorted((TESTS / "checks" / "cases").glob("*.abl")))
     for folder in ("runtime/projects/loan", "runtime/projects/retail", "cli/projects/bank"):
         root = TESTS / folder
         files = {f"/{folder}/{p.relative_to(root)}": _read(p) for p in sorted(root.rglob("*.abl"))}
@@ -109,8 +108,13 @@ def plain(value: object, depth: int = 0) -> object:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if depth > 40:
             return type(value).__name__
-        return (type(value).__name__,) + tuple(
-            (f.name, plain(getattr(value, f.name), depth + 1)) for f in dataclasses.fields(value) if f.name != "source"
+        return (
+            type(value).__name__,
+            *tuple(
+                (f.name, plain(getattr(value, f.name), depth + 1))
+                for f in dataclasses.fields(value)
+                if f.name != "source"
+            ),
         )
     if isinstance(value, (list, tuple)):
         return tuple(plain(v, depth + 1) for v in value)
@@ -357,3 +361,33 @@ def test_a_caller_passing_a_new_field_rechecks_the_agent_it_calls() -> None:
     assert project.agent("Billing") is billing
     assert not any(d.code == "UNDEFINED_CONDITION_VAR" for d in second["/p/billing.abl"])
     assert second == _fresh_check(project.texts)
+
+
+def test_a_file_no_edit_reached_is_answered_whole() -> None:
+    project = _three_files()
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    edited = project.texts["/p/billing.abl"].replace("Sort out invoices", "Sort out every invoice")
+    project.edit("/p/billing.abl", edited)
+    check_project(project, STRICT, cache)
+    # No rule of another file ran, not even the document rules that look across the project.
+    assert not [r for r in cache.runs if r.path != "/p/billing.abl" and r.agent is None]
+    assert check_project(project, STRICT, cache) == _fresh_check(project.texts)
+
+
+def test_a_namesake_that_moves_updates_the_duplicate_name_report() -> None:
+    project = Project("/p")
+    project.update("/p/a.abl", "AGENT: Billing\nGOAL: bills\n")
+    project.update("/p/b.abl", "AGENT: Billing\nGOAL: more bills\n")
+    cache = CheckCache()
+    first = check_project(project, STRICT, cache)
+    assert [d.message for d in first["/p/a.abl"] if d.code == "DUPLICATE_AGENT_NAME"] == [
+        "agent name `Billing` is also declared at b.abl:1; names must be unique in the project, so the platform "
+        "rejects it"
+    ]
+    project.edit("/p/b.abl", "# moved down a line\nAGENT: Billing\nGOAL: more bills\n")
+    second = check_project(project, STRICT, cache)
+    assert any("b.abl:2" in d.message for d in second["/p/a.abl"] if d.code == "DUPLICATE_AGENT_NAME")
+    assert second == _fresh_check(project.texts)
+    project.edit("/p/b.abl", "# moved down a line\nAGENT: Invoices\nGOAL: more bills\n")
+    assert not [d for d in check_project(project, STRICT, cache)["/p/a.abl"] if d.code == "DUPLICATE_AGENT_NAME"]

@@ -12,6 +12,7 @@ changed:
 - `project.agent_names()` still gives the same names;
 - `project.handed_over(name)` still gives an equal set of names;
 - `project.graph_facts(name, routes)` still gives equal facts;
+- `project.namesakes(name)` still gives the same places;
 - `all_agents()`, `agents_by_name()`, `parents_of()`, `graph()`: every agent is still the same
   object (the handoff graph is a function of the agents alone);
 - anything else asked of the project, or the document of an `all_agents()` entry: every document
@@ -28,12 +29,12 @@ are stored per document. A rule that fails is not stored, so it runs (and is rep
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check
-from abl.checks.rules.layout import Block, blocks
+from abl.checks.layout import Block, blocks
 from abl.diagnostics import Diagnostic, Fix, TextEdit
 from abl.model import Agent, Document
 from abl.syntax.cst import Node, SourceFile
@@ -56,7 +57,17 @@ class RuleRun:
 class _Reads:
     """What one run of a rule consulted beyond its own agent."""
 
-    __slots__ = ("agents", "documents", "facts", "handed", "names", "own_document", "own_text", "roster")
+    __slots__ = (
+        "agents",
+        "documents",
+        "facts",
+        "handed",
+        "names",
+        "namesakes",
+        "own_document",
+        "own_text",
+        "roster",
+    )
 
     @property
     def nothing(self) -> bool:
@@ -65,6 +76,7 @@ class _Reads:
             self.agents
             or self.handed
             or self.facts
+            or self.namesakes
             or self.names
             or self.roster
             or self.documents
@@ -76,6 +88,7 @@ class _Reads:
         self.agents: dict[str, Agent | None] = {}  # name → what `agent(name)` gave
         self.handed: dict[str, frozenset[str]] = {}  # name → what `handed_over(name)` gave
         self.facts: dict[tuple[str, tuple[int, ...]], object] = {}  # what `graph_facts` gave
+        self.namesakes: dict[str, tuple] = {}  # name → what `namesakes(name)` gave
         self.names = False
         self.roster = False
         self.documents = False
@@ -113,6 +126,10 @@ class _FileEntry:
     block_results: dict[tuple[Callable, int], _BlockResult] = field(default_factory=dict)
     # id(agent) → (the agent, kept alive so the id stays its own; results by rule)
     agent_results: dict[int, _AgentEntry] = field(default_factory=dict)
+    # Every result of the file merged into one record (when every rule's result was kept), and
+    # how many rule results that stands for.
+    settled: _Result | None = None
+    rules: int = 0
 
 
 @dataclass(slots=True)
@@ -181,6 +198,17 @@ class CheckCache:
         if not self._in_session:
             self.begin(project)
         old = self._files.get(document.path)
+        # A file the edit did not touch: one validation of everything its rules consulted.
+        if (
+            old is not None
+            and old.document is document
+            and old.settled is not None
+            and self._still_valid(old.settled, project, document)
+        ):
+            sink.extend(old.settled.diagnostics)
+            self.reused += old.rules
+            return
+        start = len(sink)
         entry = _FileEntry(document)
         if old is not None and old.document is document:
             entry.document_results = old.document_results
@@ -188,26 +216,46 @@ class CheckCache:
             self._one(project, document, None, rule, codes, entry.document_results, sink, run)
         kept_blocks = old.block_results if old is not None else {}
         crlf = self._uses_crlf(document)
+        block_runs = 0
         for block in blocks(document):
             for codes, block_rule in BLOCK_RULES:
+                block_runs += 1
                 self._block(
                     project, document, block, block_rule, codes, crlf, kept_blocks, entry.block_results, sink, run
                 )
         for agent in document.agents:
             kept = old.agent_results.get(id(agent)) if old is not None else None
-            if kept is not None and kept.agent is agent and kept.settled is not None:
-                if self._still_valid(kept.settled, project, document):
-                    entry.agent_results[id(agent)] = kept
-                    sink.extend(kept.settled.diagnostics)
-                    self.reused += len(AGENT_RULES)
-                    continue
+            if (
+                kept is not None
+                and kept.agent is agent
+                and kept.settled is not None
+                and self._still_valid(kept.settled, project, document)
+            ):
+                entry.agent_results[id(agent)] = kept
+                sink.extend(kept.settled.diagnostics)
+                self.reused += len(AGENT_RULES)
+                continue
             results = kept.results if kept is not None and kept.agent is agent else {}
             lines = _AgentLines(agent)
-            start = len(sink)
+            first = len(sink)
             for codes, agent_rule in AGENT_RULES:
                 self._one(project, document, agent, agent_rule, codes, results, sink, run, lines)
-            settled = self._settle(results, document, tuple(sink[start:])) if len(results) == len(AGENT_RULES) else None
+            settled = (
+                self._settle(results.values(), document, tuple(sink[first:]))
+                if len(results) == len(AGENT_RULES)
+                else None
+            )
             entry.agent_results[id(agent)] = _AgentEntry(agent, results, settled)
+        entry.rules = len(DOCUMENT_RULES) + block_runs + len(AGENT_RULES) * len(document.agents)
+        complete = (
+            len(entry.document_results) == len(DOCUMENT_RULES)
+            and len(entry.block_results) == block_runs
+            and all(a.settled is not None for a in entry.agent_results.values())
+        )
+        if complete:
+            every = [*entry.document_results.values()]
+            every.extend(a.settled for a in entry.agent_results.values() if a.settled is not None)
+            entry.settled = self._settle(every, document, tuple(sink[start:]))
         self._files[document.path] = entry
 
     # --- one rule --------------------------------------------------------------------------
@@ -287,18 +335,24 @@ class CheckCache:
         finished = run(codes, lambda: rule(check, block))
         sink.extend(found)
         self.runs.append(RuleRun(document.path, None, codes))
-        consulted = reads.agents or reads.handed or reads.facts or reads.names or reads.roster or reads.documents
+        consulted = (
+            reads.agents
+            or reads.handed
+            or reads.facts
+            or reads.namesakes
+            or reads.names
+            or reads.roster
+            or reads.documents
+        )
         if finished and not consulted:  # a block rule that asked the project is not kept
             results[key] = _BlockResult(node, shape, crlf, node.row, tuple(found))
 
-    def _settle(
-        self, results: dict[Callable, _Result], document: Document, found: tuple[Diagnostic, ...]
-    ) -> _Result | None:
-        """One record of what all of an agent's rules consulted, valid now (each rule was just
-        run or validated against the project as it is); None when two rules saw different
-        answers to one question, which then stay validated one by one."""
+    def _settle(self, results: Iterable[_Result], document: Document, found: tuple[Diagnostic, ...]) -> _Result | None:
+        """One record of what several results (an agent's rules, or a whole file's) consulted,
+        valid now (each was just made or validated against the project as it is); None when two
+        saw different answers to one question, which then stay validated one by one."""
         merged = _Reads()
-        for result in results.values():
+        for result in results:
             reads = result.reads
             for name, agent in reads.agents.items():
                 if merged.agents.setdefault(name, agent) is not agent:
@@ -308,6 +362,9 @@ class CheckCache:
                     return None
             for asked, facts in reads.facts.items():
                 if merged.facts.setdefault(asked, facts) != facts:
+                    return None
+            for name, places in reads.namesakes.items():
+                if merged.namesakes.setdefault(name, places) != places:
                     return None
             merged.names |= reads.names
             merged.roster |= reads.roster
@@ -342,6 +399,8 @@ class CheckCache:
             return False
         if not all(project.graph_facts(*asked) == found for asked, found in reads.facts.items()):
             return False
+        if not all(project.namesakes(name) == found for name, found in reads.namesakes.items()):
+            return False
         return all(project.agent(name) is found for name, found in reads.agents.items())
 
     def _uses_crlf(self, document: Document) -> bool:
@@ -366,7 +425,7 @@ def _shift(r: Range, delta: int) -> Range:
 
 
 def _same_objects(a: tuple, b: tuple) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 # --- stand-ins that note what a rule asks ---------------------------------------------------
@@ -415,6 +474,11 @@ class _WatchedProject:
         # The project's own entries, unwatched: their documents are read only for paths (module docstring).
         self._reads.roster = True
         return self._project.agents_by_name()
+
+    def namesakes(self, name: str) -> tuple:
+        found = self._project.namesakes(name)
+        self._reads.namesakes[name] = found
+        return found
 
     def handed_over(self, name: str) -> frozenset[str]:
         # Kept by value: an edit elsewhere rebuilds the table, but rarely changes one agent's

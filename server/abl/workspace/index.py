@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from abl.diagnostics import Diagnostic, Severity
-from abl.model import Agent, Document, load_document
+from abl.model import Agent, AgentKind, Document, load_document
 from abl.model.fields import root as name_root
 from abl.model.incremental import changed_agents, relower
 from abl.syntax.incremental import reparse
@@ -77,6 +77,7 @@ class Project:
     read_diagnostics: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)  # "path: why" for files found but not read
     _agents: dict[str, list[AgentRef]] | None = None
+    _names: list[str] | None = None  # `agent_names()`, sorted once per change: every agent's checks ask
     _handed_over: dict[str, frozenset[str]] | None = None
     _graph: ProjectGraph | None = None
     _graph_before: ProjectGraph | None = None  # the graph before the last change, until rebuilt
@@ -130,6 +131,7 @@ class Project:
 
     def _agents_changed(self) -> None:
         self._agents = None
+        self._names = None
         self._handed_over = None
         if self._graph is not None:
             self._graph_before = self._graph  # its findings may carry over to the next graph
@@ -151,8 +153,18 @@ class Project:
         refs = self.agents_by_name().get(name)
         return refs[0].agent if refs else None
 
+    def namesakes(self, name: str) -> tuple[tuple[str, Range, AgentKind], ...]:
+        """Where every agent called `name` is declared: (path, name range, kind), in project
+        order. Plain values, so that an answer can be compared after an edit."""
+        return tuple(
+            (ref.document.path, ref.agent.name.range, ref.agent.kind) for ref in self.agents_by_name().get(name, ())
+        )
+
     def agent_names(self) -> list[str]:
-        return sorted(self.agents_by_name())
+        """Every agent name, sorted. The list is shared until the next change: read it, don't modify it."""
+        if self._names is None:
+            self._names = sorted(self.agents_by_name())
+        return self._names
 
     def all_agents(self) -> Iterator[AgentRef]:
         for doc in self.documents.values():
@@ -161,11 +173,11 @@ class Project:
 
     def parents_of(self, child: str) -> list[Agent]:
         """Agents with a route to `child`."""
-        out = []
-        for ref in self.all_agents():
-            if any(r.target is not None and r.target.text == child for r in ref.agent.handoffs):
-                out.append(ref.agent)
-        return out
+        return [
+            ref.agent
+            for ref in self.all_agents()
+            if any(r.target is not None and r.target.text == child for r in ref.agent.handoffs)
+        ]
 
     def handed_over(self, name: str) -> frozenset[str]:
         """Root names the callers of agent `name` give it: `PASS`ed variables and `CONTEXT.set`
@@ -269,7 +281,7 @@ def unsafe_reason(path: Path, root: Path | None = None) -> str | None:
 
 def holds_abl(folder: Path) -> bool:
     """Whether `discover` finds at least one `*.abl` file under `folder` (stops at the first)."""
-    for dirpath, dirnames, filenames in os.walk(folder):
+    for _, dirnames, filenames in os.walk(folder):
         dirnames[:] = [d for d in dirnames if d not in _SKIP_DIRS]
         if any(f.endswith(".abl") for f in filenames):
             return True

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from abl.checks.context import Check, agent_rule, document_rule
-from abl.checks.rules.handoff_text import clipped
+from abl.checks.handoff_text import clipped
 from abl.diagnostics import Fix, TextEdit
 from abl.model import Agent, AgentKind, Assignment
 from abl.model.fields import root
@@ -38,22 +38,26 @@ _RESERVED_ROOTS = frozenset({"match"})
 
 @document_rule("DUPLICATE_AGENT_NAME")
 def duplicate_agent_name(check: Check) -> None:
-    table = check.project.agents_by_name()
+    path = check.document.path
     for agent in check.document.agents:
         if agent.kind not in _AGENT_KINDS or not agent.name.text:
             continue
+        # By value (where each namesake is declared), so that an edit elsewhere that leaves the
+        # namesakes where they were keeps this file's result.
         others = [
-            ref for ref in table.get(agent.name.text, []) if ref.agent is not agent and ref.agent.kind in _AGENT_KINDS
+            (there, where)
+            for there, where, kind in check.project.namesakes(agent.name.text)
+            if kind in _AGENT_KINDS and (there, where) != (path, agent.name.range)
         ]
         if not others:
             continue
-        places = ", ".join(f"{_short_path(ref.document.path)}:{ref.agent.name.range.start.line + 1}" for ref in others)
+        places = ", ".join(f"{_short_path(there)}:{where.start.line + 1}" for there, where in others)
         check.report(
             "DUPLICATE_AGENT_NAME",
             f"agent name `{agent.name.text}` is also declared at {places}; names must be unique in "
             "the project, so the platform rejects it",
             agent.name.range,
-            related=tuple((ref.document.path, ref.agent.name.range, "also declared here") for ref in others),
+            related=tuple((there, where, "also declared here") for there, where in others),
         )
 
 
@@ -137,12 +141,14 @@ def _rename_fix(check: Check, agent: Agent, new: str) -> Fix:
     old = agent.name.text
     ranges = [agent.name.range]
     for other in check.document.agents:
-        for route in other.handoffs:
-            if route.target is not None and route.target.text == old:
-                ranges.append(route.target.range)
-        for delegate in other.delegates:
-            if delegate.target is not None and delegate.target.text == old:
-                ranges.append(delegate.target.range)
+        ranges.extend(
+            route.target.range for route in other.handoffs if route.target is not None and route.target.text == old
+        )
+        ranges.extend(
+            delegate.target.range
+            for delegate in other.delegates
+            if delegate.target is not None and delegate.target.text == old
+        )
         ranges.extend(ref.range for _, ref in other.other_handoff_refs if ref.text == old)
     edits = tuple(TextEdit(r, new) for r in dict.fromkeys(ranges))
     return Fix(f"Rename to `{new}` in this file", edits, False)
