@@ -23,13 +23,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from abl.checks.layout import offset_range
 from abl.checks.rules.conditions import conditions
-from abl.checks.rules.layout import offset_range
 from abl.checks.rules.templates import TEMPLATE_KEYS
 from abl.expr.query import names as condition_names
 from abl.model import Agent, Document
 from abl.model.fields import root as name_root
-from abl.model.types import AgentKind, Condition, Name
+from abl.model.types import AgentKind, Assignment, Condition, Name
 from abl.schema.keywords.profiles import USE_BEHAVIOR_PROFILE
 from abl.syntax.cst import Node
 from abl.text import LineIndex, Position, Range
@@ -100,9 +100,8 @@ class ReferenceIndex:
         """The occurrence under a position (the narrowest when they nest)."""
         best = None
         for occ in self._by_path.get(path, ()):
-            if occ.range.start <= pos <= occ.range.end:
-                if best is None or _width(occ.range) < _width(best.range):
-                    best = occ
+            if occ.range.start <= pos <= occ.range.end and (best is None or _width(occ.range) < _width(best.range)):
+                best = occ
         return best
 
     def occurrences(self, symbol: Symbol) -> list[Occurrence]:
@@ -128,8 +127,8 @@ _PROJECTS_KEPT = 16
 _PROJECT_CACHE: dict[int, tuple[Project, tuple[Document, ...], ReferenceIndex]] = {}
 
 
-def _same(a: tuple, b: tuple) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 def _width(r: Range) -> tuple[int, int]:
@@ -146,6 +145,13 @@ def document_occurrences(doc: Document) -> list[Occurrence]:
     return cached  # type: ignore[return-value]
 
 
+# Each file's agents' occurrences, kept per agent object: an edit re-reads only the agents it
+# touched, and an agent object it did not touch is on the same rows with the same text, so its
+# occurrences (positions included) still hold. A file's entry holds its current agents only
+# (with the agents themselves, so no id is another agent's while it lives).
+_BY_FILE: dict[str, dict[int, tuple[Agent, list[Occurrence]]]] = {}
+
+
 class _Collector:
     def __init__(self, doc: Document) -> None:
         self.doc = doc
@@ -155,8 +161,15 @@ class _Collector:
     def collect(self) -> Iterator[Occurrence]:
         for tool in self.doc.library_tools:
             yield self.occ(SymbolKind.TOOL, None, tool.name, True, "tool")
+        before = _BY_FILE.get(self.path, {})
+        now: dict[int, tuple[Agent, list[Occurrence]]] = {}
         for agent in self.doc.agents:
-            yield from self.agent(agent)
+            kept = before.get(id(agent))
+            if kept is None or kept[0] is not agent:
+                kept = (agent, list(self.agent(agent)))
+            now[id(agent)] = kept
+            yield from kept[1]
+        _BY_FILE[self.path] = now
 
     def occ(self, kind: SymbolKind, scope: str | None, name: Name, definition: bool, role: str) -> Occurrence:
         return Occurrence(Symbol(kind, name.text, scope), self.path, name.range, definition, role)
@@ -299,7 +312,7 @@ def _nodes(roots: list[Node]) -> Iterator[Node]:
         todo.extend(node.children)
 
 
-def _assignments(agent: Agent):
+def _assignments(agent: Agent) -> Iterator[Assignment]:
     if agent.on_start is not None:
         yield from agent.on_start.set
     for rule in agent.complete:
