@@ -35,6 +35,9 @@ def edits(text: str) -> list[str]:
         "\n".join([*lines[:middle], "", "# blank and comment lines in the middle", *lines[middle:]]),
         text.replace('GOAL: "', 'GOAL: "a longer goal: ', 1),
         text.replace("\n\n", "\n", 1),
+        # What a route carries, not where it leads: drawn anew, analysed as before.
+        text.replace("HISTORY: full", "HISTORY: none").replace("WHEN: ", "WHEN: NOT ", 1),
+        text.replace("        order_id: order_id", "        order_ref: order_id", 1),  # a way back's MAP
     ]
 
 

@@ -411,26 +411,12 @@ class GraphBuilder:
 
 
 def _shape(agent: Agent, drafts: tuple[_Draft, ...]) -> tuple:
-    """What the graph's analyses read of an agent: its name, its kind, and its edges without
-    their positions."""
+    """What the graph's analyses read of an agent: its name, its kind, and where its edges lead
+    (a route's condition, history, `PASS` and `MAP` are drawn but not analysed)."""
     return (
         agent.name.text,
         agent.kind,
-        tuple(
-            (
-                d.target,
-                d.edge.kind,
-                d.edge.returnable,
-                d.edge.history,
-                d.edge.history_count,
-                d.edge.condition,
-                d.edge.passes,
-                d.edge.maps,
-                d.edge.via,
-                d.edge.route,
-            )
-            for d in drafts
-        ),
+        tuple((d.target, d.edge.kind, d.edge.returnable, d.edge.via, d.edge.route) for d in drafts),
     )
 
 
@@ -503,7 +489,8 @@ def _reposition(last: ProjectGraph, roster: list[Agent], parts: dict[int, _Parts
         first.append(agent)
     edges: list[GraphEdge] = []
     at = 0  # the edges follow the first agents' drafts in order, then come the ways back
-    moved: dict[str, Agent] = {}
+    moved: dict[str, Agent] = {}  # the agents re-read since, by name
+    routes: dict[tuple[str, int], GraphEdge] = {}  # their routes' edges, as they are now
     for agent in first:
         drafts = parts[id(agent)][1]
         if id(agent) not in fresh:
@@ -511,16 +498,21 @@ def _reposition(last: ProjectGraph, roster: list[Agent], parts: dict[int, _Parts
         else:
             moved[agent.name.text] = agent
             for draft, kept in zip(drafts, last.edges[at : at + len(drafts)], strict=True):
-                if (kept.path, kept.range) != (draft.edge.path, draft.edge.range):
-                    kept = replace(kept, path=draft.edge.path, range=draft.edge.range)
-                edges.append(kept)
+                # Where the edge leads (and whether it hands back) is the last graph's; what it
+                # carries and where it is written are the agent's as it is now.
+                edge = replace(draft.edge, target=kept.target, hand_back=kept.hand_back)
+                edges.append(kept if edge == kept else edge)
+                if edge.key is not None:
+                    routes[edge.key] = edge
         at += len(drafts)
     for back in last.edges[at:]:
         parent = moved.get(back.target)
         if parent is not None and back.route is not None:
             route = next((r for r in parent.handoffs if r.index == back.route), None)
-            if route is not None and (back.path, back.range) != (parent.path, _return_range(route)):
-                back = replace(back, path=parent.path, range=_return_range(route))
+            sent = routes.get((back.target, back.route))
+            if route is not None and sent is not None:
+                now = replace(back, path=sent.path, range=_return_range(route), maps=sent.maps)
+                back = back if now == back else now
         edges.append(back)
     for node_id, node in last.nodes.items():
         if node_id not in nodes:
