@@ -22,6 +22,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from abl.checks.layout import offset_range
 from abl.checks.rules.conditions import conditions
@@ -49,8 +50,9 @@ class SymbolKind(enum.Enum):
     STEP = "step"
 
 
-@dataclass(frozen=True, slots=True)
-class Symbol:
+class Symbol(NamedTuple):
+    # A tuple, not a dataclass: the index hashes every occurrence's symbol, and a tuple's hash
+    # is computed in C.
     kind: SymbolKind
     name: str
     scope: str | None  # the agent a local name belongs to; None for project-wide names
@@ -75,12 +77,23 @@ _WRITES = frozenset({"set", "map into", "call result", "clear"})
 class ReferenceIndex:
     """Every occurrence of every symbol of one project."""
 
-    def __init__(self, occurrences: Iterable[Occurrence]) -> None:
-        self._by_symbol: dict[Symbol, list[Occurrence]] = defaultdict(list)
-        self._by_path: dict[str, list[Occurrence]] = defaultdict(list)
-        for occ in occurrences:
-            self._by_symbol[occ.symbol].append(occ)
-            self._by_path[occ.path].append(occ)
+    def __init__(self, files: Iterable[tuple[str, list[Occurrence]]]) -> None:
+        """`files`: each file's occurrences, in the project's order of files."""
+        self._by_path: dict[str, list[Occurrence]] = {}
+        for path, occurrences in files:
+            self._by_path.setdefault(path, []).extend(occurrences)
+        self._symbols: dict[Symbol, list[Occurrence]] | None = None
+
+    @property
+    def _by_symbol(self) -> dict[Symbol, list[Occurrence]]:
+        # Built on the first question about a symbol: what is under the cursor needs one file.
+        if self._symbols is None:
+            table: dict[Symbol, list[Occurrence]] = defaultdict(list)
+            for occurrences in self._by_path.values():
+                for occ in occurrences:
+                    table[occ.symbol].append(occ)
+            self._symbols = table
+        return self._symbols
 
     @staticmethod
     def of(project: Project) -> ReferenceIndex:
@@ -89,7 +102,7 @@ class ReferenceIndex:
         cached = _PROJECT_CACHE.get(id(project))
         if cached is not None and cached[0] is project and _same(cached[1], documents):
             return cached[2]
-        index = ReferenceIndex(occ for doc in documents for occ in document_occurrences(doc))
+        index = ReferenceIndex((doc.path, document_occurrences(doc)) for doc in documents)
         _PROJECT_CACHE.pop(id(project), None)
         _PROJECT_CACHE[id(project)] = (project, documents, index)
         while len(_PROJECT_CACHE) > _PROJECTS_KEPT:
