@@ -19,7 +19,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from abl.checks.engine import check_project
@@ -247,8 +247,7 @@ def _render(line: Line, column: int, depth: int, style: Style, out: list[str]) -
     messy = CANONICAL if style.canonical else line.messy
     limit = 2 if depth == 0 else 1
     out.extend([messy.blank_filler] * (min(line.blanks, limit) if style.canonical else line.blanks))
-    for comment in line.comments:
-        out.append(" " * (column - min(messy.comment_shift, column)) + comment)
+    out.extend(" " * (column - min(messy.comment_shift, column)) + comment for comment in line.comments)
     prefix = " " * column
     owner, props = line, line.children
     if line.kind == "item":
@@ -400,8 +399,10 @@ def _props(draw, depth: int) -> tuple[Line, ...]:
 def _route(draw) -> Line:
     target = draw(_line("entry", "TO", draw(_NAMES)))
     props = [draw(_value_entry("WHEN"))]
-    for key in draw(st.lists(st.sampled_from(["SUMMARY", "PASS", "HISTORY", "RETURN"]), unique=True)):
-        props.append(draw(_value_entry(key)))
+    props.extend(
+        draw(_value_entry(key))
+        for key in draw(st.lists(st.sampled_from(["SUMMARY", "PASS", "HISTORY", "RETURN"]), unique=True))
+    )
     if draw(st.booleans()):
         mapping = draw(_line("entry", "MAP", children=(draw(_line("entry", "child", "parent_var")),)))
         action = draw(_line("entry", "action", "continue"))
@@ -450,7 +451,7 @@ def _agent(draw) -> tuple[Line, ...]:
 @st.composite
 def documents(draw) -> tuple[tuple[Line, ...], Style]:
     lines = tuple(line for agent in draw(st.lists(_agent(), min_size=1, max_size=3)) for line in agent)
-    lines = (dataclasses.replace(lines[0], blanks=0),) + lines[1:]  # nothing to collapse before the first line
+    lines = (dataclasses.replace(lines[0], blanks=0), *lines[1:])  # nothing to collapse before the first line
     style = Style(
         widths=tuple(draw(st.lists(st.integers(1, 6), min_size=8, max_size=8))),
         newline=draw(st.sampled_from(["\n", "\r\n"])),
@@ -526,6 +527,7 @@ _FRAGMENTS = st.sampled_from(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_FRAGMENTS, max_size=60).map("".join))
+@example("#  \r  ")  # a comment ending in a lone `\r` and blanks: once left half-trimmed
 def test_any_text_formats_without_raising_or_changing_meaning(text: str) -> None:
     assert_formatter_invariants(text, codes=False)
 

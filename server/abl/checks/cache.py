@@ -112,6 +112,7 @@ class _BlockResult:
     """A block rule's findings for one column-0 block, valid while the block's node (hence its
     text) is the same object and it is read the same way; moved with the block when it moves."""
 
+    block: Block  # the placement the findings were made for
     node: Node
     shape: tuple  # (placement, kind of document, catalogue section) the block was read with
     crlf: bool
@@ -252,7 +253,9 @@ class CheckCache:
             and len(entry.block_results) == block_runs
             and all(a.settled is not None for a in entry.agent_results.values())
         )
-        if complete:
+        # Merged once the file has stayed the same for a check: the file being typed in changes
+        # at every check, and merging all of its results each time would cost what it saves.
+        if complete and old is not None and old.document is document:
             every = [*entry.document_results.values()]
             every.extend(a.settled for a in entry.agent_results.values() if a.settled is not None)
             entry.settled = self._settle(every, document, tuple(sink[start:]))
@@ -317,14 +320,28 @@ class CheckCache:
     ) -> None:
         node = block.node
         key = (rule, id(node))
-        shape = (block.placement, block.document, block.match.section if block.match is not None else None)
         stored = kept.get(key)
+        if stored is not None and stored.block is block and stored.row == node.row and stored.crlf == crlf:
+            # The very block object (`abl.checks.layout` keeps it while its node and agent are
+            # the same), on the same row: the common case, decided without building its shape.
+            results[key] = stored
+            sink.extend(stored.diagnostics)
+            self.reused += 1
+            return
+        shape = (block.placement, block.document, block.match.section if block.match is not None else None)
         if stored is not None and stored.node is node and stored.shape == shape and stored.crlf == crlf:
             delta = node.row - stored.row
             if delta:
                 stored = _BlockResult(
-                    node, shape, crlf, node.row, tuple(_moved(d, delta, document.path) for d in stored.diagnostics)
+                    block,
+                    node,
+                    shape,
+                    crlf,
+                    node.row,
+                    tuple(_moved(d, delta, document.path) for d in stored.diagnostics),
                 )
+            else:
+                stored = _BlockResult(block, node, shape, crlf, node.row, stored.diagnostics)
             results[key] = stored
             sink.extend(stored.diagnostics)
             self.reused += 1
@@ -345,7 +362,7 @@ class CheckCache:
             or reads.documents
         )
         if finished and not consulted:  # a block rule that asked the project is not kept
-            results[key] = _BlockResult(node, shape, crlf, node.row, tuple(found))
+            results[key] = _BlockResult(block, node, shape, crlf, node.row, tuple(found))
 
     def _settle(self, results: Iterable[_Result], document: Document, found: tuple[Diagnostic, ...]) -> _Result | None:
         """One record of what several results (an agent's rules, or a whole file's) consulted,

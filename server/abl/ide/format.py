@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from abl.diagnostics import TextEdit
-from abl.syntax.cst import PIPE_MARKERS, Node, SourceFile, Trivia, TriviaKind
+from abl.syntax.cst import PIPE_MARKERS, Node, NodeKind, SourceFile, Trivia, TriviaKind
 from abl.syntax.parser import parse
 from abl.text import Position, Range
 
@@ -93,7 +93,7 @@ def format_edits(
     wanted = result.rows_of_blocks(*line_range) if line_range is not None else None
     changed = [
         row
-        for row, (before, after) in enumerate(zip(result.original, result.formatted))
+        for row, (before, after) in enumerate(zip(result.original, result.formatted, strict=True))
         if before != after and (wanted is None or row in wanted)
     ]
     return [result.edit(run) for run in _runs(changed)]
@@ -208,7 +208,7 @@ class _Layout:
         starts = [_first_row(block.node) for block in self.source.blocks] or [0]
         starts[0] = 0
         ends = [s - 1 for s in starts[1:]] + [max(len(self.rows) - 1, 0)]
-        return list(zip(starts, ends))
+        return list(zip(starts, ends, strict=True))
 
     def _blocks_left_as_written(self) -> set[int]:
         """Indexes of the top-level blocks that formatting could break or read differently."""
@@ -218,7 +218,8 @@ class _Layout:
         for d in self.source.diagnostics:
             if d.code == "SYNTAX_ERROR":
                 kept.add(max(0, bisect_right(starts, d.range.start.line) - 1))
-        for k, (block, (first, last)) in enumerate(zip(blocks, self.block_rows())):
+        # A file with no block still has one row range (its whole text), which no block claims.
+        for k, (block, (first, last)) in enumerate(zip(blocks, self.block_rows(), strict=False)):
             if k in kept:
                 continue
             if (
@@ -269,8 +270,7 @@ class _Layout:
             del self.chain[depth:]
             self.chain.append((node.col, column))
             inner = column + 2 if node.is_item else column + self.options.indent
-            for child in reversed(node.children):
-                stack.append((child, inner, depth + 1))
+            stack.extend((child, inner, depth + 1) for child in reversed(node.children))
 
     # --- significant lines ----------------------------------------------------------------
 
@@ -332,7 +332,9 @@ class _Layout:
             run = 0
             content = self._row_text(t.row)
             column = self._comment_column(_width(_indentation(content)), next_old, next_new)
-            self._write(t.row, " " * column + content.strip(_BLANKS))
+            # A lone `\r` at the end would become part of the line end the file gets next, and
+            # the blanks before it trailing whitespace: a comment loses both at once.
+            self._write(t.row, " " * column + content.strip(_BLANKS).rstrip(_BLANKS + "\r"))
 
     def _trailing(self, trivia: list[Trivia]) -> None:
         """The lines after the last node: comments stay, blank lines after the last one go."""
@@ -456,7 +458,7 @@ def _with_tab_width(text: str, width: int) -> str:
     return "\n".join(out)
 
 
-def _nesting(source: SourceFile) -> tuple:
+def _nesting(source: SourceFile) -> tuple[tuple[tuple[int, int], ...], int]:
     """Which row each node starts on and how deep it sits, and how many syntax errors there are."""
     shape = tuple((node.row, depth) for node, depth in _walk(source.nodes))
     return shape, _syntax_errors(source)
@@ -483,9 +485,13 @@ def _same_meaning(before: SourceFile, after_text: str) -> bool:
     return _fingerprint(before) == _fingerprint(parse(after_text))
 
 
-def _fingerprint(source: SourceFile) -> tuple:
-    nodes = []
-    comments = []
+# A node as formatting must keep it: depth, kind, key, value, pipe text and trailing comment.
+_NodeFacts = tuple[int, NodeKind, str, str, str, str]
+
+
+def _fingerprint(source: SourceFile) -> tuple[tuple[_NodeFacts, ...], tuple[str, ...], int]:
+    nodes: list[_NodeFacts] = []
+    comments: list[str] = []
     text = source.text
     for node, depth in _walk(source.nodes):
         comments.extend(_comment_text(text, t) for t in node.leading if t.kind is TriviaKind.COMMENT)
