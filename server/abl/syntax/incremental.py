@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from lark.exceptions import LarkError
 
@@ -64,6 +65,9 @@ def reparse(old: SourceFile, new_text: str) -> SourceFile:
 
 
 def _reparse(old: SourceFile, new_text: str) -> SourceFile:
+    inside = _edit_inside_one_block(old, new_text)
+    if inside is not None:
+        return inside
     previous = _old_segments(old)
     if previous is None:
         return parse(new_text)
@@ -87,6 +91,102 @@ def _reparse(old: SourceFile, new_text: str) -> SourceFile:
         pieces.append(piece)
     _move_carried(pieces, new_text)
     return _assemble(new_text, index, pieces)
+
+
+# --- the keystroke: one block changed, the rest moved ---------------------------------------
+
+
+def _edit_inside_one_block(old: SourceFile, new_text: str) -> SourceFile | None:
+    """The common edit, done without matching segments: the change lies inside one segment
+    (not its first line's first character's context, not its last line end) and leaves it one
+    segment. That segment is read again; the blocks before it stay, the blocks after it are
+    moved. None when the edit is of another kind (the general path then handles it)."""
+    nodes, blocks, old_text = old.nodes, old.blocks, old.text
+    if len(nodes) < 2 or len(blocks) != len(nodes) or any(b.diagnostics is None or b.tabs_unread for b in blocks):
+        return None
+    prefix = _common_prefix(old_text, new_text)
+    old_end = len(old_text) - _common_suffix(old_text, new_text, prefix)
+    k = _segment_at(nodes, prefix)
+    if k < 1:
+        return None  # the file's first segment has a context of its own (BOM, leading lines)
+    start = nodes[k].start
+    end = nodes[k + 1].start if k + 1 < len(nodes) else len(old_text)
+    if nodes[k].col != 0 or nodes[k].line_start != start or old_end > end - 1:
+        return None  # the edit reaches the line end that closes the segment (or beyond)
+    delta = len(new_text) - len(old_text)
+    new_end = end + delta
+    if not _MOVABLE_FIRST.match(new_text, start) or new_text.startswith("\ufeff", start):
+        return None  # the segment's first line no longer starts a block
+    body = new_text[start:new_end]
+    if _BLOCK_LINE.search(body) is not None:
+        return None  # a new column-0 line: the edit split the segment
+    index = LineIndex(new_text)
+    row = nodes[k].row
+    piece = _read(new_text, _Step(start, new_end, None), row)
+    if piece is None or piece.node is None:
+        return None
+    row_shift = index.line_count - old.index.line_count
+    new_nodes = [*nodes[:k], piece.node, *nodes[k + 1 :]]
+    piece.node.leading = nodes[k].leading
+    for node in nodes[:k]:
+        _move(node, 0, 0, new_text, own_leading=True)
+    for j in range(k + 1, len(nodes)):
+        _move(nodes[j], delta, row_shift, new_text, own_leading=j > k + 1)
+    trailing = old.trailing
+    if k + 1 < len(nodes):
+        nodes[k + 1].leading = piece.tail
+        _move_trivia(trailing, delta, row_shift)
+    else:
+        trailing = piece.tail
+    new_blocks: list[TopBlock] = []
+    for j, block in enumerate(blocks):
+        if j < k:
+            block.row_shift = 0
+            new_blocks.append(block)
+        elif j == k:
+            new_blocks.append(TopBlock(piece.node, _block_text(new_text, piece.node), piece.diagnostics, False, 0))
+        else:
+            diagnostics = (
+                [_shift_diagnostic(d, row_shift) for d in block.diagnostics] if row_shift else block.diagnostics
+            )
+            text = _block_text(new_text, block.node) if j == k + 1 else block.text
+            new_blocks.append(TopBlock(block.node, text, diagnostics, False, row_shift))
+    diagnostics: list[Diagnostic] = []
+    warned = False
+    for block in new_blocks:
+        for d in block.diagnostics or ():
+            if d.code == TAB_CODE:
+                if warned:
+                    continue
+                warned = True
+            diagnostics.append(d)
+    for node in new_nodes:
+        problem = top_level_problem(node)
+        if problem is not None:
+            diagnostics.append(problem)
+    source = SourceFile(new_text, new_nodes, trailing, diagnostics, index)
+    source.blocks = new_blocks
+    return source
+
+
+def _segment_at(nodes: list[Node], offset: int) -> int:
+    """The index of the top-level node whose segment holds `offset` (its own text and the
+    lines after it up to the next node)."""
+    lo, hi = 0, len(nodes)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if nodes[mid].start <= offset:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1
+
+
+def _move_trivia(trivia: list[Trivia], shift: int, row_shift: int) -> None:
+    for t in trivia:
+        t.row += row_shift
+        t.start += shift
+        t.end += shift
 
 
 def block_starts(text: str) -> list[int]:
@@ -132,7 +232,7 @@ def _old_segments(old: SourceFile) -> list[_OldSegment] | None:
     for k, block in enumerate(blocks):
         if block.node is not nodes[k] or block.diagnostics is None:
             return None
-    for this, nxt in zip(out, out[1:]):
+    for this, nxt in pairwise(out):
         this.end = nxt.start
     out[-1].end = len(text)
     last = len(nodes) - 1
@@ -177,9 +277,9 @@ def _match(old: SourceFile, previous: list[_OldSegment], new_text: str, starts: 
             by_length.setdefault(seg.end - seg.start, []).append(k)
     used: set[int] = set()
     plan: list[_Step] = []
-    ends = starts[1:] + [len(new_text)]
+    ends = [*starts[1:], len(new_text)]
     last = -1
-    for start, end in zip(starts, ends):
+    for start, end in zip(starts, ends, strict=True):
         # Inside the unchanged head or tail of the file, equal bounds mean equal text.
         placed = (
             by_start.get(start) if start < prefix else by_start.get(start - delta) if start >= suffix_from else None
@@ -322,7 +422,7 @@ def _same_lines(old: list[Node], new: list[Node], base: int, base_row: int, own_
     """Whether freshly scanned nodes (at offset 0, row 0) are the old nodes read at `base`."""
     if len(old) != len(new):
         return False
-    for k, (a, b) in enumerate(zip(old, new)):
+    for k, (a, b) in enumerate(zip(old, new, strict=True)):
         if (
             a.kind is not b.kind
             or a.col != b.col
@@ -344,12 +444,14 @@ def _same_lines(old: list[Node], new: list[Node], base: int, base_row: int, own_
             a.key != b.key or a.key_start - base != b.key_start or a.key_end - base != b.key_end
         ):
             return False
-        if k > 0 or own_leading:
-            if [(t.kind, t.row - base_row, t.start - base, t.end - base) for t in a.leading] != [
-                (t.kind, t.row, t.start, t.end) for t in b.leading
-            ]:
-                return False
+        if (k > 0 or own_leading) and _trivia_from(a.leading, base, base_row) != _trivia_from(b.leading, 0, 0):
+            return False
     return True
+
+
+def _trivia_from(trivia: list[Trivia], base: int, base_row: int) -> list[tuple[object, int, int, int]]:
+    """Kind, row and offsets of each trivia line, counted from `base` and `base_row`."""
+    return [(t.kind, t.row - base_row, t.start - base, t.end - base) for t in trivia]
 
 
 def _carry(old: SourceFile, step: _Step, row: int) -> _Piece:
