@@ -291,7 +291,8 @@ def test_a_very_long_message_full_of_numbers_is_read_in_linear_time() -> None:
 
     session = session_of(INCOME_THEN_EXPENSES, "Income_Step")
     session.send("hi")
-    filler = " ".join(f"item {i} costs {i * 3} on 12 March 2025" for i in range(3000))  # ~100 kB
+    # ~98 kB: just under the longest message a turn reads (`MAX_MESSAGE_CHARS`)
+    filler = " ".join(f"item {i} costs {i * 3} on 12 March 2025" for i in range(2600))
     started = time.perf_counter()
     turn = session.send(filler + " and my income is 85000")
     elapsed = time.perf_counter() - started

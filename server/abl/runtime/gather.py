@@ -14,8 +14,8 @@ from typing import Any
 
 from abl.expr.values import is_number
 from abl.model.types import Agent, GatherField
+from abl.runtime import patterns
 from abl.runtime.engine import Engine, TurnContext
-from abl.runtime.evaluation import fill
 from abl.runtime.history import Entry
 from abl.runtime.models import FieldSpec
 from abl.runtime.state import Thread
@@ -209,7 +209,7 @@ def prompt(engine: Engine, thread: Thread) -> str | None:
     thread.asked = name
     if f.sensitive:
         thread.sensitive = True
-    return fill(text, thread.values, engine.env)
+    return engine.render(thread, text)
 
 
 def _plain(value: Any) -> Any:
@@ -296,8 +296,11 @@ def _check_rules(rules: str, value: Any) -> str | None:
         elif name == "pattern":
             pattern = arg.strip("\"'/")
             try:
-                if not re.fullmatch(pattern, str(value)):
-                    return f"`{value}` does not match the pattern {pattern}"
+                matched = patterns.fullmatch(re.compile(pattern), str(value))
             except re.error:
                 continue
+            except patterns.PatternTimeout:
+                return f"the value could not be checked against the pattern {pattern} in time"
+            if not matched:
+                return f"`{value}` does not match the pattern {pattern}"
     return None

@@ -10,7 +10,9 @@ Rendering never raises on user input and never runs Python code. An unknown or u
 renders as empty text and is listed in `RenderResult.missing` (inside an expression, only when
 the expression renders empty). Malformed tags and expression errors are listed in
 `RenderResult.errors`; a malformed tag stays as literal text, a failed expression renders empty.
-Variables the caller marks as sensitive render masked.
+Variables the caller marks as sensitive render masked. Output is capped at `MAX_OUTPUT`
+characters (the platform's cap on a string result); longer output is cut there and the cut is
+listed in `RenderResult.errors`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from abl.expr import UNDEFINED, Call, Environment, Expr, evaluate, names, parse_condition, truthy
-from abl.runtime.trace import REDACTED
+from abl.runtime.trace import REDACTED, json_number
+
+MAX_OUTPUT = 100_000
 
 MISSING: Any = UNDEFINED
 """What a lookup returns for an unknown name (the expression layer's `UNDEFINED`)."""
@@ -83,6 +87,9 @@ def render(
     nodes, errors = _parsed(template)
     renderer = _Renderer(lookup, masks or {}, list(errors), environment)
     text = renderer.render_nodes(nodes, ())
+    if renderer.emitted > MAX_OUTPUT:
+        text = text[:MAX_OUTPUT]
+        renderer.errors.append(f"the output is longer than {MAX_OUTPUT:,} characters; it was cut there")
     return RenderResult(text=text, missing=renderer.missing, errors=renderer.errors)
 
 
@@ -103,9 +110,11 @@ def format_value(value: Any) -> str:
     if isinstance(value, float):
         if value.is_integer() and abs(value) < 1e16:
             return str(int(value))
-        return repr(value)
-    if isinstance(value, (int, str)):
-        return str(value)
+        return str(json_number(value)) if value != value or value in (float("inf"), float("-inf")) else repr(value)
+    if isinstance(value, int):
+        return str(json_number(value))
+    if isinstance(value, str):
+        return value
     if isinstance(value, (list, tuple)):
         return ", ".join(format_value(item) for item in value)
     if isinstance(value, Mapping):
@@ -296,8 +305,7 @@ def _parse(template: str) -> tuple[list[_Node], list[str]]:
         current().append(_Output(expression=inner, source=source))
     if pos < len(template):
         current().append(_Text(template[pos:]))
-    for block in reversed(stack):
-        errors.append(f"`{block.source}` is never closed with `{{{{/{block.kind}}}}}`")
+    errors.extend(f"`{block.source}` is never closed with `{{{{/{block.kind}}}}}`" for block in reversed(stack))
     return root, errors
 
 
@@ -327,16 +335,22 @@ class _Renderer:
         self._environment = environment
         self.errors = errors
         self.missing: list[str] = []
+        self.emitted = 0  # characters of text and output written so far, for the output cap
 
     def render_nodes(self, nodes: Sequence[_Node], frames: tuple[_Frame, ...]) -> str:
         parts: list[str] = []
         for node in nodes:
+            if self.emitted > MAX_OUTPUT:
+                break  # the rest would be cut anyway; an `#each` over a long list stops here
             if isinstance(node, _Text):
-                parts.append(node.text)
+                piece = node.text
             elif isinstance(node, _Output):
-                parts.append(self._output(node, frames))
+                piece = self._output(node, frames)
             else:
                 parts.append(self._block(node, frames))
+                continue
+            self.emitted += len(piece)
+            parts.append(piece)
         return "".join(parts)
 
     def _output(self, node: _Output, frames: tuple[_Frame, ...]) -> str:
@@ -427,6 +441,8 @@ class _Renderer:
             return self.render_nodes(block.otherwise, frames)
         parts: list[str] = []
         for index, (key, item) in enumerate(entries):
+            if self.emitted > MAX_OUTPUT:
+                break
             frame = _Frame(this=item, index=index, key=key, first=index == 0, last=index == len(entries) - 1, mask=mask)
             parts.append(self.render_nodes(block.body, (*frames, frame)))
         return "".join(parts)

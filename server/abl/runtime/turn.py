@@ -24,6 +24,7 @@ deep.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from abl.runtime.agenda import (
     NOTHING,
@@ -37,7 +38,6 @@ from abl.runtime.agenda import (
     ResumeFlow,
     RunSiblings,
     Settle,
-    Step,
     Steps,
     SurfaceQueue,
 )
@@ -59,9 +59,14 @@ from abl.runtime.session_types import Turn
 from abl.runtime.state import ACTIVE
 from abl.runtime.trace import TraceEvent, TraceLevel
 
+MAX_MESSAGE_CHARS = 100_000  # longer messages are refused; the first this many characters are kept in the log
+
 
 def run_turn(engine: Engine, text: str, level: TraceLevel) -> Turn:
     text = valid_text(text)
+    too_long = len(text) > MAX_MESSAGE_CHARS
+    if too_long:
+        length, text = len(text), text[:MAX_MESSAGE_CHARS]
     data = engine.data
     data.turn += 1
     thread = data.active_thread
@@ -88,12 +93,26 @@ def run_turn(engine: Engine, text: str, level: TraceLevel) -> Turn:
             thread,
         )
         engine.notice(thread, f"[session ended] the conversation is over ({data.end_reason or 'stopped'})", ctx)
+    elif too_long:
+        limit = f"messages are limited to {MAX_MESSAGE_CHARS:,} characters"
+        engine.emit(
+            "error",
+            {
+                "code": "message_too_long",
+                "length": length,
+                "limit": MAX_MESSAGE_CHARS,
+                "message": f"the message is {length:,} characters long; {limit}",
+            },
+            thread,
+        )
+        engine.notice(thread, f"[error] the message was not read: it is {length:,} characters long; {limit}", ctx)
     else:
         timed_out = time_out(engine, entry, ctx)
         drive(engine, timed_out if timed_out is not None else (Handle(thread, entry),), ctx)
+    engine.protect_sensitive_values()
     return Turn(
         index=data.turn,
-        user=text,
+        user=engine.trace.redactor.text(text),
         replies=list(ctx.replies),
         events=visible(engine.recorded(), level),
         active_agent=data.active_thread.agent,
@@ -191,7 +210,8 @@ def process(engine: Engine, item: Handle, ctx: TurnContext) -> Steps:
     return (Answer(thread, message), SurfaceQueue(thread))
 
 
-_RUNNERS: dict[type, Callable[[Engine, Step, TurnContext], Steps]] = {  # type: ignore[dict-item]
+# Each runner takes the step of its key's type.
+_RUNNERS: dict[type, Callable[[Engine, Any, TurnContext], Steps]] = {
     Handle: process,
     Answer: answer,
     AnswerIfSilent: answer_if_silent,

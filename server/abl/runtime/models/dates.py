@@ -16,6 +16,7 @@ from datetime import date, time, timedelta
 from typing import Literal
 
 from abl.runtime.models.numbers import parse_number
+from abl.runtime.models.spans import Spans
 
 DateOrder = Literal["MDY", "DMY"]
 
@@ -104,11 +105,10 @@ _TIME_RE = re.compile(
 def find_dates(text: str, today: date, order: DateOrder = "MDY") -> list[DateMatch]:
     """Every date in `text`, ordered by position; overlapping readings keep the earliest finder."""
     found: list[DateMatch] = []
+    claimed = Spans()
 
     def add(value: date | None, match: re.Match[str], explicit: bool) -> None:
-        if value is None:
-            return
-        if any(match.start() < other.end and other.start < match.end() for other in found):
+        if value is None or not claimed.add(match.start(), match.end()):
             return
         found.append(DateMatch(value, match.start(), match.end(), match.group(0), explicit))
 

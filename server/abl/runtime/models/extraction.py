@@ -24,10 +24,12 @@ from datetime import date, datetime
 
 from rapidfuzz import fuzz
 
+from abl.runtime import patterns
 from abl.runtime.models.base import Extraction, FieldSpec, ModelError
 from abl.runtime.models.dates import DateOrder, find_dates, find_times
 from abl.runtime.models.lexical import concepts, name_words, words
 from abl.runtime.models.numbers import NumberMatch, find_numbers
+from abl.runtime.models.spans import Spans
 
 NUMERIC_TYPES = frozenset({"number", "integer", "int", "float", "decimal", "currency", "amount", "money", "quantity"})
 BOOLEAN_TYPES = frozenset({"boolean", "bool", "yes_no", "yesno", "confirmation"})
@@ -102,7 +104,7 @@ class LearnedPattern:
     def normalise(self, match: re.Match[str]) -> str:
         if match.re is self.literal:
             runs = [group for group in match.groups() if group is not None]
-            text = "".join(run + sep for run, sep in zip(runs, (*self.separators, "")))
+            text = "".join(run + sep for run, sep in zip(runs, (*self.separators, ""), strict=True))
         else:
             text = match.group(0)
         return text.upper() if self.uppercase else text
@@ -176,7 +178,11 @@ def _by_explicit_pattern(spec: FieldSpec, message: str, kind: str, taken: Sequen
         group = 1 if pattern.groups >= 1 else 0
     if group > pattern.groups:
         raise ModelError(f"field `{spec.name}`: extraction_group {group} does not exist in {spec.pattern!r}")
-    for match in pattern.finditer(message):
+    try:
+        matches = patterns.finditer(pattern, message)
+    except patterns.PatternTimeout as err:
+        raise ModelError(f"field `{spec.name}`: extraction_pattern {spec.pattern!r} was not used: {err}") from None
+    for match in matches:
         start, end = match.span(group)
         if start < 0 or _overlaps(start, end, taken):
             continue
@@ -299,12 +305,15 @@ def _date(
 
 
 def _phone(message: str, today: date, date_order: DateOrder, taken: Sequence[tuple[int, int]]) -> Found | None:
-    dates = [(m.start, m.end) for m in find_dates(message, today, date_order) if m.explicit]
+    dates = Spans()
+    for found in find_dates(message, today, date_order):
+        if found.explicit:
+            dates.add(found.start, found.end)
     for match in _PHONE_RE.finditer(message):
         start, end = match.span(1)
         text = match.group(1)
         digits = sum(c.isdigit() for c in text)
-        if not 7 <= digits <= 15 or _overlaps(start, end, taken) or _overlaps(start, end, dates):
+        if not 7 <= digits <= 15 or _overlaps(start, end, taken) or dates.overlaps(start, end):
             continue
         normalised = ("+" if text.lstrip("(").startswith("+") else "") + "".join(c for c in text if c.isdigit())
         return Found(normalised, 0.85, start, end)

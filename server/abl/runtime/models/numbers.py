@@ -18,6 +18,11 @@ from decimal import Decimal, InvalidOperation
 
 Number = int | float
 
+# A run of more digits than this is an identifier (an account or card number), never an amount;
+# it also keeps every number the runtime stores printable (Python refuses to print an int of
+# more than 4,300 digits) and its conversion linear.
+MAX_DIGITS = 30
+
 
 @dataclass(frozen=True, slots=True)
 class NumberMatch:
@@ -106,9 +111,11 @@ def find_numbers(text: str) -> list[NumberMatch]:
     """Every number in `text`, digit and word forms, ordered by position."""
     found = [m for m in (_digit_match(match) for match in _DIGITS_RE.finditer(text)) if m is not None]
     taken = [(m.start, m.end) for m in found]
-    for match in _word_numbers(text):
-        if not any(match.start < end and start < match.end for start, end in taken):
-            found.append(match)
+    found.extend(
+        match
+        for match in _word_numbers(text)
+        if not any(match.start < end and start < match.end for start, end in taken)
+    )
     found.sort(key=lambda m: m.start)
     return found
 
@@ -123,8 +130,11 @@ def parse_number(text: str) -> Number | None:
 
 
 def _digit_match(match: re.Match[str]) -> NumberMatch | None:
+    written = match.group("num").replace(",", "")
+    if len(written) - written.count(".") > MAX_DIGITS:
+        return None
     try:
-        amount = Decimal(match.group("num").replace(",", ""))
+        amount = Decimal(written)
     except InvalidOperation:
         return None
     suffix = match.group("suffix")

@@ -1,0 +1,183 @@
+"""What a customer types, or a mocks or test file holds, never crashes or stalls a run.
+
+Each test keeps an input that once failed: a number of 4,301+ digits (a `ValueError` when the
+session was saved or traced), date-like and long-digit messages that took quadratic time in the
+embedded extractors, an author's `extraction_pattern` with catastrophic backtracking, template
+output without bound, a "billion laughs" mocks file and 5,000 nested brackets.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from abl.cli.main import main
+from abl.runtime import RuntimeOptions, start_session
+from abl.runtime.models.numbers import MAX_DIGITS, find_numbers
+from abl.runtime.models.spans import Spans
+from abl.runtime.session_file import read_session
+from abl.runtime.templates import MAX_OUTPUT, render
+from abl.runtime.testing.yamlread import MAX_NESTING, MAX_VALUES, FormatError, read_yaml
+from abl.runtime.trace import json_number, to_json, to_json_data
+from abl.runtime.turn import MAX_MESSAGE_CHARS
+from abl.workspace import Project
+
+DESK = """AGENT: Details_Desk
+GOAL: "Take an amount, a date, a phone number and a reference"
+
+GATHER:
+  amount:
+    PROMPT: "How much?"
+    TYPE: number
+  day:
+    PROMPT: "Which day?"
+    TYPE: date
+  phone:
+    PROMPT: "Your phone number?"
+    TYPE: phone
+  reference:
+    PROMPT: "Your reference?"
+    TYPE: string
+    EXTRACTION_PATTERN: "{pattern}"
+
+COMPLETE:
+  - WHEN: amount IS SET AND day IS SET AND phone IS SET AND reference IS SET
+    RESPOND: "Booked {{{{amount}}}} on {{{{day}}}}."
+"""
+
+
+def project(pattern: str = "REF-(\\\\d+)") -> Project:
+    loaded = Project("<memory>")
+    loaded.update("/mem/desk.agent.abl", DESK.format(pattern=pattern))
+    return loaded
+
+
+def saved_and_traced(session) -> None:
+    """Everything a run writes can be written: the session and every trace line."""
+    data = read_session(json.dumps(session.to_dict()))
+    assert data["format"] == "abl-session"
+    for event in session.trace:
+        json.loads(to_json(event))
+
+
+@pytest.mark.parametrize("digits", [4_301, 5_000, 100_000])
+def test_a_number_of_thousands_of_digits_is_no_amount(digits: int) -> None:
+    session = start_session(project(), "Details_Desk", RuntimeOptions())
+    session.send("1" * digits)
+    assert "amount" not in session.state().values
+    saved_and_traced(session)
+
+
+def test_numbers_up_to_the_limit_are_still_read() -> None:
+    assert find_numbers("9" * MAX_DIGITS)[0].value == int("9" * MAX_DIGITS)
+    assert find_numbers("9" * (MAX_DIGITS + 1)) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "1" * 1_000_000,  # 23 s before the digits were capped
+        "3/3/1990 " * 40_000,  # every date checked against every other: quadratic
+        "1 " * 20_000,
+        "twenty one " * 5_000,
+        "+1 (" * 10_000,
+    ],
+    ids=["digits", "dates", "spaced-digits", "number-words", "phone-starts"],
+)
+def test_long_messages_are_read_in_one_pass(message: str) -> None:
+    session = start_session(project(), "Details_Desk", RuntimeOptions())
+    turn = session.send(message[:MAX_MESSAGE_CHARS])
+    assert turn.replies
+    saved_and_traced(session)
+
+
+def test_a_message_over_the_limit_is_refused_with_a_clear_reply() -> None:
+    session = start_session(project(), "Details_Desk", RuntimeOptions())
+    turn = session.send("x" * (MAX_MESSAGE_CHARS + 1))
+    assert [r.text for r in turn.replies] == [
+        f"[error] the message was not read: it is {MAX_MESSAGE_CHARS + 1:,} characters long; "
+        f"messages are limited to {MAX_MESSAGE_CHARS:,} characters"
+    ]
+    (error,) = [e for e in turn.events if e.type == "error"]
+    assert error.fields["code"] == "message_too_long"
+    assert len(session.history[-2].text) == MAX_MESSAGE_CHARS
+    assert session.send("250").replies  # the session goes on
+
+
+def test_an_extraction_pattern_that_backtracks_forever_is_stopped() -> None:
+    session = start_session(project("^(a+)+$"), "Details_Desk", RuntimeOptions())
+    turn = session.send("a" * 40 + "b")
+    (error,) = [e for e in turn.events if e.type == "error"]
+    assert "extraction_pattern '^(a+)+$' was not used: it ran longer than" in error.fields["message"]
+    assert session.send("250").replies  # the next turn runs normally
+
+
+def test_template_output_is_capped() -> None:
+    result = render("{{#each items}}{{this}}{{/each}}", {"items": ["x" * 1_000] * 1_000})
+    assert len(result.text) == MAX_OUTPUT
+    assert result.errors == [f"the output is longer than {MAX_OUTPUT:,} characters; it was cut there"]
+
+
+def test_numbers_json_cannot_hold_become_text() -> None:
+    huge = 10**5000
+    assert json_number(float("inf")) == "Infinity"
+    assert json_number(float("nan")) == "NaN"
+    assert json_number(huge) == "[a number of about 5,000 digits]"
+    assert json.loads(json.dumps(to_json_data({"a": [huge, float("-inf")]}))) == {
+        "a": ["[a number of about 5,000 digits]", "-Infinity"]
+    }
+    assert render("{{n}}", {"n": huge}).text == "[a number of about 5,000 digits]"
+
+
+def test_spans_answer_overlaps_like_a_scan() -> None:
+    spans = Spans()
+    assert spans.add(10, 20) and spans.add(30, 40) and spans.add(20, 30)
+    assert not spans.add(15, 16) and not spans.add(39, 45) and not spans.add(0, 11)
+    assert spans.add(0, 10) and spans.add(40, 41) and len(spans) == 5
+    assert not spans.overlaps(41, 50) and spans.overlaps(5, 6)
+
+
+# --- YAML: mocks and conversation tests ----------------------------------------------------------
+
+LAUGHS = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{','.join([f'*{chr(97 + i)}'] * 9)}]\n" for i in range(8)
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (LAUGHS, f"more than {MAX_VALUES:,} values once its aliases"),
+        ("[" * 5_000, f"nested more than {MAX_NESTING} deep"),
+        ("{a: " * 3_000, f"nested more than {MAX_NESTING} deep"),
+        ("- " * 3_000 + "x", f"nested more than {MAX_NESTING} deep"),
+        ("tool: " + "1" * 5_000, "is too long"),
+        ("tool: !!binary aGVsbG8=", "binary values"),
+        ("tool: .inf", "is not finite"),
+    ],
+    ids=["billion-laughs", "brackets", "flow-maps", "dashes", "long-int", "binary", "infinity"],
+)
+def test_hostile_yaml_is_a_format_error_with_a_line(text: str, problem: str) -> None:
+    with pytest.raises(FormatError) as caught:
+        read_yaml("mocks.yaml", text)
+    assert problem in str(caught.value)
+    assert str(caught.value).startswith("mocks.yaml:")
+
+
+def test_aliases_within_the_budget_still_work() -> None:
+    data = read_yaml("t.yaml", "base: &b {plan: gold}\nfirst: *b\nsecond: *b\n")
+    assert data["first"] == data["second"] == {"plan": "gold"}
+
+
+def test_abl_run_refuses_a_billion_laughs_mocks_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mocks = tmp_path / "mocks.yaml"
+    mocks.write_text(LAUGHS, encoding="utf-8")
+    script = tmp_path / "script.txt"
+    script.write_text("hi\n", encoding="utf-8")
+    examples = Path(__file__).resolve().parents[2] / "examples" / "retail-hub"
+    code = main(["run", str(examples), "--mocks", str(mocks), "--script", str(script)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "bad --mocks file" in err and "aliases" in err and "Traceback" not in err
