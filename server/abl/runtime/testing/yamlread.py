@@ -5,16 +5,26 @@ composed nodes carry positions; this module turns them into ordinary dicts and l
 also know their line (and the line of each key), and the raw text of each scalar value, so
 `user: yes` can stay the message "yes" instead of the boolean true. Duplicate keys, which
 PyYAML would silently merge, are reported.
+
+A file is untrusted input: files over `MAX_FILE_BYTES`, collections nested deeper than `MAX_NESTING`, aliases that expand to
+more than `MAX_VALUES` values (a "billion laughs" file of a few hundred bytes), numbers Python
+cannot hold, and binary values are refused with a `FormatError` and its line, never a crash.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.events import MappingStartEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+MAX_NESTING = 64  # lists and mappings inside each other; the checker's limit for ABL files too
+MAX_VALUES = 100_000  # values built from one file, aliases counted at every use
+MAX_FILE_BYTES = 10 * 2**20
 
 
 class FormatError(Exception):
@@ -74,13 +84,20 @@ def read_yaml(path: str | Path, text: str | None = None) -> Any:
     """The document in `path` (or `text`) as LineDict/LineList/scalars. Raises FormatError."""
     if text is None:
         try:
+            size = Path(path).stat().st_size
+            if size > MAX_FILE_BYTES:
+                raise FormatError(
+                    path, None, f"the file is {size:,} bytes; files over {MAX_FILE_BYTES:,} bytes are not read"
+                )
             text = Path(path).read_text(encoding="utf-8")
         except OSError as err:
             raise FormatError(path, None, f"cannot read the file: {err.strerror or err}") from err
         except UnicodeDecodeError as err:
             raise FormatError(path, None, f"the file is not valid UTF-8 ({err.reason} at byte {err.start})") from err
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_NestingLimitLoader)
+    except _TooDeep as err:
+        raise FormatError(path, err.line, f"collections are nested more than {MAX_NESTING} deep", err.column) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         problem = err.problem or err.context or "not valid YAML"
@@ -96,14 +113,47 @@ def read_yaml(path: str | Path, text: str | None = None) -> Any:
     return _Builder(path).build(node)
 
 
+class _TooDeep(Exception):
+    def __init__(self, line: int, column: int) -> None:
+        self.line = line
+        self.column = column
+
+
+class _NestingLimitLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing nesting beyond `MAX_NESTING` before its recursive composer
+    would run out of stack."""
+
+    _depth = 0
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        if not self.check_event(MappingStartEvent, SequenceStartEvent):
+            return super().compose_node(parent, index)
+        if self._depth >= MAX_NESTING:
+            mark = self.peek_event().start_mark
+            raise _TooDeep(mark.line + 1, mark.column + 1)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
 class _Builder:
     def __init__(self, path: str | Path) -> None:
         self._path = path
         # The standard constructor turns one scalar node into its Python value (int, bool, ...).
         self._scalars = yaml.SafeLoader("")
         self._open: set[int] = set()
+        self._built = 0
 
     def build(self, node: Node) -> Any:
+        self._built += 1
+        if self._built > MAX_VALUES:
+            raise FormatError(
+                self._path,
+                _line(node),
+                f"the file holds more than {MAX_VALUES:,} values once its aliases (`*name`) are expanded",
+            )
         if isinstance(node, (MappingNode, SequenceNode)):
             if id(node) in self._open:
                 raise FormatError(self._path, _line(node), "an alias refers to the collection that contains it")
@@ -118,9 +168,18 @@ class _Builder:
 
     def _scalar(self, node: ScalarNode) -> Any:
         try:
-            return self._scalars.construct_object(node, deep=True)
+            value = self._scalars.construct_object(node, deep=True)
         except yaml.constructor.ConstructorError as err:
-            raise FormatError(self._path, _line(node), f"cannot read the value {node.value!r}: {err.problem}") from err
+            raise FormatError(
+                self._path, _line(node), f"cannot read the value {_clip(node.value)}: {err.problem}"
+            ) from err
+        except (ValueError, OverflowError):  # an int of thousands of digits, which Python refuses to read
+            raise FormatError(self._path, _line(node), f"the number {_clip(node.value)} is too long") from None
+        if isinstance(value, bytes):
+            raise FormatError(self._path, _line(node), "binary values (`!!binary`) are not supported")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise FormatError(self._path, _line(node), f"the number {_clip(node.value)} is not finite")
+        return value
 
     def _mapping(self, node: MappingNode) -> LineDict:
         self._scalars.flatten_mapping(node)  # resolves `<<` merge keys the way PyYAML does
@@ -154,3 +213,8 @@ class _Builder:
 
 def _line(node: Node) -> int:
     return node.start_mark.line + 1
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    shown = text if len(text) <= limit else text[: limit - 1] + "…"
+    return repr(shown)
