@@ -15,6 +15,11 @@ on a shared machine does not count):
 
 Then it holds many sessions in memory at once (each after one turn) and reports the memory
 per session, measured with tracemalloc.
+
+Last, one long conversation as `abl run --session FILE --trace-out FILE` runs it (the CLI's own
+driver, the files on disk): 1,250 to 10,000 turns of the retail hub's script, with the time per
+turn at each length and the size of both files. Linear means the time per turn stays flat as
+the conversation grows (the session file is appended to, not rewritten, after each turn).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+import tempfile
 import time
 import tracemalloc
 from dataclasses import dataclass
@@ -31,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
+from abl.cli.driver import Driver  # noqa: E402
 from abl.runtime import RuntimeOptions, start_session  # noqa: E402
 from abl.workspace import Project, load_project  # noqa: E402
 
@@ -135,10 +142,27 @@ def memory_per_session(count: int) -> float:
     return (after - before) / count
 
 
+def long_conversation(project: Project, turns: int, folder: Path) -> tuple[float, float, int, int]:
+    """(CPU seconds, wall seconds, session file bytes, trace file bytes) for `turns` turns with
+    both files kept up to date after every turn."""
+    script = KINDS["routing"][1].script
+    session = start_session(project, "Retail_Hub", RuntimeOptions(trace_level="debug"))
+    session_file, trace_file = folder / f"{turns}.session", folder / f"{turns}.trace.jsonl"
+    driver = Driver(session, project, "Retail_Hub", trace_out=trace_file, session_file=session_file)
+    driver.persist()
+    t0, w0 = time.process_time(), time.perf_counter()
+    for index in range(turns):
+        driver.send(script[index % len(script)])
+    seconds, wall = time.process_time() - t0, time.perf_counter() - w0
+    assert not driver.problems, driver.problems
+    return seconds, wall, session_file.stat().st_size, trace_file.stat().st_size
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--turns", type=int, default=3000, help="turns per kind")
     ap.add_argument("--sessions", type=int, default=10_000)
+    ap.add_argument("--long", type=int, default=10_000, help="turns of the longest conversation with --session")
     args = ap.parse_args()
     folders = {s.folder for scenarios in KINDS.values() for s in scenarios}
     projects = {folder: load_project([str(folder)])[0] for folder in folders}
@@ -157,6 +181,15 @@ def main() -> int:
     print(
         f"{args.sessions:,} sessions held at once: {per / 1024:.1f} KiB per session ({per * args.sessions / 2**20:.0f} MiB in all)"
     )
+    hub = projects[KINDS["routing"][1].folder]
+    with tempfile.TemporaryDirectory() as folder:
+        for turns in (args.long // 8, args.long // 4, args.long // 2, args.long):
+            seconds, wall, session_bytes, trace_bytes = long_conversation(hub, turns, Path(folder))
+            print(
+                f"{turns:>6,} turns with --session and --trace-out: {seconds:6.2f} CPU s ({wall:.2f} s wall), "
+                f"{seconds / turns * 1000:.2f} ms per turn; session file {session_bytes / 2**20:.1f} MiB, "
+                f"trace file {trace_bytes / 2**20:.1f} MiB"
+            )
     return 0
 
 

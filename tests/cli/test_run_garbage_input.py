@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from abl.cli.main import main
+from abl.runtime.session_file import read_session
 
 ROOT = Path(__file__).resolve().parents[1].parent
 LOAN = ROOT / "examples" / "loan-supervisor"
@@ -51,7 +52,7 @@ def test_piped_garbage_is_answered_and_saved(tmp_path, capsys, monkeypatch, erro
     assert "Traceback" not in err
     replies = out.splitlines()
     assert "[Income_Capture_Agent] Thanks. I have your income." in replies
-    saved = json.loads(session.read_text(encoding="utf-8"))
+    saved = read_session(session.read_bytes())
     said = [entry["text"] for entry in saved["state"]["log"] if entry["role"] == "user"]
     assert any("\ufffd" in text and "not utf-8" in text for text in said)
     assert all(json.loads(line)["type"] for line in trace.read_text(encoding="utf-8").splitlines())
@@ -77,7 +78,7 @@ def test_every_scenario_project_takes_garbage_without_raising(tmp_path, capsys, 
         for agent in loaded.agent_names():
             monkeypatch.setattr("sys.stdin", _stdin(GARBAGE, "strict"))
             code = main(["run", str(project), "--agent", agent, "--mocks", str(mocks)])
-            out, err = capsys.readouterr()
+            _, err = capsys.readouterr()
             assert code == 0, (project.name, agent, err)
             assert "Traceback" not in err
             runs += 1

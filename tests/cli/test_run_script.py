@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from abl.cli.main import main
+from abl.runtime.session_file import read_session
 
 ROOT = Path(__file__).resolve().parents[1].parent
 LOAN = ROOT / "examples" / "loan-supervisor"
@@ -114,14 +115,14 @@ def test_session_file_resumes_where_it_stopped(tmp_path, capsys):
         capsys, "run", LOAN, "--script", script(tmp_path, "I want a loan offer\n", "one.txt"), "--session", session
     )
     assert code == 0 and out.splitlines() == LOAN_REPLIES[:1]
-    saved = json.loads(session.read_text(encoding="utf-8"))
+    saved = read_session(session.read_bytes())
     assert saved["format"] == "abl-session"
     assert not list(tmp_path.glob("*.tmp"))  # the atomic write leaves no temporary file
     code, out, _ = abl(capsys, "run", LOAN, "--script", script(tmp_path, "85000\n", "two.txt"), "--session", session)
     assert code == 0
     assert out.splitlines()[0] == LOAN_REPLIES[1]
     assert out.splitlines()[1].startswith("[Offer_Agent] ")
-    resumed = json.loads(session.read_text(encoding="utf-8"))
+    resumed = read_session(session.read_bytes())
     assert any(e["type"] == "resume_intent" for e in resumed["trace"])
 
 
@@ -170,9 +171,10 @@ def test_mocks_answer_tool_calls_and_sensitive_values_stay_out_of_the_trace(tmp_
     ]
     exported = trace.read_text(encoding="utf-8")
     assert "4321" not in exported
-    gather = next(json.loads(l) for l in exported.splitlines() if json.loads(l)["type"] == "gather")
+    events = [json.loads(line) for line in exported.splitlines()]
+    gather = next(event for event in events if event["type"] == "gather")
     assert gather["value"] == "[redacted]"
-    assert any(json.loads(l)["type"] == "tool_result" for l in exported.splitlines())
+    assert any(event["type"] == "tool_result" for event in events)
 
 
 def test_mocks_in_yaml_with_a_list_of_results(tmp_path, capsys):
@@ -201,7 +203,7 @@ def test_a_model_endpoint_that_is_down_gives_a_clear_message_and_the_session_goe
     lines = out.splitlines()
     assert any("[error] the model endpoint did not answer" in line for line in lines)
     # the second message was still answered
-    assert len([l for l in lines if not l.split("] ", 1)[1].startswith("[error]")]) >= 2
+    assert len([line for line in lines if not line.split("] ", 1)[1].startswith("[error]")]) >= 2
     assert "error" in err and "Traceback" not in err
 
 

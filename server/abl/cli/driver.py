@@ -2,7 +2,10 @@
 
 Shared by the script mode (`abl.cli.run`) and the interactive chat (`abl.cli.chat`): the
 session, the trace file (`--trace-out`), the saved session (`--session`) and the recorded test
-(`--record`).
+(`--record`). The trace file and the saved session grow by what each turn added (appended
+lines), so a long conversation costs time in proportion to its length, not to its square; each
+is written whole again only when lines already written must change (a reset, or a secret that
+became known and must be scrubbed from them).
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from abl.runtime import Session
+from abl.runtime.session_journal import SessionJournal
 from abl.runtime.testing.recorder import RecordedTurn, Recording
 from abl.runtime.testing.recorder import write as write_recording
-from abl.runtime.trace import to_json
+from abl.runtime.trace import Trace, to_json
 from abl.workspace import Project
 
 TRACE_LEVELS = ("minimal", "standard", "verbose", "debug")
@@ -37,6 +41,8 @@ class Driver:
     record_path: Path | None = None
     problems: list[str] = field(default_factory=list)  # files that could not be written
     waited_ms: int = 0  # time declared to pass before the next message
+    _journal: SessionJournal | None = None
+    _trace_file: TraceFile | None = None
 
     def wait(self, ms: int) -> None:
         self.session.wait(ms)
@@ -45,14 +51,14 @@ class Driver:
 
     def send(self, text: str) -> tuple[Any, list[dict[str, Any]]]:
         """One user message; returns the turn and its events (all levels, as dicts)."""
-        before = len(self.session.trace)
+        before = self.session.trace_length
         turn = self.session.send(text)
         waited, self.waited_ms = self.waited_ms, 0
-        events = [e.to_dict() for e in list(self.session.trace)[before:]]
+        events = [e.to_dict() for e in self.session.trace_since(before)]
         if self.recording is not None:
             self.recording.add(
                 RecordedTurn(
-                    user=text,
+                    user=turn.user,  # a sensitive value in it is redacted
                     replies=tuple((r.agent, r.text) for r in turn.replies),
                     active_agent=turn.active_agent,
                     events=tuple(events),
@@ -75,11 +81,13 @@ class Driver:
     def persist(self) -> None:
         """Bring every output file up to date. A write failure is reported once, the chat goes on."""
         if self.session_file is not None:
-            session_file = self.session_file
-            self._write(session_file, lambda: self.session.save(session_file))
+            if self._journal is None:
+                self._journal = self.session.journal(self.session_file)
+            self._write(self.session_file, self._journal.write)
         if self.trace_out is not None:
-            trace_out = self.trace_out
-            self._write(trace_out, lambda: _write_atomic(trace_out, jsonl(self.session.trace)))
+            if self._trace_file is None:
+                self._trace_file = TraceFile(self.session, self.trace_out)
+            self._write(self.trace_out, self._trace_file.write)
         if self.recording is not None and self.record_path is not None:
             recording, record_path = self.recording, self.record_path
             self._write(record_path, lambda: write_recording(recording, record_path))
@@ -105,8 +113,42 @@ def reason(err: BaseException) -> str:
     return str(err)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+class TraceFile:
+    """`--trace-out`: every event of the session as JSON lines, appended turn by turn; written
+    whole again when the session was reset or a newly known secret must be scrubbed from lines
+    already written (or the file was changed by someone else)."""
+
+    def __init__(self, session: Session, path: Path) -> None:
+        self._session = session
+        self._path = path
+        self._trace: Trace | None = None
+        self._version = -1
+        self._written = 0
+        self._size = -1
+
+    def write(self) -> None:
+        trace = self._session.trace_log
+        redactor = trace.redactor
+        if trace is not self._trace or redactor.version != self._version or not self._unchanged():
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            text = jsonl(redactor.apply_event(e) for e in trace.events)
+            temporary = self._path.with_name(self._path.name + ".tmp")
+            temporary.write_text(text, encoding="utf-8")
+            os.replace(temporary, self._path)
+            self._trace, self._version, self._written = trace, redactor.version, len(trace)
+            self._size = len(text.encode("utf-8"))
+            return
+        new = trace.events_since(self._written)
+        if not new:
+            return
+        text = jsonl(redactor.apply_event(e) for e in new)
+        with open(self._path, "a", encoding="utf-8") as handle:
+            handle.write(text)
+        self._written += len(new)
+        self._size += len(text.encode("utf-8"))
+
+    def _unchanged(self) -> bool:
+        try:
+            return self._path.stat().st_size == self._size
+        except OSError:
+            return False

@@ -4,14 +4,17 @@ A session is built from plain data (`SessionData`), a trace, a clock, an id sour
 model. `to_dict` captures all of it as JSON-ready data (the trace too, and how far the default
 clock and id counters have run), so `from_dict` resumes with identical behaviour: the next turn
 gives the same replies and the same trace events as if the session had never stopped.
-Sensitive values are not written in clear: they are saved as `[redacted]`.
+Sensitive values are not written in clear: they are saved as `[redacted]` (`abl.runtime.redaction`).
+
+`save` writes the whole session at once; `journal` keeps a file up to date turn after turn by
+appending what each turn added (`abl.runtime.session_journal`). `load` reads either, through the
+one loader of saved sessions (`abl.runtime.session_file.read_session`), which checks the file
+against its schema before anything is built.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -19,12 +22,21 @@ from typing import Any
 
 from abl.runtime.engine import Engine
 from abl.runtime.models import Model, ModelError, create_model
+from abl.runtime.redaction import saved_state, shown_values
+from abl.runtime.session_file import (
+    FORMAT,
+    FORMAT_VERSION,
+    MAX_SESSION_BYTES,
+    SessionFileError,
+    read_session,
+    validate_session,
+)
+from abl.runtime.session_journal import SessionJournal, encode_line, write_atomic
 from abl.runtime.session_types import Message, Reply, RuntimeOptions, SessionError, SessionState, ThreadView, Turn
 from abl.runtime.start import begin
-from abl.runtime.state import SessionData, Thread
+from abl.runtime.state import SessionData
 from abl.runtime.trace import (
     DEFAULT_START,
-    REDACTED,
     Clock,
     CounterIds,
     FixedClock,
@@ -35,9 +47,6 @@ from abl.runtime.trace import (
 )
 from abl.runtime.turn import run_turn
 from abl.workspace import Project
-
-FORMAT = "abl-session"
-FORMAT_VERSION = 1
 
 
 class _CountingClock:
@@ -111,14 +120,12 @@ class Session:
         if options.ids is not None:
             ids = _CountingIds(options.ids, id_counts)
         else:
-            counter = CounterIds()
-            for prefix, count in id_counts.items():
-                for _ in range(count):
-                    counter.next_id(prefix)
-            ids = _CountingIds(counter, id_counts)
+            ids = _CountingIds(CounterIds(id_counts), id_counts)
         trace = Trace(clock)
         trace.restore(events)
         model = _make_model(options, clock)
+        for secret in getattr(model, "secrets", ()):  # an endpoint's API key
+            trace.protect(secret)
         real_time = bool(getattr(options.clock, "real_time", False))
         engine = Engine(project, options, data, trace, clock, ids, model, real_time)
         return cls(project, options, engine, clock, ids)
@@ -143,9 +150,9 @@ class Session:
         active = data.active_thread
         return SessionState(
             active_agent=active.agent,
-            values=self._shown_values(active),
+            values=shown_values(self._engine, active),
             threads=[
-                ThreadView(t.id, t.agent, t.status, self._shown_values(t), len(t.history))
+                ThreadView(t.id, t.agent, t.status, shown_values(self._engine, t), len(t.history))
                 for t in data.threads.values()
             ],
             stack=[data.threads[f.parent].agent for f in data.stack],
@@ -172,13 +179,34 @@ class Session:
         return list(self._engine.trace.events)
 
     @property
+    def trace_length(self) -> int:
+        """How many events the trace holds (without copying them)."""
+        return len(self._engine.trace)
+
+    def trace_since(self, count: int) -> list[TraceEvent]:
+        """The events after the first `count`: what a writer or a view has not seen yet."""
+        return self._engine.trace.events_since(count)
+
+    @property
     def trace_log(self) -> Trace:
         """The trace object itself (JSONL export, levels, live listeners)."""
         return self._engine.trace
 
     @property
     def history(self) -> list[Message]:
-        return [Message(e.role, e.text, e.agent, e.tool_call_id) for e in self._engine.data.log]
+        """The conversation as shown outside the engine: secrets scrubbed from every message."""
+        scrub = self._engine.trace.redactor.text
+        return [Message(e.role, scrub(e.text), e.agent, e.tool_call_id) for e in self._engine.data.log]
+
+    @property
+    def engine(self) -> Engine:
+        """The engine (for writers in this package, such as the journal)."""
+        return self._engine
+
+    @property
+    def counters(self) -> tuple[int, dict[str, int]]:
+        """How far the clock and the id counters have run (saved, so a resume continues them)."""
+        return self._clock.ticks, dict(self._ids.counts)
 
     @property
     def greeting(self) -> list[Reply]:
@@ -195,14 +223,14 @@ class Session:
     # --- saving --------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
+        """The whole session as JSON-ready data (one snapshot), sensitive values redacted."""
         engine = self._engine
         engine.timeline.settle()
         redactor = engine.trace.redactor
-        state = _redact_state(engine, engine.data.to_data())
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
-            "state": state,
+            "state": saved_state(engine),
             "trace": [redactor.apply(e.to_dict()) for e in engine.trace.events],
             "clock_ticks": self._clock.ticks,
             "ids": dict(self._ids.counts),
@@ -211,67 +239,37 @@ class Session:
 
     @classmethod
     def from_dict(cls, project: Project, data: Mapping[str, Any], options: RuntimeOptions | None = None) -> Session:
+        """A session from saved data; the data is checked against the session schema first
+        (SessionFileError, a SessionError, says what is wrong and where)."""
         options = options or RuntimeOptions()
-        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
-            raise SessionError("this is not a saved session (no `format: abl-session`)")
-        if data.get("version") != FORMAT_VERSION:
-            raise SessionError(
-                f"saved session version {data.get('version')!r} is not supported (expected {FORMAT_VERSION})"
-            )
-        try:
-            state = SessionData.from_data(data["state"])
-            events = [_event(e) for e in data["trace"]]
-            ticks = int(data["clock_ticks"])
-            counts = {str(k): int(v) for k, v in data["ids"].items()}
-        except (KeyError, TypeError, ValueError) as problem:
-            raise SessionError(f"the saved session is incomplete or damaged: {problem}") from None
+        checked = validate_session(data)
+        state = SessionData.from_data(checked["state"])
+        events = [_event(e) for e in checked["trace"]]
         missing = sorted({t.agent for t in state.threads.values() if project.agent(t.agent) is None})
         if missing:
             raise SessionError(
                 "the saved session names agents the project no longer has",
                 [f"unknown agent `{name}`" for name in missing],
             )
-        session = cls._build(project, options, state, events, ticks, counts)
+        session = cls._build(project, options, state, events, checked["clock_ticks"], dict(checked["ids"]))
         for thread in state.threads.values():
-            plan = session._engine.plan(thread.agent)
-            for name in plan.sensitive:
-                session._engine.trace.protect_field(name)
+            session._engine.plan(thread.agent)  # registers the agent's sensitive names for redaction
         return session
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the session as JSON, atomically (a temporary file, then a rename)."""
-        target = Path(path)
-        text = json.dumps(self.to_dict(), ensure_ascii=False, indent=1, sort_keys=True)
-        directory = target.parent if str(target.parent) else Path(".")
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, target)
-        except BaseException:
-            if os.path.exists(temp):
-                os.unlink(temp)
-            raise
+        """Write the whole session as one snapshot line, atomically (a temporary file, then a rename)."""
+        write_atomic(Path(path), encode_line(self.to_dict()))
+
+    def journal(self, path: str | os.PathLike[str]) -> SessionJournal:
+        """A writer that keeps `path` up to date after each turn by appending what it added."""
+        return SessionJournal(self, Path(path))
 
     @classmethod
     def load(cls, project: Project, path: str | os.PathLike[str], options: RuntimeOptions | None = None) -> Session:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as problem:
-            raise SessionError(f"cannot read the session file {path}: {problem.strerror or problem}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as problem:
-            raise SessionError(f"the session file {path} is not valid JSON: {problem}") from None
-        return cls.from_dict(project, data, options)
+        """A saved session (`save` or `journal`); SessionError when it cannot be read or loaded."""
+        return cls.from_dict(project, read_session_file(path), options)
 
     # --- internals -----------------------------------------------------------------------------
-
-    def _shown_values(self, thread: Thread) -> dict[str, Any]:
-        sensitive = self._engine.plan(thread.agent).sensitive
-        return {k: (REDACTED if k in sensitive and v is not None else v) for k, v in thread.values.items()}
 
 
 def _make_model(options: RuntimeOptions, clock: Clock) -> Model:
@@ -291,30 +289,23 @@ def _make_model(options: RuntimeOptions, clock: Clock) -> Model:
         raise SessionError(f"the model options do not fit the `{options.model}` provider: {problem}") from None
 
 
-def _redact_state(engine: Engine, state: dict[str, Any]) -> dict[str, Any]:
-    """Sensitive values are saved as `[redacted]` (the key stays, so `IS SET` still holds), and
-    secrets the trace knows are scrubbed from message texts."""
-    redactor = engine.trace.redactor
-    if redactor.is_empty:
-        return state
-
-    def scrub(entry: dict[str, Any]) -> None:
-        entry["text"] = redactor.apply(entry["text"])
-
-    for thread in state["threads"]:
-        sensitive = engine.plan(thread["agent"]).sensitive
-        thread["values"] = {
-            k: (REDACTED if k in sensitive and v is not None else redactor.apply(v))
-            for k, v in thread["values"].items()
-        }
-        for entry in thread["history"]:
-            scrub(entry)
-    for entry in state["log"]:
-        scrub(entry)
-    for frame in state["stack"]:
-        scrub(frame["utterance"])
-    state["greeting"] = [[agent, redactor.apply(text)] for agent, text in state["greeting"]]
-    return state
+def read_session_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A saved session file's data (checked), or SessionError saying why it cannot be read."""
+    target = Path(path)
+    try:
+        size = target.stat().st_size
+        if size > MAX_SESSION_BYTES:
+            raise SessionFileError(
+                f"the session is {size:,} bytes; sessions over {MAX_SESSION_BYTES:,} bytes are not loaded",
+                source=str(path),
+            )
+        content = target.read_bytes()
+    except OSError as problem:
+        raise SessionError(f"cannot read the session file {path}: {problem.strerror or problem}") from None
+    try:
+        return read_session(content)
+    except SessionFileError as problem:
+        raise problem.from_file(str(path)) from None
 
 
 def _event(data: Mapping[str, Any]) -> TraceEvent:

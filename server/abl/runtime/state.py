@@ -51,14 +51,15 @@ class Thread:
         if name in self.gathered:
             self.gathered.remove(name)
 
-    def to_data(self) -> dict[str, Any]:
-        return {
+    def to_data(self, with_history: bool = True) -> dict[str, Any]:
+        """The thread as plain data; without its history when a writer sends that apart."""
+        data = {
             "id": self.id,
             "agent": self.agent,
             "status": self.status,
             "values": self.values,
             "gathered": self.gathered,
-            "history": [e.to_data() for e in self.history],
+            "history": [e.to_data() for e in self.history] if with_history else [],
             "origin": self.origin,
             "returnable": self.returnable,
             "history_mode": self.history_mode,
@@ -73,6 +74,9 @@ class Thread:
             "flow": self.flow,
             "intents": self.intents,
         }
+        if not with_history:
+            del data["history"]
+        return data
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Thread:
@@ -186,14 +190,20 @@ class SessionData:
 
     def to_data(self) -> dict[str, Any]:
         return {
-            "entry_agent": self.entry_agent,
             "threads": [t.to_data() for t in self.threads.values()],
+            "log": [e.to_data() for e in self.log],
+            **self.small_data(),
+        }
+
+    def small_data(self) -> dict[str, Any]:
+        """Everything but the threads and the log: what stays small however long the session."""
+        return {
+            "entry_agent": self.entry_agent,
             "active": self.active,
             "stack": [f.to_data() for f in self.stack],
             "chain": self.chain,
             "turn": self.turn,
             "seq": self.seq,
-            "log": [e.to_data() for e in self.log],
             "ended": self.ended,
             "end_reason": self.end_reason,
             "greeting": [list(pair) for pair in self.greeting],
