@@ -108,9 +108,11 @@ class _Lowering:
             elif v.kind is ValueKind.MAP:
                 out.extend(self.name_of(k) for k, _ in v.pairs)
             elif v.is_scalar:
-                for part in split_top_level(v.text) if "," in v.text else [v.text]:
-                    if part.strip():
-                        out.append(Name(part.strip(), node.value_range))
+                out.extend(
+                    Name(part.strip(), node.value_range)
+                    for part in (split_top_level(v.text) if "," in v.text else [v.text])
+                    if part.strip()
+                )
         for child in node.children:
             content = child.content if child.is_item else child
             if content is not None and content.is_text:
@@ -146,10 +148,8 @@ class _Lowering:
     def map_entries(self, node: Node | None) -> list[MapEntry]:
         out = []
         for child, parent, rng in self.pairs(node):
-            if parent is None:
-                parent_name = child  # `{name}` shorthand maps a field to the same name
-            else:
-                parent_name = Name(parent.text, parent.range)
+            # The `{name}` shorthand maps a field to the same name.
+            parent_name = child if parent is None else Name(parent.text, parent.range)
             out.append(MapEntry(child, parent_name, rng))
         return out
 
@@ -347,6 +347,8 @@ class _Lowering:
                 description=self.scalar(find_entry(props, "DESCRIPTION")),
                 initial=self.scalar(find_entry(props, "INITIAL") or find_entry(props, "initial_value")),
                 sensitive=_is_true(self.scalar(find_entry(props, "SENSITIVE"))),
+                display=self.scalar(find_entry(props, "SENSITIVE_DISPLAY")),
+                mask=self.mask_config(find_entry(props, "MASK_CONFIG")),
             )
 
     @staticmethod
@@ -434,7 +436,13 @@ class _Lowering:
             extraction_pattern=self.scalar(find_entry(props, "EXTRACTION_PATTERN")),
             extraction_group=self.scalar(find_entry(props, "EXTRACTION_GROUP")),
             in_flow=in_flow,
+            display=self.scalar(find_entry(props, "SENSITIVE_DISPLAY")),
+            mask=self.mask_config(find_entry(props, "MASK_CONFIG")),
         )
+
+    def mask_config(self, node: Node | None) -> tuple[tuple[str, str], ...]:
+        """`mask_config` pairs (`showFirst`, `showLast`, `char`) as written; the runtime reads them."""
+        return tuple((key.text, value.text) for key, value, _ in self.pairs(node) if value is not None)
 
     def handoff(self, agent: Agent, node: Node) -> None:
         for i, child in enumerate(c for c in node.children if c.is_item):
@@ -552,9 +560,7 @@ class _Lowering:
         if node.has_value:
             for k, val, _ in self.pairs(node):
                 entries.append((k.text.upper(), None, val))
-        for e in node.children:
-            if e.is_entry:
-                entries.append((e.key.upper(), e, self.scalar(e)))
+        entries.extend((e.key.upper(), e, self.scalar(e)) for e in node.children if e.is_entry)
         for key, e, val in entries:
             if key == "ACTION":
                 action = val

@@ -174,8 +174,8 @@ class OnReturn:
     @property
     def unknown_action(self) -> str | None:
         """An `action:` word that is not a built-in action (it runs `continue`)."""
-        word = self.action_name
-        return self.action.text if word is not None and word not in RETURN_ACTIONS else None
+        action = self.action
+        return action.text if action is not None and action.lower not in RETURN_ACTIONS else None
 
     @property
     def resume_message(self) -> str | None:
@@ -264,6 +264,8 @@ class MemoryVar:
     description: Scalar | None = None
     initial: Scalar | None = None
     sensitive: bool = False
+    display: Scalar | None = None  # SENSITIVE_DISPLAY: redact | mask | replace
+    mask: tuple[tuple[str, str], ...] = ()  # MASK_CONFIG as written: (key, value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,6 +294,8 @@ class GatherField:
     extraction_pattern: Scalar | None = None
     extraction_group: Scalar | None = None
     in_flow: bool = False
+    display: Scalar | None = None  # sensitive_display: redact | mask | replace
+    mask: tuple[tuple[str, str], ...] = ()  # mask_config as written: (key, value)
 
     @property
     def is_required(self) -> bool:

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from abl.expr import Environment
 from abl.model.types import Agent, Condition
-from abl.runtime.evaluation import check
+from abl.runtime.evaluation import check, fill
 from abl.runtime.events import EVENTS
 from abl.runtime.history import Entry
 from abl.runtime.models import ChatMessage, IntentDecision, Model, ModelContext, ModelError
@@ -24,7 +24,7 @@ from abl.runtime.plan import AgentPlan, cached_plan
 from abl.runtime.session_types import Reply, RuntimeOptions
 from abl.runtime.state import SessionData, Thread
 from abl.runtime.timeline import Timeline
-from abl.runtime.trace import Clock, IdSource, Trace, TraceEvent
+from abl.runtime.trace import REDACTED, Clock, IdSource, Redactor, Trace, TraceEvent
 from abl.workspace import Project
 
 T = TypeVar("T")
@@ -97,7 +97,28 @@ class Engine:
                 raise KeyError(name)
             plan = cached_plan(agent, self.project)
             self._plans[name] = plan
+            # Only declared names: a computed one (`message = "Hi {{name}}"`) may share its name
+            # with a trace field (`message`), and is protected by its value instead.
+            for sensitive in sorted(plan.declared_sensitive):
+                if sensitive not in self._protected_names:
+                    self._protected_names.add(sensitive)
+                    self.trace.protect_field(sensitive)
         return plan
+
+    def render(self, thread: Thread, template: str) -> str:
+        """A template of `thread`'s agent filled for the customer to read: sensitive values
+        (and values computed from them) are masked per `sensitive_display`."""
+        return fill(template, thread.values, self.env, self.plan(thread.agent).masks)
+
+    def protect_sensitive_values(self) -> None:
+        """Register the current values of every sensitive name as secrets (a value computed from
+        a sensitive one by `SET` is caught wherever it is copied to)."""
+        for thread in self.data.threads.values():
+            sensitive = self.plan(thread.agent).sensitive
+            for name in sensitive.intersection(thread.values):
+                value = thread.values[name]
+                if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                    self.protect_value(value)
 
     def announce(self, thread: Thread) -> None:
         """Say once per thread what its agent declares that the local runtime does not run."""
@@ -160,7 +181,7 @@ class Engine:
     def protect_value(self, value: Any) -> None:
         """Register a secret once (each registration re-scrubs the stored trace)."""
         key = str(value)
-        if key.strip() and key not in self._protected_values:
+        if key.strip() and key != REDACTED and key not in self._protected_values:
             self._protected_values.add(key)
             self.trace.protect(value)
 
@@ -175,6 +196,7 @@ class Engine:
         self, thread: Thread, text: str, ctx: TurnContext | None, choices: tuple[tuple[str, str], ...] = ()
     ) -> Reply:
         """The agent of `thread` says `text` to the customer (with buttons, when given)."""
+        text = self.trace.redactor.text(text)
         entry = self.new_entry("assistant", text, thread)
         thread.history.append(entry)
         self.data.log.append(entry)
@@ -185,6 +207,7 @@ class Engine:
 
     def relay(self, thread: Thread, speaker: str, text: str, ctx: TurnContext | None) -> None:
         """Another agent's one-shot answer, said to the customer in `thread`'s conversation."""
+        text = self.trace.redactor.text(text)
         entry = Entry("assistant", text, speaker, self.data.next_seq(), thread.id)
         thread.history.append(entry)
         self.data.log.append(entry)
@@ -193,6 +216,7 @@ class Engine:
 
     def notice(self, thread: Thread, text: str, ctx: TurnContext | None) -> None:
         """A runtime message the customer sees that is not part of any agent's conversation."""
+        text = self.trace.redactor.text(text)
         entry = Entry("system", text, thread.agent, self.data.next_seq(), thread.id)
         self.data.log.append(entry)
         if ctx is not None:
@@ -222,7 +246,12 @@ class Engine:
             before = [e for e in recent if e.seq != current.seq and not _answers(e, current, thread)]
             window = [*before[-CONTEXT_WINDOW:], current, *after]
             earlier = sum(1 for e in history if e.seq != current.seq)
-        messages = tuple(_chat(e) for e in window)
+        # Earlier messages go out redacted; the one being answered as typed, since a value may
+        # have to be read from it (its secrets are not known yet).
+        redactor = self.trace.redactor
+        messages = tuple(
+            _chat(e) if current is not None and e.seq == current.seq else _chat(e, redactor) for e in window
+        )
         summary = thread.values.get("_handoff_summary")
         if summary:
             messages = (ChatMessage("system", f"Handoff summary: {summary}"), *messages)
@@ -291,14 +320,15 @@ def _answers(entry: Entry, current: Entry, thread: Thread) -> bool:
     return entry.tool is not None and entry.seq > current.seq and entry.thread == thread.id
 
 
-def _chat(entry: Entry) -> ChatMessage:
+def _chat(entry: Entry, redactor: Redactor | None = None) -> ChatMessage:
+    text = redactor.text(entry.text) if redactor is not None else entry.text
     if entry.tool is not None and entry.role == "assistant":
-        arguments = entry.text[len(entry.tool) + 1 : -1] if entry.text.startswith(entry.tool + "(") else entry.text
+        arguments = text[len(entry.tool) + 1 : -1] if text.startswith(entry.tool + "(") else text
         return ChatMessage("assistant", arguments, entry.tool, entry.tool_call_id)
     if entry.role == "tool":
-        return ChatMessage("tool", entry.text, entry.tool, entry.tool_call_id)
+        return ChatMessage("tool", text, entry.tool, entry.tool_call_id)
     role: Any = entry.role if entry.role in ("system", "user", "assistant") else "system"
-    return ChatMessage(role, entry.text)
+    return ChatMessage(role, text)
 
 
 def intent_scope(decision: IntentDecision | None) -> dict[str, Any]:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from abl.expr import compared_texts
 from abl.model.fields import writable_variables
 from abl.model.steps import FlowStep
-from abl.model.types import Agent, HandoffRoute, ReturnHandler, Tool
+from abl.model.types import Agent, Assignment, HandoffRoute, ReturnHandler, Scalar, Tool
 from abl.runtime.evaluation import referenced_paths
 from abl.runtime.models import IntentOption, ToolParamSpec, ToolSpec
+from abl.runtime.templates import MaskRule
 from abl.workspace import Project
 
 DEFAULT_REASONING_ITERATIONS = 10  # tool calls a reasoning agent may make for one message
@@ -39,7 +40,9 @@ class AgentPlan:
     routes_read_intent: bool
     intent_options: tuple[IntentOption, ...]
     writable: frozenset[str]
-    sensitive: frozenset[str]
+    sensitive: frozenset[str]  # declared sensitive, or computed from a sensitive value (see `sensitive_names`)
+    masks: dict[str, MaskRule]  # how each sensitive name is shown to the customer
+    declared_sensitive: frozenset[str]  # marked `sensitive` in the file (trace fields of these names are redacted)
     handlers: dict[str, ReturnHandler]
     route_intents: dict[int, tuple[str, ...]]  # route index -> intent names its WHEN compares with
     scope_text: str  # what the agent is about, for the built-in return to the parent
@@ -77,8 +80,7 @@ def build_plan(agent: Agent, project: Project) -> AgentPlan:
         if any(p == "intent" or p.startswith("intent.") for p in paths):
             reads_intent = True
             route_intents[route.index] = tuple(compared_texts(route.when.parse.expr, INTENT_PATH))
-    sensitive = {f.name.text for f in agent.all_gather_fields() if f.sensitive}
-    sensitive |= {v.name.text for v in agent.memory if v.sensitive}
+    masks = sensitive_names(agent, project)
     scope_parts = [agent.goal.text if agent.goal else "", agent.description.text if agent.description else ""]
     for f in agent.gather:
         scope_parts.append(f.prompt.text if f.prompt else f.name.text.replace("_", " "))
@@ -95,7 +97,12 @@ def build_plan(agent: Agent, project: Project) -> AgentPlan:
         routes_read_intent=reads_intent,
         intent_options=tuple(IntentOption(i.name.text, i.description) for i in agent.intents),
         writable=writable_variables(agent),
-        sensitive=frozenset(sensitive),
+        sensitive=frozenset(masks),
+        masks=masks,
+        declared_sensitive=frozenset(
+            [f.name.text for f in agent.all_gather_fields() if f.sensitive]
+            + [v.name.text for v in agent.memory if v.sensitive]
+        ),
         handlers={h.name.text: h for h in agent.return_handlers},
         route_intents=route_intents,
         scope_text=" ".join(p for p in scope_parts if p),
@@ -106,6 +113,94 @@ def build_plan(agent: Agent, project: Project) -> AgentPlan:
         else DEFAULT_REASONING_ITERATIONS,
         not_run=_not_run(agent),
     )
+
+
+def sensitive_names(agent: Agent, project: Project | None = None) -> dict[str, MaskRule]:
+    """The agent's sensitive names, each with how it is shown.
+
+    Declared: `GATHER` fields and `MEMORY` variables marked sensitive (their own
+    `sensitive_display`/`mask_config`). Computed: a variable that a `SET` fills from a sensitive
+    one (`code_upper = UPPER(code)`, `label = "ID{{code}}"`), or that a return `MAP` fills from a
+    sensitive field of the child, is sensitive too and shown like its source; so a value never
+    loses its protection by being copied or reshaped.
+    """
+    masks: dict[str, MaskRule] = {}
+    for gathered in agent.all_gather_fields():
+        if gathered.sensitive:
+            masks.setdefault(gathered.name.text, mask_rule(gathered.display, gathered.mask, gathered.name.text))
+    for variable in agent.memory:
+        if variable.sensitive:
+            masks.setdefault(variable.name.text, mask_rule(variable.display, variable.mask, variable.name.text))
+    copies = [(a.target.text, _names_read(a.expr)) for a in _assignments(agent)]
+    if project is not None:
+        for route in agent.handoffs:
+            child = project.agent(route.target.text) if route.target is not None else None
+            if child is None or route.on_return is None:
+                continue
+            child_sensitive = {f.name.text for f in child.all_gather_fields() if f.sensitive}
+            child_sensitive |= {v.name.text for v in child.memory if v.sensitive}
+            copies.extend(
+                (m.parent.text, {m.child.text}) for m in route.on_return.map if m.child.text in child_sensitive
+            )
+    changed = True
+    while changed:  # until no copy of a sensitive name is left unmarked (each round marks one more, at least)
+        changed = False
+        for target, read in copies:
+            if target in masks:
+                continue
+            source = next((name for name in sorted(read) if name in masks), None)
+            if source is not None:
+                masks[target] = masks[source]
+                changed = True
+    return masks
+
+
+def mask_rule(display: Scalar | None, config: tuple[tuple[str, str], ...], name: str) -> MaskRule:
+    """`sensitive_display` (`mask` by default) and `mask_config` (`showFirst` 0, `showLast` 4,
+    `char` `*`) as a rule; an unreadable setting (reported by the checker) keeps its default."""
+    kind = display.text.strip().lower() if display is not None else "mask"
+    if kind == "redact":
+        return MaskRule("redact")
+    if kind == "replace":
+        return MaskRule("replace", replacement=f"[{name}]")
+    options = {key.strip().lower().replace("_", ""): value.strip() for key, value in config}
+    char = options.get("char", "*").strip("\"'")[:1] or "*"
+    return MaskRule("mask", _small_count(options.get("showfirst"), 0), _small_count(options.get("showlast"), 4), char)
+
+
+def _small_count(text: str | None, default: int) -> int:
+    return int(text) if text is not None and text.isdigit() and len(text) <= 3 else default
+
+
+_TAG = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+_QUOTED = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _names_read(expression: str) -> set[str]:
+    """The names a `SET` right-hand side may read: identifiers outside quotes and inside
+    `{{ }}` tags (a quoted text is a template). Generous on purpose: a name read by mistake
+    only masks one more variable."""
+    inside_tags = " ".join(_TAG.findall(expression))
+    outside_quotes = _QUOTED.sub(" ", expression)
+    return set(_IDENTIFIER.findall(inside_tags)) | set(_IDENTIFIER.findall(outside_quotes))
+
+
+def _assignments(agent: Agent) -> list[Assignment]:
+    """Every `SET` of the agent (ON_START, COMPLETE, flow, hooks, handlers, returns)."""
+    found: list[Assignment] = []
+    if agent.on_start is not None:
+        found.extend(agent.on_start.set)
+    for rule in agent.complete:
+        found.extend(rule.set)
+    if agent.flow is not None:
+        found.extend(agent.flow.sets)
+    found.extend(agent.hooks_sets)
+    found.extend(agent.handler_sets)
+    for route in agent.handoffs:
+        if route.on_return is not None:
+            found.extend(route.on_return.set)
+    return found
 
 
 def _not_run(agent: Agent) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -41,7 +42,6 @@ __all__ = [
     "IdSource",
     "JsonlStream",
     "Redactor",
-    "SystemClock",
     "Trace",
     "TraceEvent",
     "TraceLevel",
@@ -61,7 +61,9 @@ _ENVELOPE = frozenset(ENVELOPE_KEYS)
 
 
 class Clock(Protocol):
-    """Source of the current time. The runtime never reads the wall clock directly."""
+    """Source of the current time. The runtime never reads the wall clock directly. A clock
+    that tells real time says so with a `real_time = True` attribute: durations and timeouts
+    then count real time too (see `runtime.timeline`)."""
 
     def now(self) -> datetime:
         """The current instant, timezone-aware (UTC)."""
@@ -94,20 +96,12 @@ class FixedClock:
         return current
 
 
-class SystemClock:
-    """The real UTC wall clock, for interactive runs where determinism is not wanted."""
-
-    real_time = True  # durations and timeouts then count real time too (see `runtime.timeline`)
-
-    def now(self) -> datetime:
-        return datetime.now(timezone.utc)
-
-
 class CounterIds:
     """Ids `prefix-1`, `prefix-2`, ... counted separately for each prefix."""
 
-    def __init__(self) -> None:
-        self._counts: dict[str, int] = {}
+    def __init__(self, counts: Mapping[str, int] | None = None) -> None:
+        """`counts`: how many ids of each prefix were handed out before (a resumed session)."""
+        self._counts: dict[str, int] = dict(counts or {})
 
     def next_id(self, prefix: str) -> str:
         count = self._counts.get(prefix, 0) + 1
@@ -134,14 +128,23 @@ class Redactor:
     """Replaces sensitive values with `"[redacted]"` anywhere inside event fields.
 
     Two things are sensitive: any field whose key is a registered sensitive name (at any
-    depth, e.g. `values.pin`), and any registered secret value, wherever it appears; inside
-    longer text a secret is replaced where it stands as a whole word.
+    depth, e.g. `values.pin`), and any registered secret value, wherever it appears. A secret
+    is found in any letter case and, when it has at least `SPELLED_OUT` letters and digits,
+    also inside longer words and with other separators between its characters (`ID AB 12` holds
+    the secret `ab-12`), since templates and functions (`UPPER`, `REPLACE`) reshape values. A
+    shorter secret is replaced only where it stands as a whole word, so that a PIN digit does
+    not eat every number of the trace. `version` counts changes, so a writer knows when text
+    it already wrote must be scrubbed again.
     """
+
+    SPELLED_OUT = 4
 
     def __init__(self, sensitive_names: Iterable[str] = (), secrets: Iterable[object] = ()) -> None:
         self._names: set[str] = set()
         self._secrets: set[str] = set()
+        self._folded: set[str] = set()
         self._pattern: re.Pattern[str] | None = None
+        self.version = 0
         for name in sensitive_names:
             self.add_name(name)
         for secret in secrets:
@@ -149,17 +152,24 @@ class Redactor:
 
     def add_name(self, name: str) -> None:
         """Treat every field with this key as sensitive."""
-        self._names.add(name)
+        if name not in self._names:
+            self._names.add(name)
+            self.version += 1
 
     def add_secret(self, value: object) -> None:
-        """Treat this value as sensitive wherever it appears. Empty values are ignored."""
+        """Treat this value as sensitive wherever it appears. Empty values and booleans (whose
+        text is every `true` of the trace) are ignored."""
+        if isinstance(value, bool) or value is None:
+            return
         text = _plain_text(value)
-        if not text.strip() or text == REDACTED:
+        if not text.strip() or text == REDACTED or text in self._secrets:
             return
         self._secrets.add(text)
+        self._folded.add(text.casefold())
+        self.version += 1
         # Longest first, so a secret that contains another is replaced whole.
-        alternatives = "|".join(re.escape(s) for s in sorted(self._secrets, key=len, reverse=True))
-        self._pattern = re.compile(rf"(?<![0-9A-Za-z])(?:{alternatives})(?![0-9A-Za-z])")
+        ordered = sorted(self._secrets, key=len, reverse=True)
+        self._pattern = re.compile("|".join(_secret_pattern(secret) for secret in ordered), re.IGNORECASE)
 
     @property
     def is_empty(self) -> bool:
@@ -170,6 +180,19 @@ class Redactor:
         if self.is_empty:
             return value
         return self._walk(value)
+
+    def apply_event(self, event: TraceEvent) -> TraceEvent:
+        """`event` with its fields redacted (the same event when nothing had to change)."""
+        if self.is_empty:
+            return event
+        fields = self._walk(event.fields)
+        return event if fields == event.fields else dataclasses.replace(event, fields=fields)
+
+    def text(self, text: str) -> str:
+        """`text` with every registered secret replaced (names do not apply to plain text)."""
+        if not self._secrets:
+            return text
+        return self._scrub_text(text)
 
     def _walk(self, value: Any) -> Any:
         if isinstance(value, dict):
@@ -185,11 +208,19 @@ class Redactor:
         return value
 
     def _scrub_text(self, text: str) -> str:
-        if text in self._secrets:
+        if text.casefold() in self._folded:
             return REDACTED
         if self._pattern is None:
             return text
         return self._pattern.sub(REDACTED, text)
+
+
+def _secret_pattern(secret: str) -> str:
+    """The regular expression that finds one secret in text (see `Redactor`)."""
+    characters = [c for c in secret if c.isalnum()]
+    if len(characters) < Redactor.SPELLED_OUT:
+        return rf"(?<![0-9A-Za-z]){re.escape(secret)}(?![0-9A-Za-z])"
+    return r"[^0-9A-Za-z]{0,3}".join(re.escape(c) for c in characters)
 
 
 def redact_value(value: object, sensitive: bool) -> object:
@@ -276,7 +307,25 @@ def _without_path(fields: dict[str, Any], path: tuple[str, ...]) -> dict[str, An
     return {**fields, head: trimmed}
 
 
-_SCALARS = frozenset({str, int, bool, type(None)})
+_SCALARS = frozenset({str, bool, type(None)})
+# Python refuses to write an int of more than 4,300 digits as text; this stays well below.
+_MAX_JSON_INT = 10**1000
+
+
+def json_number(value: int | float) -> int | float | str:
+    """A number as JSON can hold it: one that JSON has no way to write (infinity, NaN) or that
+    is too long to print becomes a short text saying so, never an exception."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return (
+            value
+            if -_MAX_JSON_INT < value < _MAX_JSON_INT
+            else f"[a number of about {round(value.bit_length() * 0.30103):,} digits]"
+        )
+    if math.isfinite(value):
+        return value
+    return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
 
 
 def _first(pair: tuple[str, Any]) -> str:
@@ -304,12 +353,12 @@ def to_json_data(value: Any) -> Any:
         return {key: item if type(item) in _SCALARS else to_json_data(item) for key, item in pairs}
     if kind is list or kind is tuple:
         return [item if type(item) in _SCALARS else to_json_data(item) for item in value]
-    if value is None or isinstance(value, (bool, int, str)):
+    if value is None or isinstance(value, (bool, str)):
         return value
+    if isinstance(value, int):
+        return json_number(value)
     if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise TypeError(f"trace fields cannot hold the non-finite number {value!r}")
-        return value
+        return json_number(value)
     if isinstance(value, enum.Enum):
         return to_json_data(value.value)
     if isinstance(value, datetime):
@@ -409,6 +458,10 @@ class Trace:
     def events(self) -> tuple[TraceEvent, ...]:
         """Every stored event, at full detail."""
         return tuple(self._events)
+
+    def events_since(self, count: int) -> list[TraceEvent]:
+        """The stored events after the first `count` (what a writer has not written yet)."""
+        return self._events[count:]
 
     def __len__(self) -> int:
         return len(self._events)
