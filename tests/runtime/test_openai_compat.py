@@ -21,7 +21,7 @@ from abl.runtime.models import (
     ReplyRequest,
     create_model,
 )
-from abl.runtime.models.openai_compat import OpenAICompatModel
+from abl.runtime.models.openai_compat import MAX_RESPONSE_BYTES, OpenAICompatModel
 from abl.runtime.trace import REDACTED
 
 INTENTS = [
@@ -253,3 +253,87 @@ def test_without_a_key_no_authorization_header_is_sent(server: FakeServer) -> No
     with OpenAICompatModel(environ=environ) as model:
         model.judge_condition("c", "m", CONTEXT)
     assert "Authorization" not in server.headers[0]
+
+
+# --- an endpoint that is not to be trusted ----------------------------------------------------------
+
+
+def test_a_deeply_nested_answer_is_a_malformed_answer(server: FakeServer) -> None:
+    server.replies.append(Reply(body="[" * 200_000 + "]" * 200_000))
+    with make_model(server) as model, pytest.raises(ModelError, match="the response has no choices"):
+        model.judge_condition("c", "m", CONTEXT)
+    server.replies.append(Reply(content='{"result": ' + "[" * 200_000 + "]" * 200_000 + "}"))
+    with make_model(server) as model, pytest.raises(ModelError, match="the answer is not a JSON object"):
+        model.judge_condition("c", "m", CONTEXT)
+
+
+def test_prose_full_of_braces_is_read_in_one_pass(server: FakeServer) -> None:
+    # `\{.*\}` rescanned the text from every brace: quadratic in the answer's length.
+    server.replies.append(Reply(content="{" * 200_000 + ' then {"result": true} and {' * 3))
+    with make_model(server) as model, pytest.raises(ModelError, match="the answer is not a JSON object"):
+        model.judge_condition("c", "m", CONTEXT)
+    server.replies.append(Reply(content='Sure! ```json\n{"result": true, "confidence": 0.7}\n``` hope it helps'))
+    with make_model(server) as model:
+        assert model.judge_condition("c", "m", CONTEXT).result is True
+
+
+def test_a_body_over_the_cap_is_not_read(server: FakeServer) -> None:
+    server.replies.append(Reply(body=" " * (MAX_RESPONSE_BYTES + 1)))
+    with make_model(server) as model, pytest.raises(ModelError, match="the answer is larger than 8 MiB"):
+        model.judge_condition("c", "m", CONTEXT)
+
+
+@pytest.fixture
+def dripping() -> Iterator[str]:
+    """An endpoint that answers one byte at a time, each one in time for a per-read timeout."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            try:
+                for _ in range(100_000):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_an_answer_that_trickles_in_stops_at_the_deadline(dripping: str) -> None:
+    # Each byte arrives well within a read timeout, so only a deadline for the whole exchange stops it.
+    model = OpenAICompatModel(base_url=dripping, model="m", environ={}, timeout=0.5)
+    with model, pytest.raises(ModelError, match=r"no answer within 0.5 s \(timeout\)"):
+        model.judge_condition("c", "m", CONTEXT)
+
+
+def test_the_api_key_is_scrubbed_from_what_the_endpoint_sends_back(server: FakeServer) -> None:
+    key = "sk-live-0123456789abcdef"
+    server.replies.append(Reply(status=401, body=json.dumps({"error": {"message": f"invalid key Bearer {key}"}})))
+    with make_model(server, api_key=key) as model, pytest.raises(ModelError) as caught:
+        model.judge_condition("c", "m", CONTEXT)
+    assert key not in str(caught.value) and "invalid key Bearer [api key]" in str(caught.value)
+    assert model.secrets == (key,)
+
+
+def test_a_password_in_the_base_url_is_not_shown() -> None:
+    model = OpenAICompatModel(base_url="http://user:hunter2-secret@127.0.0.1:9/v1", model="m", environ={}, timeout=1.0)
+    with model, pytest.raises(ModelError) as caught:
+        model.judge_condition("c", "m", CONTEXT)
+    assert "hunter2" not in str(caught.value) and "user:[api key]@127.0.0.1:9" in str(caught.value)

@@ -10,15 +10,22 @@ Classification, condition judging and extraction ask for a JSON object (JSON mod
 switched off for servers that do not support it) and check its shape. Every failure (timeout,
 HTTP error, unreachable server, malformed answer) becomes a `ModelError` with a message that
 names the endpoint and what went wrong; the engine reports it and keeps the session.
+
+An endpoint is not trusted: `timeout` bounds the whole exchange (an answer that trickles in byte
+by byte stops there too), a body larger than `MAX_RESPONSE_BYTES` is not read, nesting too deep
+to decode is a malformed answer, and the API key is scrubbed from everything the endpoint sends
+back (an error page that echoes the `Authorization` header) before it is shown or stored.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -52,7 +59,12 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 BASE_URL_VARIABLES = ("ABL_OPENAI_BASE_URL", "OPENAI_BASE_URL")
 MODEL_VARIABLES = ("ABL_OPENAI_MODEL",)
 API_KEY_VARIABLES = ("ABL_OPENAI_API_KEY", "OPENAI_API_KEY")
-DEFAULT_TIMEOUT_SECONDS = 30.0
+DEFAULT_TIMEOUT_SECONDS = 30.0  # for the whole exchange: connecting, sending, and the last byte of the answer
+MAX_RESPONSE_BYTES = 8 * 2**20  # a chat completion is a few kilobytes; anything near this is not one
+KEY_SHOWN_AS = "[api key]"
+# A key shorter than this is a placeholder (local servers want any non-empty key), and scrubbing
+# it would mangle ordinary words of the answers.
+MIN_SECRET_KEY_LENGTH = 8
 AMBIGUITY_MARGIN = 0.1
 
 _INTENT_INSTRUCTIONS = (
@@ -116,6 +128,7 @@ class OpenAICompatModel(CallLog):
         self.temperature = temperature
         self.context_messages = context_messages
         key = api_key or _first_set(env, API_KEY_VARIABLES)
+        self._key = key if key and len(key) >= MIN_SECRET_KEY_LENGTH else ""
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         self._client = httpx.Client(timeout=timeout, headers=headers, transport=transport)
 
@@ -126,6 +139,15 @@ class OpenAICompatModel(CallLog):
     @property
     def endpoint(self) -> str:
         return f"{self.base_url}/chat/completions"
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What must never be shown or stored: the API key (the engine registers it for redaction)."""
+        return (self._key,) if self._key else ()
+
+    def scrub(self, text: str) -> str:
+        """`text` without the API key (an endpoint may echo it back in an error page)."""
+        return text.replace(self._key, KEY_SHOWN_AS) if self._key and self._key in text else text
 
     def close(self) -> None:
         self._client.close()
@@ -196,7 +218,8 @@ class OpenAICompatModel(CallLog):
             if isinstance(item, Mapping) and item.get("intent") in offered:
                 if any(d.name == item["intent"] for d in found):
                     continue
-                text = item.get("text") if isinstance(item.get("text"), str) else message
+                said = item.get("text")
+                text = said if isinstance(said, str) else message
                 found.append(DetectedIntent(item["intent"], _confidence(item.get("confidence"), 1.0), text))
         relationship = data.get("relationship")
         if relationship not in ("independent", "dependent", "ambiguous"):
@@ -221,7 +244,7 @@ class OpenAICompatModel(CallLog):
         if isinstance(calls, list) and calls:
             function = calls[0].get("function") if isinstance(calls[0], Mapping) else None
             name = function.get("name") if isinstance(function, Mapping) else None
-            if name not in {tool.name for tool in request.tools}:
+            if not isinstance(function, Mapping) or name not in {tool.name for tool in request.tools}:
                 self._fail("tool_choice", messages, f"the answer calls an unknown tool {name!r}")
             raw_arguments = function.get("arguments") or "{}"
             try:
@@ -284,28 +307,104 @@ class OpenAICompatModel(CallLog):
         """Send one chat-completions request; the first choice of the answer."""
         body: dict[str, Any] = {"model": self.model, "temperature": self.temperature, **extra}
         try:
-            response = self._client.post(self.endpoint, json=body)
-            response.raise_for_status()
-        except httpx.TimeoutException:
+            status, reason, raw = self._exchange(body)
+        except (httpx.TimeoutException, _DeadlinePassed):
             self._fail(purpose, messages, f"no answer within {self.timeout:g} s (timeout)")
-        except httpx.HTTPStatusError as err:
-            status = err.response.status_code
-            self._fail(purpose, messages, f"HTTP {status} {err.response.reason_phrase}: {_error_detail(err.response)}")
+        except _TooLarge as err:
+            self._fail(
+                purpose,
+                messages,
+                f"the answer is larger than {MAX_RESPONSE_BYTES // 2**20} MiB ({err}); it was not read",
+            )
         except httpx.RequestError as err:
             self._fail(purpose, messages, f"could not connect ({type(err).__name__}: {err})")
+        text = self.scrub(raw.decode("utf-8", "replace"))
+        if not 200 <= status < 300:
+            self._fail(purpose, messages, f"HTTP {status} {reason}: {_error_detail(text)}")
         wanted = "choices[0].message" if purpose == "tool_choice" else "choices[0].message.content"
         try:
-            choice = response.json()["choices"][0]
+            choice = _decode_json(text)["choices"][0]
             if not isinstance(choice, Mapping) or not isinstance(choice["message"], Mapping):
                 raise TypeError(wanted)
         except (ValueError, KeyError, IndexError, TypeError):
-            self._fail(purpose, messages, f"the response has no {wanted}: {_clip(response.text)}")
+            self._fail(purpose, messages, f"the response has no {wanted}: {_clip(text)}")
         return choice
 
+    def _exchange(self, body: dict[str, Any]) -> tuple[int, str, bytes]:
+        """POST `body`; (status, reason, the body's bytes), all within `timeout` seconds.
+
+        The request runs on a worker thread so that the deadline holds even while one read is
+        blocked; the worker itself stops at its next chunk after the deadline, or at the read
+        timeout, and its late answer is dropped.
+        """
+        deadline = time.monotonic() + self.timeout
+        outcome: list[tuple[int, str, bytes] | BaseException] = []
+        finished = threading.Event()
+
+        def work() -> None:
+            try:
+                outcome.append(self._read_capped(body, deadline))
+            except BaseException as err:  # handed over to the caller's thread, which raises it
+                outcome.append(err)
+            finally:
+                finished.set()
+
+        threading.Thread(target=work, name="abl-model-request", daemon=True).start()
+        if not finished.wait(self.timeout):
+            raise _DeadlinePassed()
+        result = outcome[0]
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    def _read_capped(self, body: dict[str, Any], deadline: float) -> tuple[int, str, bytes]:
+        with self._client.stream("POST", self.endpoint, json=body) as response:
+            declared = response.headers.get("Content-Length", "")
+            if declared.isdigit() and len(declared) < 20 and int(declared) > MAX_RESPONSE_BYTES:
+                raise _TooLarge(f"{int(declared):,} bytes announced")
+            chunks: list[bytes] = []
+            size = 0
+            for chunk in response.iter_bytes():
+                size += len(chunk)
+                if size > MAX_RESPONSE_BYTES:
+                    raise _TooLarge(f"more than {MAX_RESPONSE_BYTES:,} bytes")
+                if time.monotonic() > deadline:
+                    raise _DeadlinePassed()
+                chunks.append(chunk)
+            return response.status_code, response.reason_phrase, b"".join(chunks)
+
     def _fail(self, purpose: Purpose, messages: tuple[ChatMessage, ...], problem: str) -> NoReturn:
-        text = f"model endpoint {self.endpoint} ({self.model}) failed to answer a {purpose} request: {problem}"
+        endpoint = _without_password(self.endpoint)
+        text = self.scrub(f"model endpoint {endpoint} ({self.model}) failed to answer a {purpose} request: {problem}")
         self._log(ModelCallRecord(purpose, self.provider, messages, {"error": text}))
         raise ModelError(text)
+
+
+class _DeadlinePassed(Exception):
+    """The whole exchange took longer than the model's `timeout`."""
+
+
+class _TooLarge(Exception):
+    """The answer is larger than `MAX_RESPONSE_BYTES`."""
+
+
+def _decode_json(text: str) -> Any:
+    """`json.loads`, with nesting too deep for the decoder reported as a ValueError."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("the JSON is nested too deeply") from None
+
+
+def _without_password(url: str) -> str:
+    """`url` as shown in messages: a password written into it (`https://user:secret@host`) is hidden."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:{KEY_SHOWN_AS}@{host}"))
 
 
 def _first_set(env: Mapping[str, str], names: Sequence[str]) -> str | None:
@@ -419,14 +518,17 @@ def _confidence(value: Any, default: float) -> float:
     return min(1.0, max(0.0, float(value)))
 
 
-_JSON_BLOCK_RE = re.compile(r"\{.*\}", re.DOTALL)
-
-
 def _parse_json_object(content: str) -> dict[str, Any] | None:
-    """The JSON object in `content`; models without JSON mode often wrap it in prose or fences."""
-    for candidate in (content, *(m.group(0) for m in _JSON_BLOCK_RE.finditer(content))):
+    """The JSON object in `content`; models without JSON mode often wrap it in prose or fences,
+    so the text from the first `{` to the last `}` is tried too (found in one pass, not by a
+    pattern that would rescan the text from every brace)."""
+    candidates = [content]
+    first, last = content.find("{"), content.rfind("}")
+    if 0 <= first < last and (first, last) != (0, len(content) - 1):
+        candidates.append(content[first : last + 1])
+    for candidate in candidates:
         try:
-            data = json.loads(candidate)
+            data = _decode_json(candidate)
         except ValueError:
             continue
         if isinstance(data, dict):
@@ -434,18 +536,18 @@ def _parse_json_object(content: str) -> dict[str, Any] | None:
     return None
 
 
-def _error_detail(response: httpx.Response) -> str:
+def _error_detail(text: str) -> str:
     try:
-        payload = response.json()
+        payload = _decode_json(text)
     except ValueError:
-        return _clip(response.text) or "(no details)"
+        return _clip(text) or "(no details)"
     if isinstance(payload, Mapping):
         error = payload.get("error")
         if isinstance(error, Mapping) and isinstance(error.get("message"), str):
-            return error["message"]
+            return _clip(error["message"], 1000)
         if isinstance(error, str):
-            return error
-    return _clip(response.text)
+            return _clip(error, 1000)
+    return _clip(text)
 
 
 def _clip(text: str, limit: int = 200) -> str:
