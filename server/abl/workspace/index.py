@@ -78,7 +78,8 @@ class Project:
     skipped: list[str] = field(default_factory=list)  # "path: why" for files found but not read
     _agents: dict[str, list[AgentRef]] | None = None
     _names: list[str] | None = None  # `agent_names()`, sorted once per change: every agent's checks ask
-    _handed_over: dict[str, frozenset[str]] | None = None
+    _handed: _HandedOver = field(default_factory=lambda: _HandedOver())
+    _handed_synced: bool = False
     _graph: ProjectGraph | None = None
     _graph_before: ProjectGraph | None = None  # the graph before the last change, until rebuilt
     _graph_builder: GraphBuilder | None = None
@@ -132,7 +133,7 @@ class Project:
     def _agents_changed(self) -> None:
         self._agents = None
         self._names = None
-        self._handed_over = None
+        self._handed_synced = False
         if self._graph is not None:
             self._graph_before = self._graph  # its findings may carry over to the next graph
         self._graph = None
@@ -182,9 +183,10 @@ class Project:
     def handed_over(self, name: str) -> frozenset[str]:
         """Root names the callers of agent `name` give it: `PASS`ed variables and `CONTEXT.set`
         targets of routes into it, and the parameter names of `DELEGATE` entries that call it."""
-        if self._handed_over is None:
-            self._handed_over = _names_handed_over(ref.agent for ref in self.all_agents())
-        return self._handed_over.get(name, frozenset())
+        if not self._handed_synced:
+            self._handed.sync(ref.agent for ref in self.all_agents())
+            self._handed_synced = True
+        return self._handed.get(name)
 
     def graph_facts(self, name: str, routes: tuple[int, ...] = ()) -> AgentFacts:
         """What the handoff graph says about the agent `name` and its routes `routes`."""
@@ -208,19 +210,51 @@ class Project:
         return self._graph
 
 
-def _names_handed_over(callers: Iterable[Agent]) -> dict[str, frozenset[str]]:
+def _handed_by(caller: Agent) -> tuple[tuple[str, frozenset[str]], ...]:
+    """What one agent hands to each agent it calls: (callee, root names)."""
     found: dict[str, set[str]] = {}
-    for caller in callers:
-        for route in caller.handoffs:
-            if route.target is not None and route.target.text:
-                names = found.setdefault(route.target.text, set())
-                names.update(name_root(p.text) for p in route.passes)
-                names.update(name_root(a.target.text) for a in route.set)
-        for delegate in caller.delegates:
-            if delegate.target is not None and delegate.target.text:
-                names = found.setdefault(delegate.target.text, set())
-                names.update(name_root(param.text) for param, _ in delegate.inputs)
-    return {target: frozenset(names) for target, names in found.items()}
+    for route in caller.handoffs:
+        if route.target is not None and route.target.text:
+            names = found.setdefault(route.target.text, set())
+            names.update(name_root(p.text) for p in route.passes)
+            names.update(name_root(a.target.text) for a in route.set)
+    for delegate in caller.delegates:
+        if delegate.target is not None and delegate.target.text:
+            names = found.setdefault(delegate.target.text, set())
+            names.update(name_root(param.text) for param, _ in delegate.inputs)
+    return tuple((target, frozenset(names)) for target, names in found.items())
+
+
+class _HandedOver:
+    """The names each agent is handed by its callers, kept up to date agent by agent: an edit
+    re-reads a few agents, and only the callees of those are worked out again."""
+
+    def __init__(self) -> None:
+        # id(caller) → (the caller, kept alive so the id stays its own; what it hands over)
+        self._callers: dict[int, tuple[Agent, tuple[tuple[str, frozenset[str]], ...]]] = {}
+        self._by_callee: dict[str, dict[int, frozenset[str]]] = {}
+        self._merged: dict[str, frozenset[str]] = {}
+
+    def sync(self, agents: Iterable[Agent]) -> None:
+        current = {id(agent): agent for agent in agents}
+        for key in [k for k, (agent, _) in self._callers.items() if current.get(k) is not agent]:
+            _, handed = self._callers.pop(key)
+            for callee, _names in handed:
+                self._by_callee[callee].pop(key, None)
+                self._merged.pop(callee, None)
+        for key, agent in current.items():
+            if key not in self._callers:
+                handed = _handed_by(agent)
+                self._callers[key] = (agent, handed)
+                for callee, names in handed:
+                    self._by_callee.setdefault(callee, {})[key] = names
+                    self._merged.pop(callee, None)
+
+    def get(self, callee: str) -> frozenset[str]:
+        merged = self._merged.get(callee)
+        if merged is None:
+            merged = self._merged[callee] = frozenset().union(*self._by_callee.get(callee, {}).values())
+        return merged
 
 
 def discover(paths: Iterable[str], skipped: list[str] | None = None) -> tuple[list[Path], list[str]]:
