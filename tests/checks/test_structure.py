@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES
 from abl.checks.engine import CheckOptions, check_project
 from abl.checks.fixes import apply_edits
 from abl.diagnostics import Diagnostic
@@ -16,8 +17,8 @@ from abl.schema import lookup
 from abl.schema.types import Key, Section, ValueKind
 from abl.workspace import Project
 
-RULES = Path(__file__).resolve().parents[2] / "server" / "abl" / "checks" / "rules"
-SCHEMA_DRIVEN = ("structure.py", "sections.py", "layout.py")
+CHECKS = Path(__file__).resolve().parents[2] / "server" / "abl" / "checks"
+SCHEMA_DRIVEN = ("rules/structure.py", "rules/sections.py", "layout.py")
 
 
 def diagnostics(text: str, path: str = "/main.agent.abl") -> list[Diagnostic]:
@@ -115,8 +116,15 @@ def _string_constants(path: Path) -> set[str]:
 def test_structure_rules_name_no_keyword(module: str) -> None:
     """The schema is the one place a keyword is described; these rules only consult it."""
     spellings = {s.upper() for sec in lookup.all_sections() for s in sec.key.spellings}
-    named = {c for c in _string_constants(RULES / module) if c.strip().upper() in spellings}
+    named = {c for c in _string_constants(CHECKS / module) if c.strip().upper() in spellings}
     assert not named, f"{module} names keywords directly: {sorted(named)}"
+
+
+def test_every_module_in_the_rules_folder_registers_a_rule() -> None:
+    """Helpers the rules share live beside `rules/`, so that the folder lists only rules."""
+    registered = {rule.__module__ for _, rule in (*AGENT_RULES, *BLOCK_RULES, *DOCUMENT_RULES)}
+    modules = {f"abl.checks.rules.{path.stem}" for path in (CHECKS / "rules").glob("*.py") if path.stem != "__init__"}
+    assert modules and not modules - registered, f"no rule registered in {sorted(modules - registered)}"
 
 
 # --- quick fixes ------------------------------------------------------------------------------------

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from functools import partial
 
 from abl.checks import rules as _rules  # noqa: F401  (importing registers every rule)
 from abl.checks.cache import CheckCache
 from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check
+from abl.checks.layout import blocks
 from abl.checks.registry import lookup
-from abl.checks.rules.layout import blocks
 from abl.diagnostics import Diagnostic, Severity
 from abl.text import Range
 from abl.workspace import Project
@@ -53,14 +54,14 @@ def check_file(
     else:
         check = Check(project, doc, None, sink)
         for codes, rule in DOCUMENT_RULES:
-            _run(options, codes, lambda: rule(check), sink)
+            _run(options, codes, partial(rule, check), sink)
         for block in blocks(doc):
             for codes, block_rule in BLOCK_RULES:
-                _run(options, codes, lambda: block_rule(check, block), sink)
+                _run(options, codes, partial(block_rule, check, block), sink)
         for agent in doc.agents:
             agent_check = Check(project, doc, agent, sink)
             for codes, agent_rule in AGENT_RULES:
-                _run(options, codes, lambda: agent_rule(agent_check, agent), sink)
+                _run(options, codes, partial(agent_rule, agent_check, agent), sink)
     result = _normalise(sink)
     if options.select is not None:
         result = [d for d in result if d.code in options.select]

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from abl.checks.rules.layout import Placement, blocks
+from abl.checks.layout import Placement, blocks
 from abl.model import Agent, Document
 from abl.schema import lookup
 from abl.schema.types import DocumentKind, Key
@@ -113,7 +114,7 @@ def locate(document: Document, position: Position) -> Site:
     column = char if blank or char <= indent else indent
     path, node = _descend(source.nodes, row, column, char)
     owner, kind = _owner(document, row)
-    steps = _label(path, node, kind)
+    steps = _label(path, kind)
     block = steps[-1].key if steps else None
     key = None
     part = Part.BLANK
@@ -207,7 +208,7 @@ def _owner(document: Document, row: int) -> tuple[Agent | None, DocumentKind | N
     return owner, kind
 
 
-def _label(path: list[Node], line_node: Node | None, kind: DocumentKind | None) -> list[Step]:
+def _label(path: list[Node], kind: DocumentKind | None) -> list[Step]:
     steps: list[Step] = []
     key: Key | None = None
     for depth, node in enumerate(path):
@@ -314,7 +315,7 @@ def object_at(agent: Agent, pos: Position) -> object | None:
     return best
 
 
-def _objects(agent: Agent):
+def _objects(agent: Agent) -> Iterator[tuple[object, Range]]:
     for route in agent.handoffs:
         yield route, route.range
     for field in agent.all_gather_fields():

@@ -29,7 +29,7 @@ from bisect import bisect_right, insort
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from abl.checks.rules.layout import Block, Placement, blocks
+from abl.checks.layout import Block, Placement, blocks
 from abl.expr import ast
 from abl.expr.parse import parse_condition
 from abl.ide.references import Occurrence, SymbolKind, document_occurrences
@@ -201,14 +201,6 @@ def delta(previous: Sequence[int], current: Sequence[int]) -> list[tuple[int, in
         suffix += 1
     suffix -= suffix % 5
     return [(prefix, len(previous) - prefix - suffix, list(current[prefix : len(current) - suffix]))]
-
-
-def apply_delta(data: Sequence[int], edits: Iterable[tuple[int, int, Sequence[int]]]) -> list[int]:
-    """`data` with LSP semantic-token edits applied (each edit's start counts in the original)."""
-    out = list(data)
-    for start, delete, inserted in sorted(edits, key=lambda e: e[0], reverse=True):
-        out[start : start + delete] = list(inserted)
-    return out
 
 
 # --- the canvas -------------------------------------------------------------------------------
@@ -590,7 +582,7 @@ def _expression_parts(node: object) -> Iterator[tuple[tuple[int, int], int, int]
     elif isinstance(node, ast.Path):
         builtin = node.root in _BUILTIN_ROOTS
         yield node.segment_spans[0], VARIABLE, DEFAULT_LIBRARY if builtin else 0
-        for segment, span in zip(node.segments[1:], node.segment_spans[1:]):
+        for segment, span in zip(node.segments[1:], node.segment_spans[1:], strict=True):
             yield span, NUMBER if isinstance(segment, int) else PROPERTY, 0
     elif isinstance(node, ast.Member):
         yield node.name_span, PROPERTY, 0

@@ -28,9 +28,9 @@ from collections.abc import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import clipped
-from abl.checks.rules.layout import offset_range
-from abl.checks.rules.scope import AgentScope, agent_scope
+from abl.checks.handoff_text import clipped
+from abl.checks.layout import offset_range
+from abl.checks.scope import AgentScope, agent_scope
 from abl.diagnostics import Fix
 from abl.expr.query import mixes_routing_state, names
 from abl.model import Agent, Condition

@@ -160,6 +160,6 @@ def _needs_input(child: Agent, field) -> bool:
     if node is None:
         return True
     activation = node.find("activation") or node.find("WHEN")
-    if activation is not None and (activation.children or activation.value.strip().strip("\"'").lower() != "required"):
-        return False
-    return True
+    return activation is None or (
+        not activation.children and activation.value.strip().strip("\"'").lower() == "required"
+    )

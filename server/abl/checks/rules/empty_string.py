@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import span_range
+from abl.checks.handoff_text import span_range
 from abl.expr.ast import Expr, IsSet, Path, walk
 from abl.expr.query import empty_string_comparisons
 from abl.model import Agent, Condition

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import newline_of
+from abl.checks.handoff_text import newline_of
 from abl.model import Agent
 from abl.model.steps import FlowStep
 from abl.model.types import AgentKind

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from abl.checks.context import Check, agent_rule
 from abl.model import Agent
+from abl.workspace.loops import LoopEnds
 
 # A loop longer than this is shown by its ends, so that a message stays readable.
 _SHOWN_AGENTS = 8
@@ -67,8 +68,8 @@ def handoff_cycle(check: Check, agent: Agent) -> None:
         )
 
 
-def _show(cycle: tuple[str, ...]) -> str:
-    names = list(cycle) + [cycle[0]]
-    if len(names) > _SHOWN_AGENTS:
-        names = names[: _SHOWN_AGENTS // 2] + ["…"] + names[-(_SHOWN_AGENTS // 2) :]
+def _show(loop: LoopEnds) -> str:
+    names = [*loop.head, *loop.tail, loop.head[0]]  # `tail` is empty when `head` is the whole loop
+    if loop.length + 1 > _SHOWN_AGENTS:
+        names = [*names[: _SHOWN_AGENTS // 2], "…", *names[-(_SHOWN_AGENTS // 2) :]]
     return " → ".join(names)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import (
+from abl.checks.handoff_text import (
     add_lines_fix,
     find_entry,
     key_column,
@@ -296,9 +296,11 @@ def _line_advice(check: Check, route: HandoffRoute, spec: HistorySpec) -> tuple[
     if guess is not None:
         # A misspelling of `full` already runs as `full`: correcting it keeps what runs.
         offered.append(fixes.replace(f"Write `{guess}`", written.range, guess, safe=guess == "full"))
-    for choice in ("last_5", "none"):
-        if choice != guess:
-            offered.append(fixes.replace(f"Write `{choice}`", written.range, choice, safe=False))
+    offered.extend(
+        fixes.replace(f"Write `{choice}`", written.range, choice, safe=False)
+        for choice in ("last_5", "none")
+        if choice != guess
+    )
     hint = f"did you mean `{guess}`? " if guess else ""
     return f"{hint}use {_MODE_LIST.replace('`last_n`', '`last_<n>`')}", offered
 
@@ -357,8 +359,10 @@ def _flow_map_history(raw: str) -> tuple[str | None, str | None]:
 # --- internals --------------------------------------------------------------------------------
 
 
-def _entry(route: HandoffRoute, key_range: Range) -> Node | None:
-    return find_entry(route.node, key_range) if route.node is not None else None
+def _entry(route: HandoffRoute, key_range: Range | None) -> Node | None:
+    if route.node is None or key_range is None:
+        return None
+    return find_entry(route.node, key_range)
 
 
 def _key(check: Check, spec: HistorySpec) -> str:

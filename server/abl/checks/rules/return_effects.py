@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import insert_lines, newline_of
+from abl.checks.handoff_text import insert_lines, newline_of
 from abl.diagnostics import Fix, TextEdit
 from abl.model import Agent, HandoffRoute, MapEntry, produced_fields, writable_variables
 from abl.model.fields import root

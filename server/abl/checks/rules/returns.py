@@ -31,14 +31,14 @@ from collections.abc import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import (
+from abl.checks.handoff_text import (
     add_lines_fix,
     key_column,
     newline_of,
     route_anchor,
     route_entry,
 )
-from abl.checks.rules.layout import block_end
+from abl.checks.layout import block_end
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.query import names as condition_names
 from abl.model import Agent, Condition, HandoffRoute, MapEntry, declared_variables, produced_fields
@@ -256,12 +256,18 @@ def legacy_top_level_map(check: Check, agent: Agent) -> None:
 
 @agent_rule("UNKNOWN_HANDOFF_RETURN_FIELD", "MAP_DIRECTION_REVERSED")
 def map_sources(check: Check, agent: Agent) -> None:
+    # Computed once per agent, not per route: a supervisor may have thousands of routes to a few children.
+    parent_names: set[str] | None = None
+    produced_by: dict[int, set[str]] = {}
     for route in agent.handoffs:
         child = _local_child(check, route)
         if child is None:
             continue
-        produced = produced_fields(child)
-        parent_names = declared_variables(agent)
+        produced = produced_by.get(id(child))
+        if produced is None:
+            produced = produced_by[id(child)] = produced_fields(child)
+        if parent_names is None:
+            parent_names = declared_variables(agent)
         for entry in _map_entries(route):
             source = entry.child.text
             if root(source) in produced:

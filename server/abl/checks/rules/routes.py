@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import find_entry, newline_of, route_anchor
+from abl.checks.handoff_text import find_entry, newline_of, route_anchor
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.ast import Literal
 from abl.model import Agent, FailureKind, HandoffRoute, declared_variables
@@ -50,8 +50,9 @@ def invalid_failure_action(check: Check, agent: Agent) -> None:
             advice = 'the message after `RESPOND` must be quoted: `RESPOND "<message>"`'
         else:
             advice = 'use `continue`, `escalate` or `RESPOND "<message>"`'
-        for choice in ("continue", "escalate"):
-            offered.append(fixes.replace(f"Use `{choice}`", where, choice, safe=False))
+        offered.extend(
+            fixes.replace(f"Use `{choice}`", where, choice, safe=False) for choice in ("continue", "escalate")
+        )
         check.report(
             "INVALID_HANDOFF_FAILURE_ACTION",
             f"`ON_FAILURE: {raw}` is not a failure action the platform accepts, so the project does not "
@@ -98,15 +99,30 @@ def grant_memory_shorthand(check: Check, agent: Agent) -> None:
 
 @agent_rule("UNREACHABLE_ROUTE")
 def unreachable_route(check: Check, agent: Agent) -> None:
-    ordered = sorted(agent.handoffs, key=_evaluation_order)
-    for position, route in enumerate(ordered):
-        if route.target is None:
-            continue
-        reasons = [r for r in (_shadowed_by(route, earlier) for earlier in ordered[:position]) if r is not None]
-        if reasons:
-            # An identical earlier `WHEN` really wins; a literal `WHEN: true` is only tried last.
-            reasons.sort(key=lambda r: r[0])
-            check.report("UNREACHABLE_ROUTE", reasons[0][1], route.target.range)
+    # One pass in evaluation order, remembering the first earlier route of each kind that can
+    # shadow a later one, so that a supervisor with thousands of routes is checked in linear time.
+    fallback: HandoffRoute | None = None  # the first literal `WHEN: true` tried
+    first_with: dict[str, HandoffRoute] = {}  # condition -> the first route tried on it
+    first_permanent_with: dict[str, HandoffRoute] = {}  # condition -> the first non-returnable one
+    for route in sorted(agent.handoffs, key=_evaluation_order):
+        condition = _condition_key(route)
+        if route.target is not None:
+            # A returnable route is shadowed by an identical earlier one only if that one is
+            # permanent: several returnable routes on one condition are the fan-out pattern.
+            earlier = None
+            if condition is not None:
+                earlier = (first_permanent_with if route.is_returnable else first_with).get(condition)
+            if earlier is not None:
+                # An identical earlier `WHEN` really wins; a literal `WHEN: true` is only tried last.
+                check.report("UNREACHABLE_ROUTE", _same_condition_message(route, earlier), route.target.range)
+            elif fallback is not None:
+                check.report("UNREACHABLE_ROUTE", _after_fallback_message(route, fallback), route.target.range)
+        if _is_unconditional(route):
+            fallback = fallback or route
+        elif condition is not None and route.enabled_when is None:
+            first_with.setdefault(condition, route)
+            if not route.is_returnable:
+                first_permanent_with.setdefault(condition, route)
 
 
 @agent_rule("PASS_FIELD_UNKNOWN")
@@ -161,26 +177,27 @@ def _is_unconditional(route: HandoffRoute) -> bool:
     return isinstance(expr, Literal) and expr.value is True and not when.parse.errors
 
 
-def _shadowed_by(route: HandoffRoute, earlier: HandoffRoute) -> tuple[int, str] | None:
-    """Why `earlier` (tried first) keeps `route` from ever being chosen, if it does, with a
-    rank: 0 for a route that really wins first, 1 for a `WHEN: true` written before it."""
+def _condition_key(route: HandoffRoute) -> str | None:
+    """The route's `WHEN` as compared with other routes' (whitespace does not count)."""
+    if route.when is None:
+        return None
+    return _normalised(route.when.parse.content or route.when.text)
+
+
+def _after_fallback_message(route: HandoffRoute, fallback: HandoffRoute) -> str:
+    name = route.target.text if route.target else "the target"
+    other = fallback.target.text if fallback.target else "another agent"
+    return (
+        f"the route to {name} comes after `WHEN: true` (the route to {other}), so it reads as unreachable; "
+        "the platform keeps a literal `WHEN: true` as the fallback and tries it last, so move that route "
+        "to the end"
+    )
+
+
+def _same_condition_message(route: HandoffRoute, earlier: HandoffRoute) -> str:
     name = route.target.text if route.target else "the target"
     other = earlier.target.text if earlier.target else "another agent"
-    if _is_unconditional(earlier):
-        return 1, (
-            f"the route to {name} comes after `WHEN: true` (the route to {other}), so it reads as unreachable; "
-            "the platform keeps a literal `WHEN: true` as the fallback and tries it last, so move that route "
-            "to the end"
-        )
-    if route.when is None or earlier.when is None or earlier.enabled_when is not None:
-        return None
-    if _normalised(route.when.parse.content or route.when.text) != _normalised(
-        earlier.when.parse.content or earlier.when.text
-    ):
-        return None
-    if route.is_returnable and earlier.is_returnable:
-        return None  # several returnable routes on one condition are the fan-out pattern
-    return 0, (
+    return (
         f"the route to {name} is never taken: the route to {other} before it has the same `WHEN` and "
         "the first match wins; change one of the conditions or remove this route"
     )

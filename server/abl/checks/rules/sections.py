@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule, document_rule
-from abl.checks.rules.layout import Block, Placement, block_end, blocks, document_kind, last_row
+from abl.checks.layout import Block, Placement, block_end, blocks, document_kind, last_row
 from abl.diagnostics import Fix, TextEdit
 from abl.model import Agent
 from abl.schema import lookup
@@ -165,7 +165,7 @@ def flow_step_at_column_zero(check: Check) -> None:
             node = block.node
             follows = _follows_flow(block, previous)
             run = (
-                run + [block]
+                [*run, block]
                 if follows and previous is not None and previous.placement is Placement.FLOW_STEP
                 else [block]
             )
@@ -284,10 +284,12 @@ def _indent_fix(check: Check, run: list[Block]) -> Fix:
     """Indent the step and the column-0 steps between it and the FLOW: indented alone, a later
     step would nest under the column-0 step above it instead of under the FLOW."""
     index = check.document.source.index
-    edits = []
+    edits: list[TextEdit] = []
     for block in run:
         node = block.node
-        for row in range(node.row, last_row(index, node) + 1):
-            if index.line_text(row).strip():
-                edits.append(TextEdit(Range(Position(row, 0), Position(row, 0)), "  "))
+        edits.extend(
+            TextEdit(Range(Position(row, 0), Position(row, 0)), "  ")
+            for row in range(node.row, last_row(index, node) + 1)
+            if index.line_text(row).strip()
+        )
     return Fix(f"Indent `{run[-1].node.key}` under the FLOW", tuple(edits), True)

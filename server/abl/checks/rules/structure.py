@@ -32,8 +32,8 @@ from functools import cache
 
 from abl.checks import fixes
 from abl.checks.context import Check, block_rule
-from abl.checks.rules.handoff_text import clipped
-from abl.checks.rules.layout import Block, Placement, block_end, offset_range
+from abl.checks.handoff_text import clipped
+from abl.checks.layout import Block, Placement, block_end, offset_range
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.parse import parse_condition
 from abl.schema import lookup
@@ -236,12 +236,17 @@ class _Walk:
         if content is not None:
             if content.is_entry:
                 self.entry(block, content, seen)
-            elif content.is_text and block.item_head is None and V.LIST not in shapes and not block.open:
-                if block.children and not _keyword_phrase(block, content.value):
-                    self._syntax(
-                        content.value_range,
-                        f"expected `KEY: value` after `-` in `{block.name}`; is the `:` missing?",
-                    )
+            elif (
+                content.is_text
+                and block.item_head is None
+                and V.LIST not in shapes
+                and not block.open
+                and block.children
+                and not _keyword_phrase(block, content.value)
+            ):
+                self._syntax(
+                    content.value_range, f"expected `KEY: value` after `-` in `{block.name}`; is the `:` missing?"
+                )
         previous: Node | None = content
         for child in rest:
             beside = self._list_beside_its_key(previous, child)
@@ -324,9 +329,7 @@ class _Walk:
             return True
         if V.ENUM in shapes and (key.values or key.value_pattern) and lookup.value_allowed(key, text):
             return True
-        if V.ASSIGNMENTS in shapes and "=" in text:
-            return True
-        return False
+        return V.ASSIGNMENTS in shapes and "=" in text
 
     def _why_not(self, key: Key, shapes: frozenset[ValueKind], text: str) -> str | None:
         if V.ENUM in shapes and (key.values or key.value_pattern):
@@ -423,9 +426,7 @@ def _kind_words(key: Key) -> str:
         words.append("a number" + _bounds(key))
     if V.BOOL in shapes:
         words.append("`true` or `false`")
-    for kind in (V.MAP, V.BLOCK, V.LIST_OF_BLOCKS, V.SIGNATURES):
-        if kind in shapes:
-            words.append(f"a {kind.label}")
+    words.extend(f"a {kind.label}" for kind in (V.MAP, V.BLOCK, V.LIST_OF_BLOCKS, V.SIGNATURES) if kind in shapes)
     return " or ".join(words) or key.kind.label
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.handoff_text import quoted_list, route_entry
+from abl.checks.handoff_text import quoted_list, route_entry
 from abl.model import Agent, Name
 from abl.suggest import did_you_mean
 

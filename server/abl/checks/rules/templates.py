@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.rules.scope import TEMPLATE_NAMESPACES, agent_scope
+from abl.checks.scope import TEMPLATE_NAMESPACES, agent_scope
 from abl.diagnostics import Fix
 from abl.model import Agent
 from abl.suggest import did_you_mean

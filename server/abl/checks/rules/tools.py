@@ -128,17 +128,12 @@ def _imported_names_missing(check: Check, agent: Agent) -> Iterator[tuple[str, R
         library = _library(check, agent, path)
         if library is None or bracket < 0:
             continue
-        start = node.value_range.start
+        # An unclosed `[` carries the value on to the next lines, so offsets go through the index.
+        index = check.document.source.index
         for m in _TOOL_NAME.finditer(raw, bracket):
             if m.group(0) not in library:
-                yield (
-                    m.group(0),
-                    Range(
-                        Position(start.line, start.character + m.start()),
-                        Position(start.line, start.character + m.end()),
-                    ),
-                    library,
-                )
+                where = Range(index.position(node.value_start + m.start()), index.position(node.value_start + m.end()))
+                yield m.group(0), where, library
 
 
 def _references(agent: Agent) -> Iterator[tuple[str, str, Range]]:

@@ -3,7 +3,7 @@
 Both the section rules and the key-by-key structure walk start from the same question: which
 document does this block belong to, and which catalogue section is it? The answer depends only
 on the model (`Document.agents`, `stray_sections`, `column_zero_steps`, the tool library) and
-on `abl.schema.lookup`, never on a keyword written here. This module registers no rule.
+on `abl.schema.lookup`, never on a keyword written here.
 """
 
 from __future__ import annotations
@@ -43,9 +43,15 @@ def document_kind(agent: Agent) -> DocumentKind:
 def blocks(doc: Document) -> Iterator[Block]:
     """Every column-0 entry of the file, in source order, with its placement."""
     cached = doc.memo.get("layout.blocks")
-    if cached is None:
+    if not isinstance(cached, tuple):
         cached = doc.memo["layout.blocks"] = tuple(_blocks(doc))
     return iter(cached)
+
+
+# Each file's blocks of the last time they were placed, by node: an edit re-reads a few blocks
+# and agents, and a block whose node and agent are the objects they were is placed as it was.
+# A file's entry holds its current blocks only.
+_BY_FILE: dict[str, dict[int, Block]] = {}
 
 
 def _blocks(doc: Document) -> Iterator[Block]:
@@ -57,23 +63,27 @@ def _blocks(doc: Document) -> Iterator[Block]:
         for node in agent.sections:
             owner[id(node)] = agent
     steps = {id(node) for _, node in doc.column_zero_steps}
+    before = _BY_FILE.get(doc.path, {})
+    now: dict[int, Block] = {}
     for node in doc.source.nodes:
         if not node.is_entry:
             continue  # not `KEY: value` at all: the parser reports it
-        agent = owner.get(id(node))
-        if agent is None:
-            kind = DocumentKind.TOOLS_LIBRARY if library else None
+        owning = owner.get(id(node))
+        if owning is None:
             placement = Placement.LIBRARY if library else Placement.STRAY
-            yield Block(node, placement, None, kind, lookup.section(node.key, kind))
-            continue
-        kind = document_kind(agent)
-        if id(node) in headers:
+        elif id(node) in headers:
             placement = Placement.HEADER
         elif id(node) in steps:
             placement = Placement.FLOW_STEP
         else:
             placement = Placement.SECTION
-        yield Block(node, placement, agent, kind, lookup.section(node.key, kind))
+        block = before.get(id(node))
+        if block is None or block.node is not node or block.agent is not owning or block.placement is not placement:
+            kind = document_kind(owning) if owning is not None else DocumentKind.TOOLS_LIBRARY if library else None
+            block = Block(node, placement, owning, kind, lookup.section(node.key, kind))
+        now[id(node)] = block
+        yield block
+    _BY_FILE[doc.path] = now
 
 
 def block_end(node: Node) -> int:

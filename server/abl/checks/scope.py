@@ -4,8 +4,7 @@ An agent reads its own variables (`abl.model.declared_variables`: gather fields,
 targets, tool results, return-map targets, intents), what the runtime provides to every agent
 (`intent`, `input`, `session`, ...), and what the agents that call it hand over: the `PASS`
 names and `SET` targets of routes into it, and the `INPUT` parameters of delegates to it.
-Names starting with `_` belong to the runtime and are always readable. This module registers
-no rule.
+Names starting with `_` belong to the runtime and are always readable.
 """
 
 from __future__ import annotations

@@ -2,14 +2,14 @@
 
 The model keeps ranges but not the tree around them; quick fixes need both (which column a
 new key goes in, where a block ends, which line ending the file uses). This module answers
-those questions so each rule states only what it changes. It registers no rule.
+those questions so each rule states only what it changes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from abl.checks.rules.layout import block_end
+from abl.checks.layout import block_end
 from abl.diagnostics import Fix, TextEdit
 from abl.model import HandoffRoute
 from abl.syntax.cst import Node, SourceFile
