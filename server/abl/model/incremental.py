@@ -9,13 +9,16 @@ absolute and a moved agent's ranges must be recomputed).
 
 from __future__ import annotations
 
-from abl.model.lower import lower
+from abl.model.lower import HEADERS, fill_agent, lower
 from abl.model.types import Agent, Document
 from abl.syntax.cst import Node, SourceFile
 
 
 def relower(old: Document, source: SourceFile) -> Document:
     """Lower `source`, the reparse of `old.source`, reusing the agents it did not change."""
+    one = _relower_one_section(old, source)
+    if one is not None:
+        return one
     moved = {id(block.node) for block in source.blocks if block.row_shift}
     by_header = {id(agent.header): agent for agent in old.agents}
 
@@ -32,8 +35,53 @@ def relower(old: Document, source: SourceFile) -> Document:
     return doc
 
 
+def _relower_one_section(old: Document, source: SourceFile) -> Document | None:
+    """The keystroke: one section of one agent was re-read, nothing moved. Only that agent is
+    lowered again; the file's grouping into agents is the old one. None for any other edit."""
+    before_nodes, nodes = old.source.nodes, source.nodes
+    if len(before_nodes) != len(nodes) or any(block.row_shift for block in source.blocks):
+        return None
+    changed = [i for i, (a, b) in enumerate(zip(before_nodes, nodes, strict=True)) if a is not b]
+    if len(changed) != 1:
+        return None
+    before, after = before_nodes[changed[0]], nodes[changed[0]]
+    # The same key keeps the grouping (headers), the file's kind (a tool library) and which
+    # blocks are column-0 flow steps, unless the section is one that decides those.
+    if not (before.is_entry and after.is_entry and before.key == after.key):
+        return None
+    if before.key.upper() in HEADERS or before.key.upper() in _DECIDES_GROUPING:
+        return None
+    if any(node is before for _, node in old.column_zero_steps):
+        return None
+    owner = next((a for a in old.agents if any(s is before for s in a.sections)), None)
+    if owner is None or owner.header is before:
+        return None
+    fresh = Agent(owner.kind, owner.name, owner.path, owner.header)
+    fresh.sections = [after if s is before else s for s in owner.sections]
+    doc = Document(
+        old.path,
+        source,
+        agents=[fresh if a is owner else a for a in old.agents],
+        library_tools=list(old.library_tools),
+        is_library=old.is_library,
+        stray_sections=list(old.stray_sections),
+        column_zero_steps=[e for e in old.column_zero_steps if e[0] is not owner],
+    )
+    fill_agent(source, old.path, fresh, doc)
+    by_agent: dict[int, list[tuple[Agent, Node]]] = {}
+    for entry in doc.column_zero_steps:
+        by_agent.setdefault(id(entry[0]), []).append(entry)
+    doc.column_zero_steps = [entry for agent in doc.agents for entry in by_agent.get(id(agent), ())]
+    return doc
+
+
+# Sections whose change can regroup the file or re-read other blocks: `FLOW` lists which
+# column-0 blocks are its steps, and a root `TOOLS:` may make the file a tool library.
+_DECIDES_GROUPING = frozenset({"FLOW", "TOOLS"})
+
+
 def _same_nodes(a: list[Node], b: list[Node]) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 def _restore_step_order(doc: Document, old: Document) -> None:

@@ -58,6 +58,11 @@ def lower(source: SourceFile, path: str, carry: Callable[[Agent], Agent | None] 
     return _Lowering(source, path, carry).document()
 
 
+def fill_agent(source: SourceFile, path: str, agent: Agent, doc: Document) -> None:
+    """Read the sections of an agent whose sections are grouped (`abl.model.incremental`)."""
+    _Lowering(source, path).fill(agent, doc)
+
+
 class _Lowering:
     def __init__(self, source: SourceFile, path: str, carry: Callable[[Agent], Agent | None] | None = None) -> None:
         self.source = source
