@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from abl.diagnostics import Diagnostic
 from abl.ide.graph import fingerprint, graph_view, merge_views, project_label, to_json
 from abl.lsp.convert import path_to_uri, uri_to_path
 from abl.lsp.server import AblServer, guarded
@@ -55,7 +56,7 @@ def _projects_for(ls: AblServer, uri: str | None) -> list[Project]:
     return [p for p in projects if folder.startswith(p.root.rstrip(os.sep) + os.sep)][:1]
 
 
-def _diagnostics(ls: AblServer, project: Project) -> dict[str, tuple]:
+def _diagnostics(ls: AblServer, project: Project) -> dict[str, tuple[Diagnostic, ...]]:
     analysis = ls.analysis()
     return {path: analysis.diagnostics(path) for path in project.documents}
 
@@ -79,6 +80,8 @@ def register(server: AblServer) -> None:
             projects = [p for p in projects if p.graph().node(agent) is not None]
         base = os.path.commonpath([p.root for p in projects]) if len(projects) > 1 else ""
         views = [(project_label(p, base), graph_view(p.graph(), _diagnostics(ls, p), agent, depth)) for p in projects]
+        for p in projects:  # what the client now holds: only a change from it is announced
+            seen[p.root] = (p.graph(), fingerprint(graph_view(p.graph(), _diagnostics(ls, p))))
         analysis = ls.analysis()
 
         def locate(path: str | None, where: Range | None) -> dict[str, Any]:

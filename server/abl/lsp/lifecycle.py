@@ -11,6 +11,7 @@ from lsprotocol import types as lsp
 from abl.ide.host import LARGE_FILE_BYTES
 from abl.lsp.convert import uri_to_path
 from abl.lsp.diagnostics import register_pull
+from abl.lsp.documents import splice_changes
 from abl.lsp.server import AblServer
 from abl.lsp.settings import Settings
 
@@ -23,6 +24,7 @@ CONFIG_FILES = ("abl.toml", "pyproject.toml")
 def register(server: AblServer) -> None:
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: AblServer, params: lsp.InitializeParams) -> None:
+        splice_changes(ls.workspace)
         caps = params.capabilities
         text = caps.text_document
         ls.pull_diagnostics = bool(text is not None and text.diagnostic is not None)
