@@ -46,7 +46,7 @@ def timed(fn) -> tuple[float, object]:  # type: ignore[no-untyped-def]
 
 def report(name: str, samples: list[float]) -> None:
     ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     print(f"| {name} | {statistics.median(samples):.1f} | {p95:.1f} |")
 
 

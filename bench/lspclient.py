@@ -62,17 +62,18 @@ class LspClient:
     ) -> None:
         self.name = name
         self._configuration = configuration
-        self._stderr = open(stderr_path, "wb")
+        # The server writes to its own copy of the handle, so this one closes once it has started.
         # A new session: the server and its children form one process group we can end.
-        self.proc = subprocess.Popen(
-            list(argv),
-            cwd=cwd,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            start_new_session=True,
-        )
+        with open(stderr_path, "wb") as stderr:
+            self.proc = subprocess.Popen(
+                list(argv),
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                start_new_session=True,
+            )
         LIVE.append(self)
         self._write_lock = threading.Lock()
         self._cond = threading.Condition()
@@ -277,7 +278,6 @@ class LspClient:
                     self.messages.append("the server did not exit after `exit`; ending it")
         finally:
             self.kill()
-            self._stderr.close()
 
     def kill(self) -> None:
         """End the server's process group (only processes this client started)."""

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from abl.checks.code import Code
 from abl.checks.engine import CheckOptions, check_project
 from abl.config import DEFAULT
 from abl.diagnostics import Diagnostic, Severity
 from abl.workspace import Project, decode
 from fixture import Fixture, parse_fixture
+
+
+def bad_example_bytes(entry: Code) -> bytes:
+    """A code's bad example as it would sit on disk (in the encoding that makes it fail)."""
+    return entry.bad_example.encode(entry.bad_example_encoding)
 
 
 def project_of(fx: Fixture, encoding: str = "utf-8") -> Project:
@@ -65,8 +71,7 @@ def check_diagnostics(text: str, encoding: str = "utf-8") -> None:
 
 def _explain(fx: Fixture, missing: list, extra: list, messages: dict) -> str:
     lines = ["diagnostics differ from the annotations"]
-    for m in missing:
-        lines.append(f"  expected but not reported: {m[4]} at {m[0]}:{m[1] + 1}:{m[2] + 1}-{m[3] + 1}")
+    lines.extend(f"  expected but not reported: {m[4]} at {m[0]}:{m[1] + 1}:{m[2] + 1}-{m[3] + 1}" for m in missing)
     for x in extra:
         lines.append(f"  reported but not annotated: {x[4]} at {x[0]}:{x[1] + 1}:{x[2] + 1}-{x[3] + 1}: {messages[x]}")
         src = fx.files[x[0]].splitlines()

@@ -65,7 +65,7 @@ def judge(project: Project, where: str | None = None) -> Project:
 
 def project_errors(project: Project) -> list[str]:
     """Every error of the project as `path:line:col: error[CODE] message`."""
-    out = []
+    out: list[str] = []
     for path, diagnostics in check_project(project).items():
         out.extend(format_diagnostic(path, d) for d in diagnostics if d.severity is Severity.ERROR)
     return out

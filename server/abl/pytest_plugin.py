@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -22,6 +22,9 @@ from abl.runtime.testing.loader import load_file
 from abl.runtime.testing.render import coverage_full, render_failure
 from abl.runtime.testing.runner import ConversationResult, ProjectProblem, Runner
 from abl.runtime.testing.yamlread import FormatError
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr  # what pytest's own `repr_failure` may return
 
 _RUNNER_KEY = pytest.StashKey["Runner"]()
 _RESULTS_KEY = pytest.StashKey["list[ConversationResult]"]()
@@ -67,7 +70,7 @@ class ConversationTestFile(pytest.File):
                 self, name=conversation.name, test_file=loaded, conversation=conversation
             )
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:  # type: ignore[override]
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, TestFileError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
@@ -107,7 +110,7 @@ class ConversationItem(pytest.Item):
         if result.status in ("failed", "error"):
             raise ConversationFailed(result)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:  # type: ignore[override]
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, ConversationFailed):
             return render_failure(excinfo.value.result, relative_to=str(self.config.rootpath))
         return super().repr_failure(excinfo)

@@ -90,7 +90,7 @@ def squash(word: str) -> str:
 def _common_beginning(left: str, right: str) -> int:
     """How many leading characters two squashed words share."""
     shared = 0
-    for a, b in zip(left, right):
+    for a, b in zip(left, right, strict=False):
         if a != b:
             break
         shared += 1

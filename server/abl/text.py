@@ -36,9 +36,6 @@ class Range(NamedTuple):
     def contains(self, pos: Position) -> bool:
         return self.start <= pos <= self.end
 
-    def union(self, other: Range) -> Range:
-        return Range(min(self.start, other.start), max(self.end, other.end))
-
 
 class LineIndex:
     """Maps string offsets to positions and back for one text."""
@@ -50,7 +47,7 @@ class LineIndex:
         # Each line starts one past the end of the one before: lengths plus one, summed, all in
         # C (a per-character or per-line Python loop costs milliseconds on a large file).
         lengths = map(len, text.split("\n"))
-        self._starts = list(accumulate(map(add, lengths, repeat(1)), initial=0))[:-1] or [0]
+        self._starts: list[int] = list(accumulate(map(add, lengths, repeat(1)), initial=0))[:-1] or [0]
 
     @property
     def line_count(self) -> int:

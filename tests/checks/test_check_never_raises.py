@@ -34,8 +34,10 @@ def _projects() -> list[dict[str, str]]:
         files = sorted(unit.rglob("*.abl")) if unit.is_dir() else [unit] if unit.suffix == ".abl" else []
         if files:
             found.append({"/" + str(f.relative_to(valid)): decode(f.read_bytes()).text for f in files})
-    for fixture in sorted((CORPUS / "invalid").glob("*.abl")):
-        found.append(dict(parse_fixture(fixture.read_bytes().decode("utf-8")).files))
+    found.extend(
+        dict(parse_fixture(fixture.read_bytes().decode("utf-8")).files)
+        for fixture in sorted((CORPUS / "invalid").glob("*.abl"))
+    )
     return found
 
 
@@ -252,7 +254,7 @@ def test_checking_keyword_soup_never_raises(text: str) -> None:
 
 
 # Single characters that open and close things, for text pasted into the middle of a file.
-_CHARACTERS = st.sampled_from(list("ab_: -\n\t\"'[]{}()#/|>=!<.,$@?*\\\r") + ["  ", "    ", "{{", "}}", "->", "\ufeff"])
+_CHARACTERS = st.sampled_from([*"ab_: -\n\t\"'[]{}()#/|>=!<.,$@?*\\\r", "  ", "    ", "{{", "}}", "->", "\ufeff"])
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

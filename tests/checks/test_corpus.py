@@ -32,10 +32,7 @@ INVALID = CORPUS / "invalid"
 
 def _valid_units() -> list[Path]:
     """Project folders (with a manifest) and loose files directly under `valid/`."""
-    units = []
-    for path in sorted(VALID.iterdir()):
-        if path.is_dir() or path.suffix == ".abl":
-            units.append(path)
+    units = [path for path in sorted(VALID.iterdir()) if path.is_dir() or path.suffix == ".abl"]
     return units
 
 

@@ -13,6 +13,7 @@ from abl.checks.code import Code, FixSafety, Group
 from abl.checks.registry import BY_CODE, CODES, docs_url, lookup
 from abl.diagnostics import Severity
 from abl.syntax.parser import parse
+from checking import bad_example_bytes
 
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs" / "diagnostics"
 
@@ -238,7 +239,7 @@ def test_cross_references_are_registered(entry: Code) -> None:
 
 @pytest.mark.parametrize("entry", CODES, ids=IDS)
 def test_examples_differ(entry: Code) -> None:
-    assert entry.bad_example_bytes() != entry.good_example.encode("utf-8")
+    assert bad_example_bytes(entry) != entry.good_example.encode("utf-8")
 
 
 @pytest.mark.parametrize("entry", CODES, ids=IDS)
@@ -300,9 +301,9 @@ def test_parser_reports_codes_with_their_registered_severity() -> None:
 def test_encoding_example_is_not_utf8_until_fixed() -> None:
     entry = BY_CODE["INVALID_ENCODING"]
     with pytest.raises(UnicodeDecodeError):
-        entry.bad_example_bytes().decode("utf-8")
+        bad_example_bytes(entry).decode("utf-8")
     assert entry.good_example.encode("utf-8").decode("utf-8") == entry.good_example
-    assert "\ufffd" in entry.bad_example_bytes().decode("utf-8", errors="replace")
+    assert "\ufffd" in bad_example_bytes(entry).decode("utf-8", errors="replace")
 
 
 def test_only_the_encoding_example_needs_another_encoding() -> None:

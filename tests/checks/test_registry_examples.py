@@ -14,6 +14,7 @@ from abl.checks.registry import CODES, Code
 from abl.config import DEFAULT
 from abl.diagnostics import Diagnostic, Severity
 from abl.workspace import Project, decode
+from checking import bad_example_bytes
 
 # The structural and reference codes; a good example of any code must not trip these either.
 STRUCTURE_CODES = frozenset(
@@ -70,7 +71,7 @@ def _describe(diags: list[Diagnostic]) -> str:
 def test_bad_example_fires(entry: Code) -> None:
     if entry.code == "RULE_FAILED":
         pytest.skip("no file makes a correct rule fail; tests/hardening registers a failing rule")
-    diags = diagnostics_for(entry.bad_example_bytes())
+    diags = diagnostics_for(bad_example_bytes(entry))
     assert any(d.code == entry.code for d in diags), (
         f"{entry.code} does not fire on its bad example; reported:\n{_describe(diags)}"
     )

@@ -68,8 +68,7 @@ def _cases() -> list[tuple[str, str, str, int, Fix]]:
             for d in diags:
                 if d.code not in ROUTE_CODES:
                     continue
-                for fix in d.fixes:
-                    found.append((path.name, file, d.code, seen[d.code], fix))
+                found.extend((path.name, file, d.code, seen[d.code], fix) for fix in d.fixes)
                 seen[d.code] += 1
     return found
 

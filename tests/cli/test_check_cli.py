@@ -49,7 +49,7 @@ def test_text_output_points_at_the_exact_range(tmp_path: Path, capsys: pytest.Ca
     first = out.splitlines()[0]
     assert first.startswith(f"{path}:7:13: error[E330] ")
     assert "      mode: recent" in out
-    caret_line = next(l for l in out.splitlines() if "^" in l)
+    caret_line = next(line for line in out.splitlines() if "^" in line)
     assert caret_line.endswith(" " * 12 + "^^^^^^")
     assert out.rstrip().endswith("Checked 1 file(s): 1 error(s), 0 warning(s).")
     assert "\x1b[" not in out  # no colour when not on a terminal
@@ -91,7 +91,7 @@ def test_sarif_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 def test_github_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, E330_PROJECT)
     _, out, _ = run(capsys, "check", "--format", "github", str(tmp_path))
-    line = next(l for l in out.splitlines() if "E330" in l)
+    line = next(row for row in out.splitlines() if "E330" in row)
     assert line.startswith(f"::error file={path},line=7,col=13,endLine=7,endColumn=19,title=E330::")
 
 
@@ -201,3 +201,11 @@ def test_readme_opens_with_the_two_setup_commands_that_ci_runs() -> None:
     assert "'.[test,editors]'" in install_and_test and "'.[test,editors]'" in ci
     test_command = install_and_test.rsplit("&& ", 1)[1]
     assert test_command in ci
+
+
+def test_the_readme_gives_the_code_gate_that_ci_runs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Contributing", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [line.split("#", 1)[0].strip() for line in block.splitlines() if line.strip()]
+    ci_lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert len(commands) == 3 and all(command in ci_lines for command in commands), commands

@@ -34,5 +34,6 @@ def test_whole_file_examples_run_and_pass(tmp_path: Path, block: str):
     path = tmp_path / "example.abltest.yaml"
     path.write_text(text, encoding="utf-8")
     loaded = load_file(path)
-    results = Runner().run_file(loaded)
+    runner = Runner()
+    results = [runner.run(loaded, c) for c in loaded.conversations]
     assert [r.status for r in results] == ["passed"] * len(results), [r.error or r.turns for r in results]

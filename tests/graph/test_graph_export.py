@@ -142,9 +142,9 @@ def test_mermaid_parses_with_mermaids_own_parser(tmp_path: Path, mermaid_parser:
     views = all_views(tmp_path)
     texts = [to_mermaid(v) for v in views.values()]  # type: ignore[arg-type]
     # The parser is strict enough to refuse broken text, so that a pass means something.
-    results = mermaid_errors(mermaid_parser, texts + ['flowchart LR\n  n0["a"] -->|"x| n1\n'])
-    assert results[-1] is not None
-    for name, error in zip(views, results):
+    *results, broken = mermaid_errors(mermaid_parser, [*texts, 'flowchart LR\n  n0["a"] -->|"x| n1\n'])
+    assert broken is not None
+    for name, error in zip(views, results, strict=True):
         assert error is None, f"{name}: {error}"
 
 

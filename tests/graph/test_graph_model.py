@@ -201,7 +201,7 @@ def test_generated_projects(tmp_path: Path) -> None:
         # A real cycle: consecutive agents are joined by non-hand-back routes, no agent twice.
         assert cycle[0] == e.source and cycle[1] == e.target and len(set(cycle)) == len(cycle)
         joined = {(x.source, x.target) for x in handoffs if not x.hand_back}
-        assert all((a, b) in joined for a, b in zip(cycle, cycle[1:] + cycle[:1]))
+        assert all((a, b) in joined for a, b in zip(cycle, cycle[1:] + cycle[:1], strict=True))
 
 
 def test_an_edit_reuses_the_edges_of_untouched_agents(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ each range covers, innermost first; `$0` in a fixture marks the position asked a
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -243,9 +244,9 @@ def assert_folds_well_formed(text: str) -> None:
 
 def assert_chains_grow(text: str, positions: list[Position]) -> None:
     document = load_document(text, "/main.abl")
-    for position, answer in zip(positions, selection_ranges(document, positions)):
+    for position, answer in zip(positions, selection_ranges(document, positions), strict=True):
         chain = answer.chain()
-        for inner, outer in zip(chain, chain[1:]):
+        for inner, outer in pairwise(chain):
             assert outer.start <= inner.start and inner.end <= outer.end and inner != outer, (position, chain)
         assert chain[0].start <= chain[0].end
 

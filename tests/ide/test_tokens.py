@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,6 @@ from abl.ide.tokens import (
     TOKEN_TYPES,
     SemanticTokens,
     Token,
-    apply_delta,
     delta,
     encode,
     semantic_tokens,
@@ -279,6 +279,15 @@ def test_any_text_gives_well_formed_tokens(text: str) -> None:
 @given(st.lists(FRAGMENTS, max_size=40).map("".join))
 def test_generated_documents_give_well_formed_tokens(text: str) -> None:
     assert_well_formed(text, tokens_of(text))
+
+
+def apply_delta(data: Sequence[int], edits: Iterable[tuple[int, int, Sequence[int]]]) -> list[int]:
+    """`data` with the delta's edits applied as a client applies them (each start counts in the
+    original data)."""
+    out = list(data)
+    for start, delete, inserted in sorted(edits, key=lambda e: e[0], reverse=True):
+        out[start : start + delete] = list(inserted)
+    return out
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -63,6 +63,14 @@ def test_broken_messages_do_not_stop_the_server():
     assert '"id": 2' in replies or '"id":2' in replies  # and the shutdown still answered
 
 
+def _did_change(uri: str, version: int, text: str) -> dict:
+    return {
+        "jsonrpc": "2.0",
+        "method": "textDocument/didChange",
+        "params": {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]},
+    }
+
+
 def test_ten_thousand_rapid_edits_are_coalesced_and_the_last_one_wins(tmp_path):
     """Edits sent back to back, without waiting: the server keeps up, publishes diagnostics for
     the last version, and stays responsive."""
@@ -78,19 +86,7 @@ def test_ten_thousand_rapid_edits_are_coalesced_and_the_last_one_wins(tmp_path):
             }
         )
     )
-    for version in range(2, 10_002):
-        burst.append(
-            _frame(
-                {
-                    "jsonrpc": "2.0",
-                    "method": "textDocument/didChange",
-                    "params": {
-                        "textDocument": {"uri": uri, "version": version},
-                        "contentChanges": [{"text": text.format(version)}],
-                    },
-                }
-            )
-        )
+    burst.extend(_frame(_did_change(uri, version, text.format(version))) for version in range(2, 10_002))
     hover = {
         "jsonrpc": "2.0",
         "id": 9,

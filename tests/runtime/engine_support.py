@@ -31,9 +31,7 @@ def project_text(*texts: str) -> Project:
 
 def retail_project(**replaced: str) -> Project:
     """Seed 000's four files, with some files' texts replaced (keyed by file name)."""
-    texts = []
-    for path in sorted(RETAIL.glob("*.abl")):
-        texts.append(replaced.pop(path.name, None) or path.read_text(encoding="utf-8"))
+    texts = [replaced.pop(path.name, None) or path.read_text(encoding="utf-8") for path in sorted(RETAIL.glob("*.abl"))]
     assert not replaced, f"unknown files: {sorted(replaced)}"
     return project_text(*texts)
 

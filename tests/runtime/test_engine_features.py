@@ -137,7 +137,7 @@ def test_an_option_outside_the_list_is_invalid() -> None:
     assert isinstance(project, Project)
     seating = project.agent("Booking_Agent").gather_field("seating")
     assert validate(seating, "inside") == ("Inside", None)
-    value, problem = validate(seating, "garden")
+    _, problem = validate(seating, "garden")
     assert problem == "`garden` is not one of the options: Inside, Terrace"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from abl.runtime.models import (
@@ -138,7 +140,7 @@ def test_create_model_rejects_unknown_names() -> None:
 
 
 def test_openai_provider_needs_a_model_name() -> None:
-    with pytest.raises(ModelError, match="needs a model name: pass model=... or set ABL_OPENAI_MODEL"):
+    with pytest.raises(ModelError, match=re.escape("needs a model name: pass model=... or set ABL_OPENAI_MODEL")):
         create_model("openai", environ={})
 
 

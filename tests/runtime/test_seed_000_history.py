@@ -74,7 +74,7 @@ def test_the_order_status_agent_does_not_know_what_was_said_earlier() -> None:
     session.send("Where is my order? When will it arrive?")
     turn = session.send("What did I say earlier?")
     assert texts(turn) == ["I only know about your current order."]
-    reply_call = [e for e in turn.events if e.type == "model_call" and e.get("purpose") == "reply"][0]
+    reply_call = next(e for e in turn.events if e.type == "model_call" and e.get("purpose") == "reply")
     assert reply_call.agent == "Order_Status_Agent"
     seen = [m["content"] for m in reply_call.get("messages")["items"]]
     # The earlier conversation of the order status agent, then the question it answers.
@@ -98,7 +98,7 @@ def test_the_seed_order_status_agent_answers_after_completing_without_earlier_me
     assert texts(done) == ["Order ORD-20931 is on its way."] and done.ended
     turn = session.send("What did I say earlier?")
     assert [r.agent for r in turn.replies] == ["Order_Status_Agent"]
-    reply_call = [e for e in turn.events if e.type == "model_call" and e.get("purpose") == "reply"][0]
+    reply_call = next(e for e in turn.events if e.type == "model_call" and e.get("purpose") == "reply")
     seen = [m["content"] for m in reply_call.get("messages")["items"]]
     assert "Hi there" not in seen and "ORD-20931" not in seen
     assert seen[0] == "Where is my order? When will it arrive?"

@@ -110,8 +110,8 @@ def test_rendered_summaries():
     )
     complete = compute_coverage(
         _loan(),
-        NEW_CUSTOMER
-        + [
+        [
+            *NEW_CUSTOMER,
             _ev(
                 "handoff_condition_check",
                 "Loan_Supervisor",

@@ -174,7 +174,7 @@ def test_status_and_summary_lines(tmp_path: Path):
     assert summary_line(results) == "1 passed, 2 failed"
     skipped = ConversationResult(loaded, conv, "skipped", error="not ready")
     assert status_line(skipped) == "SKIP t (not ready)"
-    assert summary_line(results + [skipped]) == "1 passed, 2 failed, 1 skipped"
+    assert summary_line([*results, skipped]) == "1 passed, 2 failed, 1 skipped"
     assert "the session cannot start" in render_failure(results[2])
 
 

@@ -4,13 +4,13 @@ return flag, durations are not the deterministic clock's steps, and handoff time
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 from engine_support import loan, of_type, one, project_text, texts
 
 from abl.runtime import RuntimeOptions, Session, start_session
-from abl.runtime.trace import SystemClock
 from abl.workspace import load_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,8 +53,17 @@ def test_durations_are_zero_on_the_deterministic_clock_however_many_events_happe
     assert start.get("clock") == "deterministic"
 
 
-def test_durations_are_real_time_with_the_system_clock() -> None:
-    session = loan(clock=SystemClock())
+class WallClock:
+    """The real UTC clock, saying so: the runtime then counts real time in durations."""
+
+    real_time = True
+
+    def now(self) -> datetime:
+        return datetime.now(timezone.utc)
+
+
+def test_durations_are_real_time_with_a_clock_that_tells_real_time() -> None:
+    session = loan(clock=WallClock())
     session.send("I want a loan offer")
     assert one(session.trace, "session_start").get("clock") == "system"
     assert 0 <= one(session.trace, "handoff_completed").get("durationMs") < 5_000

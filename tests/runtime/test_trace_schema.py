@@ -63,8 +63,9 @@ def emitted() -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {}
     for path in CONVERSATIONS:
         events: list[dict] = []
-        for result in runner.run_file(load_file(path)):
-            events.extend(dict(e) for e in result.trace)
+        test_file = load_file(path)
+        for conversation in test_file.conversations:
+            events.extend(dict(e) for e in runner.run(test_file, conversation).trace)
         out[str(path.relative_to(ROOT))] = events
     return out
 

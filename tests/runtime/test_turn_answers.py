@@ -26,7 +26,8 @@ def run(tmp_path: Path, turns: str) -> list[tuple[str, list[str]]]:
         + textwrap.indent(textwrap.dedent(turns), "      "),
         encoding="utf-8",
     )
-    (result,) = Runner().run_file(load_file(path))
+    test_file = load_file(path)
+    (result,) = [Runner().run(test_file, c) for c in test_file.conversations]
     assert result.status == "passed", [f.summary for t in result.failed_turns for f in t.failures]
     return [
         (t.observed.active_agent, [e["type"] for e in t.observed.events if e["type"] == "handoff"])

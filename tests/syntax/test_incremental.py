@@ -95,7 +95,7 @@ def _same_node(got: Node, want: Node, text: str) -> None:
     assert got.source is text or got.source == text
     assert _trivia(got.leading) == _trivia(want.leading)
     assert len(got.children) == len(want.children)
-    for g, w in zip(got.children, want.children):
+    for g, w in zip(got.children, want.children, strict=True):
         _same_node(g, w, text)
 
 
@@ -108,10 +108,10 @@ def assert_same_as_full_parse(got: SourceFile, text: str) -> None:
     assert got.diagnostics == want.diagnostics
     assert _trivia(got.trailing) == _trivia(want.trailing)
     assert len(got.nodes) == len(want.nodes)
-    for g, w in zip(got.nodes, want.nodes):
+    for g, w in zip(got.nodes, want.nodes, strict=True):
         _same_node(g, w, text)
     assert [b.text for b in got.blocks] == [b.text for b in want.blocks]
-    assert all(b.node is n for b, n in zip(got.blocks, got.nodes))
+    assert all(b.node is n for b, n in zip(got.blocks, got.nodes, strict=True))
     assert got.index.line_count == want.index.line_count
 
 

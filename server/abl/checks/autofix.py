@@ -9,7 +9,10 @@ author's intent when several compete.
 Fixes are applied whole, the earlier diagnostic's first; one that overlaps a fix already taken
 waits for the next pass, where it is judged again on the new text (it may no longer apply).
 Passes repeat until a pass changes nothing, so a second run finds nothing left to do. A file
-that was not valid UTF-8 is never fixed: writing it back would replace its unreadable bytes.
+that was not valid UTF-8 is never fixed: writing it back would replace its unreadable bytes. In
+a top-level block the parser could not read (a syntax error in it), which block a line belongs
+to is a guess, so fixes there (safe or not) wait until the block parses (`fixes.unsettled_rows`);
+the parser's own diagnostics are fixed all the same.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from abl.checks.fixes import apply_fixes
+from abl.checks.fixes import apply_fixes, settled, unsettled_rows
 from abl.diagnostics import Diagnostic, Fix
 from abl.workspace import Project
 
@@ -58,7 +61,10 @@ def fix_project(
     for _ in range(MAX_PASSES):
         changed = False
         for path in fixable:
-            chosen = [(d, f) for d in check(path) if (f := chosen_fix(d, unsafe)) is not None]
+            # A fix waits while its block does not parse: which block a line belongs to is the
+            # parser's guess there, so an edit may land beside what it means to change.
+            spans = unsettled_rows(project.documents[path].source)
+            chosen = [(d, f) for d in check(path) if (f := chosen_fix(d, unsafe)) is not None and settled(d, f, spans)]
             if not chosen:
                 continue
             text = project.texts[path]

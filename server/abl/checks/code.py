@@ -59,7 +59,3 @@ class Code:
     also_fires: tuple[str, ...] = ()
     # The bad example fails only once saved in this encoding (the good one is always UTF-8).
     bad_example_encoding: str = "utf-8"
-
-    def bad_example_bytes(self) -> bytes:
-        """The bad example as it would sit on disk."""
-        return self.bad_example.encode(self.bad_example_encoding)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from abl.diagnostics import Fix, TextEdit
+from abl.diagnostics import Diagnostic, Fix, TextEdit
+from abl.syntax.cst import SourceFile
 from abl.text import LineIndex, Position, Range
 
 
@@ -70,3 +71,40 @@ def _conflict(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
     if a_start < b_end and b_start < a_end:
         return True
     return a_start == b_start and (a_start == a_end or b_start == b_end)
+
+
+# --- where a safe fix cannot be sure of keeping the meaning ---------------------------------------
+
+# What the parser reports when it could not read lines as written. Inside a top-level block that
+# holds one, which block a line belongs to is the parser's guess, so deleting or moving a line can
+# change what the lines around it mean: a fix there is not safe, whatever its code says.
+UNREADABLE_CODES = frozenset({"SYNTAX_ERROR", "NESTING_TOO_DEEP"})
+
+
+def unsettled_rows(source: SourceFile) -> list[tuple[int, int]]:
+    """(first row, last row) of each top-level block holding a parse problem."""
+    problem_rows = sorted(d.range.start.line for d in source.diagnostics if d.code in UNREADABLE_CODES)
+    if not problem_rows:
+        return []
+    starts = [node.row for node in source.nodes]
+    spans = []
+    for i, start in enumerate(starts):
+        first = 0 if i == 0 else start  # lines before the first block belong to it
+        last = starts[i + 1] - 1 if i + 1 < len(starts) else source.index.line_count
+        if any(first <= row <= last for row in problem_rows):
+            spans.append((first, last))
+    if not starts:
+        spans.append((0, source.index.line_count))
+    return spans
+
+
+def touches(fix: Fix, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(
+        first <= edit.range.end.line and edit.range.start.line <= last for edit in fix.edits for first, last in spans
+    )
+
+
+def settled(diagnostic: Diagnostic, fix: Fix, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether `fix` may be applied as safe: its diagnostic is about the parse itself, or it
+    edits no block the parser could not read."""
+    return diagnostic.code in UNREADABLE_CODES or not touches(fix, spans)

@@ -239,7 +239,7 @@ class ChatLoop:
         from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
         from prompt_toolkit.completion import WordCompleter
 
-        prompt = PromptSession(
+        prompt: PromptSession[str] = PromptSession(
             history=_history(),
             auto_suggest=AutoSuggestFromHistory(),
             completer=WordCompleter(list(COMMANDS) + list(TRACE_LEVELS), sentence=True),

@@ -20,6 +20,7 @@ from abl.checks.autofix import FixOutcome, fix_project
 from abl.checks.engine import DEFAULT_OPTIONS, check_file, has_errors
 from abl.cli import report
 from abl.cli.format import unified_diff
+from abl.cli.terminal import add_color_option, wants_color
 from abl.config import DEFAULT, Config, ConfigProblem, find_config, load_config, unknown_selector
 from abl.diagnostics import Diagnostic, Severity
 from abl.gcpause import paused_gc
@@ -59,7 +60,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     output.add_argument("--statistics", action="store_true", help="count the problems per code instead of listing them")
     output.add_argument("--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
     output.add_argument("--watch", action="store_true", help="check again whenever a file changes (Ctrl-C stops)")
-    output.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    add_color_option(output)
     p.set_defaults(handler=run)
 
 
@@ -142,7 +143,7 @@ def _report(args: argparse.Namespace, results: _Results) -> int:
         fixes = sum(len(d) for d in results.fixed.values())
         print(f"{fixes} fix(es) would be applied in {len(results.diffs)} file(s)", file=sys.stderr)
         return 1 if results.diffs and not args.exit_zero else 0
-    color = args.output_file is None and (args.color == "always" or (args.color == "auto" and sys.stdout.isatty()))
+    color = args.output_file is None and wants_color(args.color)
     if args.fix_only:
         out = report.fixed_summary(results.fixed, unsafe=args.unsafe_fixes, detailed=args.show_fixes)
     elif args.statistics:

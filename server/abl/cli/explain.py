@@ -14,6 +14,7 @@ import sys
 
 from abl.checks.docs import GENERATED_MARKER, render_page
 from abl.checks.registry import BY_CODE, CODES
+from abl.cli.terminal import add_color_option, wants_color
 from abl.suggest import did_you_mean
 
 _USAGE = "abl explain CODE (for example `abl explain E330`), or `abl explain --list`"
@@ -27,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("code", nargs="?", metavar="CODE", help="for example E330 or HISTORY_FALLS_BACK_TO_FULL")
     p.add_argument("--list", action="store_true", help="list every code with its severity and title")
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    add_color_option(p)
     p.set_defaults(handler=run)
 
 
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         hint = f"; did you mean {close}?" if close else "; `abl explain --list` shows every code"
         print(f"abl explain: error: unknown code {args.code}{hint}", file=sys.stderr)
         return 2
-    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    color = wants_color(args.color)
     sys.stdout.write(render_for_terminal(code, color=color))
     return 0
 

@@ -75,7 +75,7 @@ def to_mermaid(view: GraphView) -> str:
             f"  {ids[node.id]}{opening}{_mermaid_text(node_label(view, node.id, node.label, node.kind))}{closing}"
         )
     styles: dict[str, list[int]] = {}
-    for index, (edge, codes) in enumerate(zip(view.edges, view.edge_codes)):
+    for index, (edge, codes) in enumerate(zip(view.edges, view.edge_codes, strict=True)):
         label = edge_label(edge)
         arrow = _mermaid_arrow(edge)
         text = f'|"{_mermaid_text(label)}"|' if label else ""
@@ -144,7 +144,7 @@ def to_dot(view: GraphView) -> str:
         if styles:
             attrs["style"] = ",".join(styles)
         lines.append(f"  {_dot_id(node.id)} [{_dot_attrs(attrs)}];")
-    for edge, codes in zip(view.edges, view.edge_codes):
+    for edge, codes in zip(view.edges, view.edge_codes, strict=True):
         attrs = {"label": edge_label(edge)} if edge_label(edge) else {}
         attrs.update(_dot_edge_look(edge))
         if codes:

@@ -8,7 +8,7 @@ from abl import __version__
 from abl.checks.autofix import chosen_fix
 from abl.checks.registry import docs_url, lookup
 from abl.diagnostics import Diagnostic, Severity
-from abl.text import LineIndex
+from abl.text import LineIndex, Range
 
 _COLORS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m", Severity.HINT: "\x1b[1;36m"}
 _BOLD, _BLUE, _RESET = "\x1b[1m", "\x1b[1;34m", "\x1b[0m"
@@ -187,45 +187,41 @@ def statistics(fmt: str, results: dict[str, list[Diagnostic]], *, unsafe: bool) 
 
 
 def to_json(results: dict[str, list[Diagnostic]], fixed: dict[str, list[Diagnostic]]) -> dict:
-    diagnostics = []
-    for path, diags in results.items():
-        for d in diags:
-            diagnostics.append(
-                {
-                    "path": path,
-                    "code": d.code,
-                    "severity": d.severity.value,
-                    "message": d.message,
-                    "line": d.range.start.line + 1,
-                    "column": d.range.start.character + 1,
-                    "end_line": d.range.end.line + 1,
-                    "end_column": d.range.end.character + 1,
-                    "docs": docs_url(d.code),
-                    "fixes": [
-                        {
-                            "title": f.title,
-                            "safe": f.safe,
-                            "edits": [
-                                {
-                                    "line": e.range.start.line + 1,
-                                    "column": e.range.start.character + 1,
-                                    "end_line": e.range.end.line + 1,
-                                    "end_column": e.range.end.character + 1,
-                                    "new_text": e.new_text,
-                                }
-                                for e in f.edits
-                            ],
-                        }
-                        for f in d.fixes
-                    ],
-                }
-            )
     return {
         "version": 1,
         "files": len(results),
-        "diagnostics": diagnostics,
+        "diagnostics": [_json_diagnostic(path, d) for path, diags in results.items() for d in diags],
         "fixed": {path: sorted({d.code for d in diags}) for path, diags in fixed.items()},
         "summary": summary(results),
+    }
+
+
+def _json_diagnostic(path: str, d: Diagnostic) -> dict:
+    return {
+        "path": path,
+        "code": d.code,
+        "severity": d.severity.value,
+        "message": d.message,
+        **_json_span(d.range),
+        "docs": docs_url(d.code),
+        "fixes": [
+            {
+                "title": f.title,
+                "safe": f.safe,
+                "edits": [{**_json_span(e.range), "new_text": e.new_text} for e in f.edits],
+            }
+            for f in d.fixes
+        ],
+    }
+
+
+def _json_span(span: Range) -> dict[str, int]:
+    """1-based line and column of both ends, as editors and CI annotations show them."""
+    return {
+        "line": span.start.line + 1,
+        "column": span.start.character + 1,
+        "end_line": span.end.line + 1,
+        "end_column": span.end.character + 1,
     }
 
 
@@ -236,43 +232,7 @@ _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.H
 
 def to_sarif(results: dict[str, list[Diagnostic]]) -> dict:
     used = sorted({d.code for diags in results.values() for d in diags})
-    rules = []
-    for code in used:
-        entry = lookup(code)
-        rules.append(
-            {
-                "id": code,
-                "name": code,
-                "shortDescription": {"text": entry.title},
-                "fullDescription": {"text": entry.summary},
-                "helpUri": docs_url(code),
-                "defaultConfiguration": {"level": _SARIF_LEVEL[entry.severity]},
-            }
-        )
-    sarif_results = []
-    for path, diags in results.items():
-        for d in diags:
-            sarif_results.append(
-                {
-                    "ruleId": d.code,
-                    "ruleIndex": used.index(d.code),
-                    "level": _SARIF_LEVEL[d.severity],
-                    "message": {"text": d.message},
-                    "locations": [
-                        {
-                            "physicalLocation": {
-                                "artifactLocation": {"uri": path},
-                                "region": {
-                                    "startLine": d.range.start.line + 1,
-                                    "startColumn": d.range.start.character + 1,
-                                    "endLine": d.range.end.line + 1,
-                                    "endColumn": d.range.end.character + 1,
-                                },
-                            }
-                        }
-                    ],
-                }
-            )
+    rule_index = {code: index for index, code in enumerate(used)}
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -283,10 +243,46 @@ def to_sarif(results: dict[str, list[Diagnostic]]) -> dict:
                         "name": "abl",
                         "version": __version__,
                         "informationUri": "https://pypi.org/project/abl-tools/",
-                        "rules": rules,
+                        "rules": [_sarif_rule(code) for code in used],
                     }
                 },
-                "results": sarif_results,
+                "results": [
+                    _sarif_result(path, d, rule_index[d.code]) for path, diags in results.items() for d in diags
+                ],
+            }
+        ],
+    }
+
+
+def _sarif_rule(code: str) -> dict:
+    entry = lookup(code)
+    return {
+        "id": code,
+        "name": code,
+        "shortDescription": {"text": entry.title},
+        "fullDescription": {"text": entry.summary},
+        "helpUri": docs_url(code),
+        "defaultConfiguration": {"level": _SARIF_LEVEL[entry.severity]},
+    }
+
+
+def _sarif_result(path: str, d: Diagnostic, rule_index: int) -> dict:
+    return {
+        "ruleId": d.code,
+        "ruleIndex": rule_index,
+        "level": _SARIF_LEVEL[d.severity],
+        "message": {"text": d.message},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": path},
+                    "region": {
+                        "startLine": d.range.start.line + 1,
+                        "startColumn": d.range.start.character + 1,
+                        "endLine": d.range.end.line + 1,
+                        "endColumn": d.range.end.character + 1,
+                    },
+                }
             }
         ],
     }
@@ -319,4 +315,4 @@ def to_github(results: dict[str, list[Diagnostic]]) -> str:
                 ]
             )
             lines.append(f"::{_GH_LEVEL[d.severity]} {props}::{_gh_escape(d.message)}")
-    return "".join(l + "\n" for l in lines)
+    return "".join(line + "\n" for line in lines)

@@ -24,6 +24,7 @@ from typing import IO, Any, TextIO
 
 from abl.cli.chat import COMMANDS, ChatLoop
 from abl.cli.driver import TRACE_LEVELS, Driver, reason
+from abl.cli.terminal import add_color_option
 from abl.launch import LaunchRefused, launch, read_project
 from abl.runtime import RuntimeOptions, Session, SessionError, start_session
 from abl.runtime.testing.describe import describe_event
@@ -66,7 +67,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model-name", metavar="NAME", help="model name at that endpoint (with --model openai)")
     p.add_argument("--mocks", metavar="FILE", help="tool results, YAML or JSON: tool name -> result or list of results")
     p.add_argument("--record", metavar="TEST.yaml", help="write the conversation as a conversation test")
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    add_color_option(p)
     p.set_defaults(handler=run)
 
 
@@ -105,17 +106,19 @@ def prepare(args: argparse.Namespace) -> Driver:
     mocks = read_mocks(args.mocks) if args.mocks else {}
     options = runtime_options(args, mocks)
     session_file = Path(args.session) if args.session else None
-    resuming = session_file is not None and session_file.exists()
+    resumed_from = session_file if session_file is not None and session_file.exists() else None
+    resuming = resumed_from is not None
     if resuming and args.record:
         raise UsageProblem(
             "abl run: error: --record writes a test that starts a fresh session, so it cannot be combined "
             f"with resuming {session_file}; use a new --session file or leave it out"
         )
     try:
-        if resuming:
-            session = Session.load(project, session_file, options)
-        else:
-            session = start_session(project, agent, options)
+        session = (
+            Session.load(project, resumed_from, options)
+            if resumed_from is not None
+            else start_session(project, agent, options)
+        )
     except SessionError as err:
         what = f"cannot resume {session_file}" if resuming else f"cannot start {agent}"
         raise UsageProblem(f"abl run: error: {what}:\n" + "\n".join(f"  {p}" for p in err.problems)) from err

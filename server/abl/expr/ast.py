@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Union
 
 Span = tuple[int, int]
-PathKey = Union[str, int]
+PathKey = str | int
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,25 +185,25 @@ class Group:
     inner: Expr
 
 
-Expr = Union[
-    Literal,
-    RegexLiteral,
-    Path,
-    Member,
-    Index,
-    Call,
-    Unary,
-    Binary,
-    Compare,
-    In,
-    TextOp,
-    IsSet,
-    IsNumber,
-    Ternary,
-    ListLiteral,
-    ObjectLiteral,
-    Group,
-]
+Expr = (
+    Literal
+    | RegexLiteral
+    | Path
+    | Member
+    | Index
+    | Call
+    | Unary
+    | Binary
+    | Compare
+    | In
+    | TextOp
+    | IsSet
+    | IsNumber
+    | Ternary
+    | ListLiteral
+    | ObjectLiteral
+    | Group
+)
 
 
 def format_path(segments: tuple[PathKey, ...] | list[PathKey]) -> str:

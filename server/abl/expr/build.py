@@ -61,13 +61,16 @@ class BadSyntax(Exception):
         self.message = message
 
 
+# Lark types a token's offsets as optional; the lexer always sets them.
+
+
 def _tok_span(token: Token) -> Span:
-    return (token.start_pos, token.end_pos)
+    return (token.start_pos or 0, token.end_pos or 0)
 
 
 def _span(first: Any, last: Any) -> Span:
-    start = first.start_pos if isinstance(first, Token) else first.span[0]
-    end = last.end_pos if isinstance(last, Token) else last.span[1]
+    start = (first.start_pos or 0) if isinstance(first, Token) else first.span[0]
+    end = (last.end_pos or 0) if isinstance(last, Token) else last.span[1]
     return (start, end)
 
 
@@ -172,15 +175,15 @@ class _Builder(Transformer):
         callee, _open, args, close = c
         args = args or ()
         span = _span(callee, close)
-        if isinstance(callee, Path) and isinstance(callee.segments[-1], str):
+        if isinstance(callee, Path) and isinstance(name := callee.segments[-1], str):
             segments = callee.segments
             last_span = callee.segment_spans[-1]
             if len(segments) == 1:
-                return Call(span, segments[0], last_span, args)
+                return Call(span, name, last_span, args)
             if len(segments) == 2 and str(segments[0]).lower() == "abl":
                 return Call(span, f"abl.{segments[1]}", (callee.span[0], last_span[1]), args)
             target = Path((callee.span[0], callee.segment_spans[-2][1]), segments[:-1], callee.segment_spans[:-1])
-            return Call(span, str(segments[-1]), last_span, args, target)
+            return Call(span, name, last_span, args, target)
         if isinstance(callee, Member):
             return Call(span, callee.name, callee.name_span, args, callee.target)
         raise BadSyntax(callee.span, "only a function or method name can be called")

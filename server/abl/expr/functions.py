@@ -412,10 +412,7 @@ def _ordinal(value: Any) -> str:
     if number is None or not math.isfinite(number):
         return ""
     n = int(number)
-    if 10 <= abs(n) % 100 <= 20:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(abs(n) % 10, "th")
+    suffix = "th" if 10 <= abs(n) % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(abs(n) % 10, "th")
     return f"{n}{suffix}"
 
 

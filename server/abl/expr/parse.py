@@ -200,7 +200,7 @@ def _move_spans(node: Any, move: Any) -> Any:
 
 def _parse_expression(source: str) -> tuple[Expr | None, tuple[ExprError, ...]]:
     try:
-        expr = parser().parse(source)
+        expr: Expr = parser().parse(source)  # type: ignore[assignment]  # the builder returns an Expr, not a Tree
     except UnexpectedInput as error:
         return None, (_explain(error, source),)
     except BadSyntax as error:
@@ -343,15 +343,15 @@ def _explain(error: UnexpectedInput, source: str) -> ExprError:
     stack = _value_stack(error)
     last = stack[-1] if stack else None
     if isinstance(error, UnexpectedCharacters):
-        return _explain_character(error.pos_in_stream, source, last)
+        return _explain_character(error.pos_in_stream or 0, source, last)
     if not isinstance(error, UnexpectedToken):
         return ExprError((0, len(source)), "the condition cannot be read")
     token = error.token
     openers = [t for t in stack if isinstance(t, Token) and t.type in _OPENERS]
-    last_is_operator = isinstance(last, Token) and last.type in _NEEDS_OPERAND
+    operator = last if isinstance(last, Token) and last.type in _NEEDS_OPERAND else None
     if token.type == "$END":
-        if last_is_operator:
-            return ExprError(_tspan(last), f"expected a value after `{_word(last)}`")
+        if operator is not None:
+            return ExprError(_tspan(operator), f"expected a value after `{_word(operator)}`")
         if openers:
             opener = openers[-1]
             opened, closed = _OPENERS[opener.type]
@@ -363,8 +363,8 @@ def _explain(error: UnexpectedInput, source: str) -> ExprError:
     found = f"`{token}`"
     if token.type == "SLASH" and isinstance(last, Token) and last.type == "MATCHES":
         return ExprError((token.start_pos, len(source.rstrip())), "unclosed regular expression: add the closing /")
-    if last_is_operator and token.type not in _STARTS_OPERAND:
-        return ExprError(span, f"expected a value after `{_word(last)}`, found {found}")
+    if operator is not None and token.type not in _STARTS_OPERAND:
+        return ExprError(span, f"expected a value after `{_word(operator)}`, found {found}")
     if isinstance(last, Token) and last.type in _OPENERS and token.type not in _STARTS_OPERAND:
         return ExprError(span, f"expected a value after `{last}`, found {found}")
     if token.type in _CLOSERS:
@@ -408,7 +408,7 @@ def _expected(names: Any) -> str:
     if not shown:
         return "nothing more"
     if len(shown) > 6:
-        shown = shown[:6] + ["..."]
+        shown = [*shown[:6], "..."]
     return ", ".join(shown)
 
 
@@ -417,7 +417,7 @@ def _word(token: Token) -> str:
 
 
 def _tspan(token: Token) -> Span:
-    return (token.start_pos, token.end_pos)
+    return (token.start_pos or 0, token.end_pos or 0)  # lark types them optional; the lexer sets them
 
 
 def _end_span(source: str) -> Span:

@@ -128,7 +128,7 @@ def equal(left: Any, right: Any) -> bool:
     if isinstance(left, str) or isinstance(right, str):
         return isinstance(left, str) and isinstance(right, str) and left == right
     if is_list(left) and is_list(right):
-        return len(left) == len(right) and all(equal(a, b) for a, b in zip(left, right))
+        return len(left) == len(right) and all(equal(a, b) for a, b in zip(left, right, strict=True))
     if is_object(left) and is_object(right):
         return left.keys() == right.keys() and all(equal(left[k], right[k]) for k in left)
     try:

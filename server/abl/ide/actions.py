@@ -2,16 +2,18 @@
 
 Safe fixes keep the file's meaning and are preferred; unsafe ones change what runs, so they are
 offered with a title that says so and never applied in bulk. Bulk fixing takes errors and
-warnings only: a hint's fix (inserting a default) is a suggestion, not a repair.
+warnings only: a hint's fix (inserting a default) is a suggestion, not a repair; and, as with
+`--fix`, not inside a block that does not parse.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from abl.checks.fixes import apply_edits
+from abl.checks.fixes import UNREADABLE_CODES, apply_edits, settled, unsettled_rows
 from abl.diagnostics import Diagnostic, Severity, TextEdit
 from abl.ide.edits import WorkspaceEdit
+from abl.syntax import parse
 from abl.text import LineIndex, Range
 
 QUICK_FIX = "quickfix"
@@ -45,9 +47,10 @@ def quick_fixes(path: str, diagnostics: list[Diagnostic], where: Range) -> list[
 def fix_all(path: str, text: str, diagnostics: list[Diagnostic]) -> Action | None:
     """One edit that applies the first safe fix of every error and warning in the file."""
     edits: list[TextEdit] = []
+    spans = unsettled_rows(parse(text)) if any(d.code in UNREADABLE_CODES for d in diagnostics) else []
     for d in diagnostics:
         first_safe = next((f for f in d.fixes if f.safe), None)
-        if d.severity is not Severity.HINT and first_safe is not None:
+        if d.severity is not Severity.HINT and first_safe is not None and settled(d, first_safe, spans):
             edits.extend(first_safe.edits)
     if not edits:
         return None

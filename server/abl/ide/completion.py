@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from abl.ide.locate import Part, Site, locate
@@ -204,7 +205,8 @@ class _Completer:
         first = next((c for c in block.children if c.required), block.children[0] if block.children else None)
         if first is None:
             return out
-        return out + [
+        return [
+            *out,
             Completion(
                 label=f"{dash}{first.name}:",
                 kind=ItemKind.KEY,
@@ -213,7 +215,7 @@ class _Completer:
                 insert_text=f"{dash}{first.name}: ",
                 replace=replace,
                 sort_group=1,
-            )
+            ),
         ]
 
     # --- values -----------------------------------------------------------------------------
@@ -275,20 +277,22 @@ class _Completer:
 
     def on_return_values(self, key: Key, replace: Range) -> list[Completion]:
         action = lookup.child(key, "action")
-        items = []
-        if action is not None:
-            for value in action.key.values:
-                items.append(
-                    Completion(
-                        label=value,
-                        kind=ItemKind.VALUE,
-                        detail="built-in return action",
-                        documentation=value_hover_markdown(action.key, value) or "",
-                        insert_text=value,
-                        replace=replace,
-                        sort_group=1,
-                    )
+        items = (
+            []
+            if action is None
+            else [
+                Completion(
+                    label=value,
+                    kind=ItemKind.VALUE,
+                    detail="built-in return action",
+                    documentation=value_hover_markdown(action.key, value) or "",
+                    insert_text=value,
+                    replace=replace,
+                    sort_group=1,
                 )
+                for value in action.key.values
+            ]
+        )
         return items + self.handlers(replace)
 
     def handlers(self, replace: Range) -> list[Completion]:
@@ -331,7 +335,9 @@ class _Completer:
             )
         return out
 
-    def variables(self, replace: Range, present: set[str] = frozenset(), of: Agent | None = None) -> list[Completion]:
+    def variables(
+        self, replace: Range, present: Collection[str] = frozenset(), of: Agent | None = None
+    ) -> list[Completion]:
         agent = of or self.agent
         if agent is None:
             return []

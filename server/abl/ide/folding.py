@@ -18,6 +18,7 @@ Neither function raises, whatever the text; no recursion follows the nesting dep
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -117,11 +118,14 @@ def _agent_blocks(source: SourceFile, document: Document) -> Iterator[tuple[Node
     """(header, last column-0 node) of each agent: its header to the last block before the
     next agent's header."""
     headers = sorted((agent.header for agent in document.agents), key=lambda n: n.row)
+    rows = [n.row for n in source.nodes]  # column-0 nodes are in row order
     for i, header in enumerate(headers):
         limit = headers[i + 1].row if i + 1 < len(headers) else None
-        inside = [n for n in source.nodes if n.row >= header.row and (limit is None or n.row < limit)]
-        if inside:
-            yield header, inside[-1]
+        # The last column-0 node before the next header, found by bisection: one pass over all
+        # nodes per agent would make a file of thousands of agents quadratic.
+        end = bisect_left(rows, limit) if limit is not None else len(rows)
+        if end > 0 and rows[end - 1] >= header.row:
+            yield header, source.nodes[end - 1]
 
 
 # --- rows and ends of blocks ------------------------------------------------------------------

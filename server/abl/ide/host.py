@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from abl.checks.cache import CheckCache
-from abl.checks.engine import CheckOptions, check_file
+from abl.checks.engine import DEFAULT_OPTIONS, CheckOptions, check_file
 from abl.config import DEFAULT as DEFAULT_CONFIG
 from abl.config import Config, ConfigProblem, find_config, load_config
 from abl.diagnostics import Diagnostic
@@ -62,7 +62,7 @@ class AnalysisResult:
 
 
 class AnalysisHost:
-    def __init__(self, options: CheckOptions = CheckOptions()) -> None:
+    def __init__(self, options: CheckOptions = DEFAULT_OPTIONS) -> None:
         self._options = options
         self._roots: list[Path] = []  # workspace folders, resolved
         self._projects: dict[str, _ProjectState] = {}  # project root → state

@@ -148,8 +148,8 @@ def incoming_calls(project: Project, name: str) -> list[Call]:
         by_caller.setdefault(caller.name.text, []).append(use.range)
         paths[caller.name.text] = use.path
     calls = []
-    for caller, ranges in sorted(by_caller.items()):
-        item = agent_item(project, caller)
+    for caller_name, ranges in sorted(by_caller.items()):
+        item = agent_item(project, caller_name)
         if item is not None:
             calls.append(Call(item, tuple(ranges)))
     return calls

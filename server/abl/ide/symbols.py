@@ -48,11 +48,10 @@ _AGENT_KINDS = {
 
 
 def document_outline(doc: Document) -> list[OutlineItem]:
-    items: list[OutlineItem] = []
-    for agent in doc.agents:
-        items.append(_agent(agent))
-    for tool in doc.library_tools:
-        items.append(OutlineItem(tool.name.text, OutlineKind.TOOL, tool.range, tool.name.range))
+    items: list[OutlineItem] = [_agent(agent) for agent in doc.agents]
+    items.extend(
+        OutlineItem(tool.name.text, OutlineKind.TOOL, tool.range, tool.name.range) for tool in doc.library_tools
+    )
     return items
 
 
@@ -158,7 +157,7 @@ _SEARCHED = {
 }
 
 
-def _collect(item: OutlineItem, path: str, container: str, query: str, out: list) -> None:
+def _collect(item: OutlineItem, path: str, container: str, query: str, out: list[tuple[int, WorkspaceSymbol]]) -> None:
     stack = [(item, container)]
     while stack:
         current, owner = stack.pop()

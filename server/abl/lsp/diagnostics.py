@@ -25,7 +25,9 @@ def register_pull(server: AblServer) -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_DIAGNOSTIC, options)
     @guarded(lambda: lsp.RelatedFullDocumentDiagnosticReport(items=[]))
-    def document_diagnostic(ls: AblServer, params: lsp.DocumentDiagnosticParams):
+    def document_diagnostic(
+        ls: AblServer, params: lsp.DocumentDiagnosticParams
+    ) -> lsp.RelatedFullDocumentDiagnosticReport | lsp.RelatedUnchangedDocumentDiagnosticReport:
         path = uri_to_path(params.text_document.uri)
         analysis = ls.analysis()
         if path is None or analysis.document(path) is None:
@@ -38,10 +40,10 @@ def register_pull(server: AblServer) -> None:
 
     @server.feature(lsp.WORKSPACE_DIAGNOSTIC)
     @guarded(lambda: lsp.WorkspaceDiagnosticReport(items=[]))
-    def workspace_diagnostic(ls: AblServer, params: lsp.WorkspaceDiagnosticParams):
+    def workspace_diagnostic(ls: AblServer, params: lsp.WorkspaceDiagnosticParams) -> lsp.WorkspaceDiagnosticReport:
         analysis = ls.analysis()
         previous = {p.uri: p.value for p in params.previous_result_ids}
-        reports: list = []
+        reports: list[lsp.WorkspaceDocumentDiagnosticReport] = []
         for path in analysis.paths():
             uri = path_to_uri(path)
             result_id = _result_id(ls, path)

@@ -6,6 +6,8 @@ the answer back; no handler knows anything about ABL beyond that.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
@@ -148,7 +150,7 @@ def register(server: AblServer) -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
     @guarded(lambda: None)
-    def prepare_rename(ls: AblServer, params: lsp.PrepareRenameParams):
+    def prepare_rename(ls: AblServer, params: lsp.PrepareRenameParams) -> lsp.PrepareRenamePlaceholder | None:
         where = at(ls, params.text_document, params.position)
         if where is None:
             return None
@@ -173,7 +175,12 @@ def register(server: AblServer) -> None:
         return workspace_edit(ls, edit)
 
 
-def _locations(ls: AblServer, doc: lsp.TextDocumentIdentifier, pos: lsp.Position, find) -> list[lsp.Location] | None:
+def _locations(
+    ls: AblServer,
+    doc: lsp.TextDocumentIdentifier,
+    pos: lsp.Position,
+    find: Callable[[Project, str, Position], list[navigation.Location]],
+) -> list[lsp.Location] | None:
     where = at(ls, doc, pos)
     if where is None:
         return None

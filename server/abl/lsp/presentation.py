@@ -46,7 +46,7 @@ def client_tokens(found: tokens.SemanticTokens, positions: Positions) -> list[in
 def register(server: AblServer) -> None:
     history = _TokenHistory()
 
-    def current(ls: AblServer, uri: str, within=None) -> list[int] | None:
+    def current(ls: AblServer, uri: str, within: lsp.Range | None = None) -> list[int] | None:
         path = uri_to_path(uri)
         analysis = ls.analysis()
         project = analysis.project(path) if path is not None else None
@@ -71,7 +71,9 @@ def register(server: AblServer) -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
     @guarded(lambda: None)
-    def semantic_tokens_delta(ls: AblServer, params: lsp.SemanticTokensDeltaParams):
+    def semantic_tokens_delta(
+        ls: AblServer, params: lsp.SemanticTokensDeltaParams
+    ) -> lsp.SemanticTokens | lsp.SemanticTokensDelta | None:
         uri = params.text_document.uri
         data = current(ls, uri)
         if data is None:

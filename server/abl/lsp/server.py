@@ -40,7 +40,10 @@ from abl.text import LineIndex
 
 log = logging.getLogger("abl.lsp")
 
-T = TypeVar("T")
+# A handler's parameters and answer, and what `guarded` answers when the handler fails.
+Params = TypeVar("Params")
+Answer = TypeVar("Answer")
+Fallback = TypeVar("Fallback")
 
 # Analysis waits this long for the rest of a message that has started to arrive.
 _PARTIAL_MESSAGE_WAIT_S = 0.002
@@ -55,9 +58,9 @@ class AblServer(LanguageServer):
         self.pull_diagnostics = False
         self.snippets = True
         self._scheduled = False
-        self._tasks: set[asyncio.Task] = set()  # kept referenced until they finish
+        self._tasks: set[asyncio.Task[None]] = set()  # kept referenced until they finish
         self._published: dict[str, tuple[int | None, tuple[Diagnostic, ...]]] = {}
-        self._config_published: dict[str, tuple] = {}
+        self._config_published: dict[str, tuple[tuple[int, str], ...]] = {}
         self._large_notice_given: set[str] = set()
         self.wire = DiagnosticWire(self.protocol._converter.unstructure)
         self.on_analysed: list[Callable[[set[str]], None]] = []  # listeners (graph, runs)
@@ -75,7 +78,7 @@ class AblServer(LanguageServer):
             asyncio.run(
                 run_async(
                     stop_event=self._stop_event,
-                    reader=self.reader,  # type: ignore[arg-type]
+                    reader=self.reader,
                     protocol=self.protocol,
                     logger=log,
                     error_handler=self.report_server_error,
@@ -88,7 +91,7 @@ class AblServer(LanguageServer):
         except KeyboardInterrupt:
             return 130
         finally:
-            self.shutdown()
+            self.shutdown()  # type: ignore[no-untyped-call]  # pygls leaves it unannotated
         return 0
 
     def background(self, work: Coroutine[Any, Any, None]) -> None:
@@ -96,7 +99,7 @@ class AblServer(LanguageServer):
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
 
-        def finished(done: asyncio.Task) -> None:
+        def finished(done: asyncio.Task[None]) -> None:
             self._tasks.discard(done)
             if not done.cancelled() and done.exception() is not None:
                 log.error("background work failed", exc_info=done.exception())
@@ -243,13 +246,15 @@ def _read_text(path: str) -> str:
         return ""
 
 
-def guarded(default: Callable[[], T]) -> Callable[[Callable[..., T]], Callable[..., T]]:
+def guarded(
+    default: Callable[[], Fallback],
+) -> Callable[[Callable[[AblServer, Params], Answer]], Callable[[AblServer, Params], Answer | Fallback]]:
     """Run a handler so that an exception becomes a logged traceback and an empty answer:
     one failing feature never takes the server, or the other features, down."""
 
-    def wrap(handler: Callable[..., T]) -> Callable[..., T]:
+    def wrap(handler: Callable[[AblServer, Params], Answer]) -> Callable[[AblServer, Params], Answer | Fallback]:
         @wraps(handler)
-        def run(server: AblServer, params: Any) -> T:
+        def run(server: AblServer, params: Params) -> Answer | Fallback:
             try:
                 return handler(server, params)
             except JsonRpcException:

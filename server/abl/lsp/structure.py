@@ -12,6 +12,8 @@ from abl.lsp.convert import path_to_uri, uri_to_path
 from abl.lsp.features import at, workspace_edit
 from abl.lsp.server import AblServer, guarded
 from abl.model.types import AgentKind
+from abl.text import Position, Range
+from abl.workspace import Project
 
 _SYMBOL_KIND = {
     OutlineKind.AGENT: lsp.SymbolKind.Class,
@@ -55,7 +57,7 @@ def register(server: AblServer) -> None:
                 range=whole,
                 selection_range=selection,
                 detail=item.detail or None,
-                children=[convert(c) for c in item.children if _inside(c.range, item.range)] or None,
+                children=[convert(c) for c in item.children if _contains(item.range, c.range)] or None,
             )
 
         return [convert(item) for item in document_outline(doc)]
@@ -148,17 +150,16 @@ def register(server: AblServer) -> None:
         uri = params.text_document.uri
         out = []
         for item in lens.code_lenses(project, path):
+            arguments: list[object]
             if item.command == lens.RUN_AGENT:
-                arguments: list = [uri, item.arguments[0]]
+                arguments = [uri, item.arguments[0]]
             else:
-                start, locations = item.arguments
+                start, locations = item.arguments  # what `code_lenses` gives a handoffs lens
+                assert isinstance(start, Position) and isinstance(locations, tuple)
                 arguments = [
                     uri,
-                    positions.to_client(start),  # type: ignore[arg-type]
-                    [
-                        lsp.Location(path_to_uri(p), ls.positions(p, analysis).range_to_client(r))
-                        for p, r in locations  # type: ignore[union-attr]
-                    ],
+                    positions.to_client(start),
+                    [lsp.Location(path_to_uri(p), ls.positions(p, analysis).range_to_client(r)) for p, r in locations],
                 ]
             out.append(
                 lsp.CodeLens(
@@ -228,13 +229,17 @@ def _hierarchy_item(ls: AblServer, item: navigation.AgentItem) -> lsp.CallHierar
     )
 
 
-def _project_of_item(ls: AblServer, item: lsp.CallHierarchyItem):
+def _project_of_item(ls: AblServer, item: lsp.CallHierarchyItem) -> Project | None:
     path = uri_to_path(item.uri)
     return ls.analysis().project(path) if path is not None else None
 
 
-def _inside(inner, outer) -> bool:
-    def key(p):
+def _contains(outer: Range, inner: Range) -> bool:
+    return outer.start <= inner.start and inner.end <= outer.end
+
+
+def _inside(inner: lsp.Range, outer: lsp.Range) -> bool:
+    def key(p: lsp.Position) -> tuple[int, int]:
         return (p.line, p.character)
 
     return key(outer.start) <= key(inner.start) and key(inner.end) <= key(outer.end)

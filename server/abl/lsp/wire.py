@@ -17,7 +17,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-
 from abl.diagnostics import Diagnostic
 from abl.lsp.convert import Positions, PositionsFor, diagnostic
 

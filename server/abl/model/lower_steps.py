@@ -112,8 +112,13 @@ class StepReader:
                 flow.listed_steps.extend(self._listed(entry))
             elif key == "global_digressions":
                 flow.global_digressions = tuple(self.digressions(entry))
+        # A step written twice is a key set twice: the later one wins and the earlier has no
+        # effect (DUPLICATE_KEY), so only the later one is read for what runs and what it declares.
+        last = {n.key: n for n in step_nodes}
         for step_node in step_nodes:
             flow.steps.append(Name(step_node.key, step_node.key_range))
+            if last[step_node.key] is not step_node:
+                continue
             flow.written.append(self.step(step_node))
             self._collect(flow, step_node)
         flow.references = list(_references(node, step_nodes))
@@ -171,10 +176,10 @@ class StepReader:
             complete_when=self.low.condition(find("COMPLETE_WHEN")),
             actions=tuple(self.step_actions(props)),
             check=self.low.condition(find("CHECK")),
-            on_fail=self.outcome(fail_node) if fail_node is not None else (),
-            on_success=self.outcome(find("ON_SUCCESS")) if find("ON_SUCCESS") is not None else (),
-            on_result=self.outcome(find("ON_RESULT")) if find("ON_RESULT") is not None else (),
-            on_input=self.outcome(find("ON_INPUT")) if find("ON_INPUT") is not None else (),
+            on_fail=self.outcome_of(fail_node),
+            on_success=self.outcome_of(find("ON_SUCCESS")),
+            on_result=self.outcome_of(find("ON_RESULT")),
+            on_input=self.outcome_of(find("ON_INPUT")),
             choices=tuple(self.choices(find("ACTIONS"))),
             on_action=tuple(self.action_handlers(find("ON_ACTION"))),
             digressions=tuple(self.digressions(find("DIGRESSIONS"))),
@@ -253,6 +258,10 @@ class StepReader:
         return Transition(Move.UNKNOWN, value)
 
     # --- branches and reactions --------------------------------------------------------
+
+    def outcome_of(self, node: Node | None) -> tuple[Branch, ...]:
+        """`outcome` of a key that may be missing (no branches then)."""
+        return self.outcome(node) if node is not None else ()
 
     def outcome(self, node: Node) -> tuple[Branch, ...]:
         """`ON_FAIL: step`, a block of actions, or a list of `- IF:` / `- ELSE:` branches."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 from abl.model.types import Assignment, Condition, GatherField, Name, Scalar, read_flag
 from abl.text import Range
@@ -129,7 +129,7 @@ class Log:
     level: str
 
 
-Action = Union[Say, Assign, Clear, Call, Transform, Log]
+Action = Say | Assign | Clear | Call | Transform | Log
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +220,7 @@ class FlowStep:
     reasoning: Scalar | None = None  # `REASONING` as written
     declares_reasoning: bool = False  # the key is there (with or without a readable value)
     when: Condition | None = None
-    messages: tuple[Scalar, ...] = ()  # RESPOND / SAY / PRESENT, in written order
+    messages: tuple[Say, ...] = ()  # RESPOND / SAY / PRESENT, in written order
     gather: tuple[GatherField, ...] = ()
     gather_prompt: Scalar | None = None  # a shared `PROMPT` of `GATHER: FIELDS:`
     corrections: bool = False
@@ -248,11 +248,6 @@ class FlowStep:
     @property
     def is_reasoning(self) -> bool:
         return read_flag(self.reasoning) is True
-
-    @property
-    def waits_for_input(self) -> bool:
-        """Whether the step reads the customer's next message after its actions."""
-        return bool(self.on_input or self.choices or self.on_action)
 
 
 @dataclass(slots=True)

@@ -6,7 +6,6 @@
 from abl.runtime.api import (
     Message,
     Reply,
-    RuntimeError_,
     RuntimeOptions,
     SessionError,
     SessionState,
@@ -19,7 +18,6 @@ from abl.runtime.session import Session
 __all__ = [
     "Message",
     "Reply",
-    "RuntimeError_",
     "RuntimeOptions",
     "Session",
     "SessionError",

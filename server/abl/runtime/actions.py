@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from abl.model.steps import Action, Assign, Call, CallSpec, Clear, Log, Say, Transform
 from abl.runtime.engine import Engine, TurnContext
-from abl.runtime.evaluation import fill, value_of
+from abl.runtime.evaluation import value_of
 from abl.runtime.state import Thread
 from abl.runtime.tools import CallResult, call_tool, find_tool, named_arguments
 from abl.runtime.transform import run_transform
@@ -29,7 +29,7 @@ def do_action(
 ) -> CallResult | None:
     """Run one action; a call's result is returned."""
     if isinstance(action, Say):
-        text = fill(action.text.text, thread.values, engine.env)
+        text = engine.render(thread, action.text.text)
         if text.strip():
             engine.say(thread, text, ctx)
     elif isinstance(action, Assign):
@@ -55,7 +55,7 @@ def do_action(
             {
                 "step": step or "",
                 "level": action.level,
-                "message": fill(action.message.text, thread.values, engine.env),
+                "message": engine.render(thread, action.message.text),
             },
             thread,
         )

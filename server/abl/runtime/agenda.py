@@ -11,7 +11,6 @@ the order of a turn visible in one place.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from abl.runtime.history import Entry
 from abl.runtime.state import Thread
@@ -108,8 +107,18 @@ class RunSiblings:
     attempt: int
 
 
-Step = Union[
-    Handle, Answer, AnswerIfSilent, Finish, GiveBack, Settle, EndReplay, ResumeFlow, SurfaceQueue, NextTask, RunSiblings
-]
+Step = (
+    Handle
+    | Answer
+    | AnswerIfSilent
+    | Finish
+    | GiveBack
+    | Settle
+    | EndReplay
+    | ResumeFlow
+    | SurfaceQueue
+    | NextTask
+    | RunSiblings
+)
 Steps = tuple[Step, ...]
 NOTHING: Steps = ()

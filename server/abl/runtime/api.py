@@ -12,7 +12,6 @@ from abl.runtime.session import Session
 from abl.runtime.session_types import (
     Message,
     Reply,
-    RuntimeError_,
     RuntimeOptions,
     SessionError,
     SessionState,
@@ -30,7 +29,6 @@ def start_session(project: Project, agent: str, options: RuntimeOptions | None =
 __all__ = [
     "Message",
     "Reply",
-    "RuntimeError_",
     "RuntimeOptions",
     "Session",
     "SessionError",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abl.runtime.agenda import NOTHING, Finish, GiveBack, Steps
 from abl.runtime.engine import Engine, TurnContext
-from abl.runtime.evaluation import check, fill, value_of
+from abl.runtime.evaluation import check, value_of
 from abl.runtime.gather import prompt
 from abl.runtime.history import Entry
 from abl.runtime.state import COMPLETED, Thread
@@ -48,7 +48,7 @@ def run_complete(engine: Engine, thread: Thread, message: Entry, ctx: TurnContex
             "complete", {"rule": {"index": rule.index, "condition": when.text}, "terminal": rule.is_terminal}, thread
         )
         if rule.respond is not None and rule.respond.text.strip():
-            engine.say(thread, fill(rule.respond.text, thread.values, engine.env), ctx)
+            engine.say(thread, engine.render(thread, rule.respond.text), ctx)
         thread.fired.append(rule.index)
         if not rule.is_terminal:
             # The agent goes on: a field it still needs is asked now, or the customer would

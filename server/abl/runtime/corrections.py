@@ -11,6 +11,7 @@ field's type.
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 from abl.model.steps import FlowStep
@@ -74,7 +75,7 @@ def _new_values(
             continue
         spec = FieldSpec(name=f.name.text, type=f.type_name, options=f.options, asked=True)
         ok, extracted = engine.consult(
-            "extract", thread, ctx, earlier, lambda: engine.model.extract([spec], rest, context)
+            "extract", thread, ctx, earlier, partial(engine.model.extract, [spec], rest, context)
         )
         if ok and extracted and f.name.text in extracted:
             found[f] = extracted[f.name.text].value

@@ -15,7 +15,7 @@ from typing import Any
 
 from abl.model.types import Agent, Delegate
 from abl.runtime.engine import Engine, TurnContext
-from abl.runtime.evaluation import check, fill, value_of
+from abl.runtime.evaluation import check, value_of
 from abl.runtime.gather import next_required
 from abl.runtime.history import Entry
 from abl.runtime.state import COMPLETED, Thread
@@ -48,7 +48,7 @@ def run_delegates(engine: Engine, thread: Thread, message: Entry, ctx: TurnConte
 
 def run_delegate(engine: Engine, parent: Thread, delegate: Delegate) -> None:
     target = delegate.target.text if delegate.target is not None else ""
-    purpose = fill(delegate.purpose.text, parent.values, engine.env) if delegate.purpose is not None else ""
+    purpose = engine.render(parent, delegate.purpose.text) if delegate.purpose is not None else ""
     inputs: dict[str, Any] = {}
     for name, expression in delegate.inputs:
         value, _ = value_of(expression, parent.values, engine.env)
@@ -99,7 +99,7 @@ def run_one_shot(engine: Engine, parent: Thread, agent: Agent, inputs: Mapping[s
             for assignment in rule.set:
                 value, _ = value_of(assignment.expr, child.values, engine.env)
                 child.set_value(assignment.target.text, value)
-            reply = fill(rule.respond.text, child.values, engine.env) if rule.respond is not None else None
+            reply = engine.render(child, rule.respond.text) if rule.respond is not None else None
             return OneShot(True, reply, dict(child.values))
     missing = next_required(agent, child)
     return OneShot(False, None, dict(child.values), missing.name.text if missing is not None else None)

@@ -25,7 +25,7 @@ def check_triggers(engine: Engine, thread: Thread, message: Entry, ctx: TurnCont
     for index, trigger in enumerate(agent.escalations):
         when = trigger.when
         if when is not None and engine.holds(when, thread, message, ctx):
-            reason = fill(trigger.reason.text, thread.values, engine.env) if trigger.reason is not None else when.text
+            reason = engine.render(thread, trigger.reason.text) if trigger.reason is not None else when.text
             priority = trigger.priority.text if trigger.priority is not None else "medium"
             escalate(engine, thread, reason, priority, ctx, source="trigger", trigger=index)
             return True

@@ -117,7 +117,7 @@ def _fill_written_text(expr: Expr, values: Mapping[str, Any], env: Environment) 
             return node
         if isinstance(node, tuple):
             return tuple(rebuild(item) for item in node)
-        if not dataclasses.is_dataclass(node):
+        if not dataclasses.is_dataclass(node) or isinstance(node, type):
             return node
         changed = {}
         for spec in dataclasses.fields(node):

@@ -126,7 +126,7 @@ class FlowRun:
 
     def say(self, text: str, choices: tuple[tuple[str, str], ...] = ()) -> None:
         if text.strip():
-            self.engine.say(self.thread, fill(text, self.thread.values, self.engine.env), self.ctx, choices)
+            self.engine.say(self.thread, self.engine.render(self.thread, text), self.ctx, choices)
 
     def holds(self, condition: Condition | None, extras: dict[str, Any] | None = None) -> bool:
         if condition is None:
@@ -163,10 +163,7 @@ class FlowRun:
                 return NOTHING
             if phase == "start":
                 entered = self.enter(step)
-                if entered is not None:
-                    outcome = entered
-                else:
-                    outcome = self.run_step(step, phase)
+                outcome = entered if entered is not None else self.run_step(step, phase)
             else:
                 outcome = self.run_step(step, phase)
             if outcome.kind == "goto":
@@ -367,7 +364,7 @@ class FlowRun:
         if move is Move.COMPLETE:
             return Outcome("complete")
         if move is Move.ESCALATE:
-            reason = fill(then.reason, self.thread.values, self.engine.env) if then.reason else "the flow escalated"
+            reason = self.engine.render(self.thread, then.reason) if then.reason else "the flow escalated"
             return Outcome("escalate", reason)
         if move is Move.HANDOFF and then.target is not None:
             return Outcome("handoff", agent=then.target)
@@ -480,7 +477,9 @@ class FlowRun:
             earlier,
             lambda: self.engine.model.extract(specs, self.message.text, context),
         )
-        for f in fields if ok and found else []:
+        if not ok or not found:
+            return
+        for f in fields:
             extraction = found.get(f.name.text)
             if extraction is not None:
                 self.store(f, extraction.value)

@@ -24,7 +24,7 @@ from abl.model.types import FailureKind, HandoffRoute, Name, ReturnFlag, Scalar
 from abl.runtime.agenda import NOTHING, GiveBack, Handle, RunSiblings, Settle, Steps
 from abl.runtime.engine import MAX_HANDOFF_DEPTH, Engine, TurnContext
 from abl.runtime.escalate import escalate
-from abl.runtime.evaluation import check, fill, value_of
+from abl.runtime.evaluation import check, value_of
 from abl.runtime.history import Entry, Selection, resolve_mode, select
 from abl.runtime.state import ACTIVE, COMPLETED, WAITING, Frame, Thread
 from abl.runtime.values import initial_values
@@ -93,7 +93,7 @@ def perform(
         )
     resumable = waiting_thread(engine, target)
     if resumable is not None and resumable.waiting_for_input and resumable.suspended_turn == ctx.index:
-        fields = ", ".join(resumable.waiting_for_input)
+        awaited = ", ".join(resumable.waiting_for_input)
         return fail(
             engine,
             caller,
@@ -102,7 +102,7 @@ def perform(
             started,
             "rejected",
             "target_waiting_for_input",
-            f"`{target}` is waiting for the customer's answer ({fields})",
+            f"`{target}` is waiting for the customer's answer ({awaited})",
         )
     depth = nesting_depth(engine, ctx)
     if depth >= MAX_HANDOFF_DEPTH:
@@ -127,18 +127,21 @@ def perform(
             "depth_limit",
             f"the handoff chain already holds {MAX_HANDOFF_DEPTH} agents",
         )
-    if route.enabled_when is not None and not route.enabled_when.is_natural_language:
-        if not check(route.enabled_when.parse, caller.values, None, engine.env).result:
-            return fail(
-                engine,
-                caller,
-                route,
-                ctx,
-                started,
-                "blocked",
-                "disabled",
-                f"ENABLED_WHEN of the route to `{target}` is false",
-            )
+    if (
+        route.enabled_when is not None
+        and not route.enabled_when.is_natural_language
+        and not check(route.enabled_when.parse, caller.values, None, engine.env).result
+    ):
+        return fail(
+            engine,
+            caller,
+            route,
+            ctx,
+            started,
+            "blocked",
+            "disabled",
+            f"ENABLED_WHEN of the route to `{target}` is false",
+        )
     timeout = duration_ms(route.timeout.text) if route.timeout is not None else None
     delay = int(engine.options.handoff_delays.get(target, 0))
     if timeout is not None and delay > timeout:
@@ -304,7 +307,7 @@ def build_context(engine: Engine, caller: Thread, route: HandoffRoute) -> tuple[
         context[name.text] = value
         passed.append(name.text)
     if route.summary is not None and route.summary.text.strip():
-        summary = fill(route.summary.text, caller.values, engine.env).strip()
+        summary = engine.render(caller, route.summary.text).strip()
         if summary:
             context["_handoff_summary"] = summary
     for assignment in route.set:
@@ -370,7 +373,7 @@ def fail(
     if failure is None or failure.kind is FailureKind.CONTINUE:
         return None
     if failure.kind is FailureKind.RESPOND and failure.message:
-        engine.say(caller, fill(failure.message, caller.values, engine.env), ctx)
+        engine.say(caller, engine.render(caller, failure.message), ctx)
         return NOTHING
     if failure.kind is FailureKind.ESCALATE:
         escalate(engine, caller, f"the handoff to {target} failed: {cause}", None, ctx, source="on_failure")

@@ -201,7 +201,8 @@ def joins_parent(mode: str) -> bool:
 
 
 def replies_joining_parent(mode: str, child_messages: Iterable[Entry], child_threads: Collection[str]) -> list[Entry]:
-    """The child's own replies (said in one of `child_threads`) that join the parent on return."""
+    """The child's own replies (said in one of `child_threads`, tool calls left out) that join
+    the parent on return."""
     if not joins_parent(mode):
         return []
-    return [e for e in child_messages if e.role == "assistant" and e.thread in child_threads]
+    return [e for e in child_messages if e.role == "assistant" and e.tool is None and e.thread in child_threads]

@@ -212,10 +212,7 @@ def _strategy(engine: Engine, thread: Thread, config: MultiIntent, relationship:
             return "disambiguate"
         if relationship == "dependent":
             return "sequential"
-        if relationship not in ("independent",):
-            strategy = config.unknown_relationship_strategy
-        else:
-            strategy = "parallel"
+        strategy = "parallel" if relationship == "independent" else config.unknown_relationship_strategy
     if strategy == "parallel":
         if relationship == "ambiguous":
             return "disambiguate"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from abl.model.steps import FlowStep, Move
 from abl.model.types import Condition
@@ -88,7 +89,7 @@ def think(
             values=dict(thread.values),
             called=tuple(called),
         )
-        ok, decision = engine.consult("tool_choice", thread, ctx, earlier, lambda: engine.model.choose_tool(request))
+        ok, decision = engine.consult("tool_choice", thread, ctx, earlier, partial(engine.model.choose_tool, request))
         if not ok or decision is None:
             return Reasoned()
         if decision.call is None:
@@ -122,7 +123,7 @@ def think(
                 step,
                 result,
                 choice.name,
-                lambda: call_tool(engine, thread, choice.name, choice.arguments, ctx, step=step_name),
+                partial(call_tool, engine, thread, choice.name, choice.arguments, ctx, step=step_name),
                 ctx,
             )
             if recovery.then is not None and recovery.then.move is not Move.CONTINUE:

@@ -22,6 +22,7 @@ child had accepted.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from abl.model.fields import root
@@ -29,10 +30,10 @@ from abl.model.types import HandoffRoute, OnReturn, ReturnHandler, read_flag
 from abl.runtime.agenda import NOTHING, AnswerIfSilent, EndReplay, GiveBack, Handle, ResumeFlow, Steps, SurfaceQueue
 from abl.runtime.engine import Engine, TurnContext
 from abl.runtime.escalate import escalate
-from abl.runtime.evaluation import fill, value_of
-from abl.runtime.history import Entry, joins_parent
+from abl.runtime.evaluation import value_of
+from abl.runtime.history import Entry, replies_joining_parent
 from abl.runtime.plan import AgentPlan
-from abl.runtime.state import ACTIVE, COMPLETED, WAITING, Frame, Thread
+from abl.runtime.state import ACTIVE, COMPLETED, WAITING, Thread
 
 MAX_REPLAY_DEPTH = 1
 # How clearly the parent's match must beat the child's own scope before a reasoning child gives
@@ -153,16 +154,10 @@ def time_out(engine: Engine, message: Entry, ctx: TurnContext) -> Steps | None:
     if action.lower() == "continue":
         return (Handle(parent, message),)
     if action.lower().startswith("respond:"):
-        engine.say(parent, fill(action[len("respond:") :].strip(), parent.values, engine.env), ctx)
+        engine.say(parent, engine.render(parent, action[len("respond:") :].strip()), ctx)
         return (Handle(parent, message),)
     escalate(engine, parent, f"no answer from {late.agent} within {frame.timeout_ms} ms", None, ctx, source="timeout")
     return NOTHING
-
-
-def frame_route(engine: Engine, frame: Frame) -> HandoffRoute | None:
-    parent = engine.data.threads[frame.parent]
-    routes = engine.plan(parent.agent).agent.handoffs
-    return routes[frame.route] if 0 <= frame.route < len(routes) else None
 
 
 # --- the built-in return -------------------------------------------------------------------------
@@ -204,7 +199,7 @@ def wants_parent(engine: Engine, child: Thread, message: Entry, ctx: TurnContext
             continue
         text = route.when.parse.content
         ok, verdict = engine.consult(
-            "condition", child, ctx, earlier, lambda: engine.model.judge_condition(text, message.text, context)
+            "condition", child, ctx, earlier, partial(engine.model.judge_condition, text, message.text, context)
         )
         if ok and verdict is not None and verdict.result and verdict.confidence > best:
             best = verdict.confidence
@@ -334,7 +329,7 @@ def _apply_effects(
             cleared.append(name)
     emitted = None
     if handler is not None and handler.respond is not None and handler.respond.text.strip():
-        emitted = fill(handler.respond.text, parent.values, engine.env)
+        emitted = engine.render(parent, handler.respond.text)
     return mapped, set_fields, cleared, emitted
 
 
@@ -342,16 +337,9 @@ def _join_conversation(engine: Engine, parent: Thread, child_id: str, mode: str,
     """With `full` or `last_n` the child's replies join the parent's conversation (then a
     forwarded message); the parent's history stays in the order things were said."""
     known = {e.seq for e in parent.history}
-    joining: list[Entry] = []
-    if joins_parent(mode):
-        threads = [engine.data.threads[child_id], *engine.data.descendants(child_id)]
-        ids = {t.id for t in threads}
-        joining.extend(
-            e
-            for t in threads
-            for e in t.history
-            if e.role == "assistant" and e.tool is None and e.thread in ids and e.seq not in known
-        )
+    threads = [engine.data.threads[child_id], *engine.data.descendants(child_id)]
+    said = (e for t in threads for e in t.history)
+    joining = [e for e in replies_joining_parent(mode, said, {t.id for t in threads}) if e.seq not in known]
     if forwarded is not None and forwarded.seq not in known:
         joining.append(forwarded)
     if not joining:

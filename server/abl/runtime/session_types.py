@@ -51,9 +51,6 @@ class SessionError(Exception):
         self.problems: list[str] = list(problems or [message])
 
 
-RuntimeError_ = SessionError
-
-
 @dataclass(frozen=True)
 class Message:
     """One message of the conversation as the customer saw it."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from abl.runtime.actions import do_action, run_actions
 from abl.runtime.engine import Engine
-from abl.runtime.evaluation import check, fill
+from abl.runtime.evaluation import check
 from abl.runtime.state import Thread
 from abl.runtime.values import initial_values
 
@@ -44,7 +44,7 @@ def begin(engine: Engine, given: Mapping[str, Any]) -> None:
     for action in on_start.actions:
         do_action(engine, thread, action, None)
     if on_start.respond is not None and on_start.respond.text.strip():
-        engine.say(thread, fill(on_start.respond.text, thread.values, engine.env), None)
+        engine.say(thread, engine.render(thread, on_start.respond.text), None)
     chosen = next(
         (
             b

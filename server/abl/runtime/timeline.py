@@ -3,8 +3,8 @@
 Event timestamps come from the injected clock, whose deterministic default steps one second
 per reading, so they say in what order things happened, not how long they took. Durations and
 timeouts use this timeline instead: time a conversation declares (`Session.wait`, a test turn's
-`after:`, a target's `handoff_delays`) plus, only when the clock is the real one
-(`SystemClock`), the real time that passed. With the default clock an attempt that ran in
+`after:`, a target's `handoff_delays`) plus, only when the clock says it tells real time
+(`real_time = True`, see `trace.Clock`), the real time that passed. With the default clock an attempt that ran in
 process therefore takes 0 ms, which is what it took.
 """
 

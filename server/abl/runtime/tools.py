@@ -47,14 +47,13 @@ def check_arguments(tool: Tool | None, arguments: Mapping[str, Any]) -> list[str
     """Problems with the arguments against the tool's signature (missing or unknown names)."""
     if tool is None:
         return []
-    problems = []
     known = {p.name for p in tool.params}
-    for param in tool.params:
-        if not param.optional and arguments.get(param.name) is None:
-            problems.append(f"missing argument `{param.name}`")
-    for name in arguments:
-        if name not in known:
-            problems.append(f"unknown argument `{name}`")
+    problems = [
+        f"missing argument `{param.name}`"
+        for param in tool.params
+        if not param.optional and arguments.get(param.name) is None
+    ]
+    problems.extend(f"unknown argument `{name}`" for name in arguments if name not in known)
     for param in tool.params:
         value = arguments.get(param.name)
         if value is not None and not _fits(param.type, value):

@@ -53,9 +53,13 @@ def value_hover_markdown(key: Key, written: str) -> str | None:
     """Markdown for hovering a value of `key`: what that value does, or that the platform
     does not know it (and what it silently uses instead)."""
     doc = key.value_doc(written)
-    if doc is None and key.value_pattern is not None and key.value_hint is not None:
-        if re.fullmatch(key.value_pattern, written, flags=0 if key.case_sensitive_values else re.I):
-            doc = key.value_doc(key.value_hint)
+    if (
+        doc is None
+        and key.value_pattern is not None
+        and key.value_hint is not None
+        and re.fullmatch(key.value_pattern, written, flags=0 if key.case_sensitive_values else re.I)
+    ):
+        doc = key.value_doc(key.value_hint)
     if doc is not None:
         return f"**`{written}`** · `{key.name}` value\n\n{doc}"
     if key.values and key.fallback is not None:

@@ -101,9 +101,9 @@ class Node:
             return ""
         body = self.source[self._line_end_offset() : self.end]
         lines = body.splitlines()
-        indents = [len(l) - len(l.lstrip(" \t")) for l in lines if l.strip()]
+        indents = [len(line) - len(line.lstrip(" \t")) for line in lines if line.strip()]
         cut = min(indents) if indents else 0
-        text = "\n".join(l[cut:] if l.strip() else "" for l in lines)
+        text = "\n".join(line[cut:] if line.strip() else "" for line in lines)
         marker = self.value.strip()
         if marker.startswith(">"):
             text = _fold(text)
@@ -198,9 +198,9 @@ def find_entry(nodes: Iterable[Node], key: str) -> Node | None:
 
 def _fold(text: str) -> str:
     """`>` blocks: single line breaks between text lines become spaces; blank lines stay."""
-    out: list[str] = []
-    for para in text.split("\n\n"):
-        out.append(" ".join(line.strip() for line in para.split("\n") if line.strip()))
+    out: list[str] = [
+        " ".join(line.strip() for line in para.split("\n") if line.strip()) for para in text.split("\n\n")
+    ]
     return "\n".join(out)
 
 
@@ -236,11 +236,9 @@ class SourceFile:
         parts: list[str] = []
         text = self.text
         for node in self.walk():
-            for t in node.leading:
-                parts.append(text[t.start : t.end])
+            parts.extend(text[t.start : t.end] for t in node.leading)
             parts.append(text[node.start : node.end])
-        for t in self.trailing:
-            parts.append(text[t.start : t.end])
+        parts.extend(text[t.start : t.end] for t in self.trailing)
         return "".join(parts)
 
     def walk(self) -> Iterator[Node]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from lark import Token
 
@@ -116,10 +117,7 @@ class _Scanner:
     def _significant(self, start: int, indent_from: int, content: int, content_end: int, line_end: int) -> None:
         text = self.text
         ws = text[indent_from:content]
-        if "\t" in ws:
-            col = len(ws.expandtabs(8))
-        else:
-            col = content - indent_from
+        col = len(ws.expandtabs(8)) if "\t" in ws else content - indent_from
         row = self.row
         nodes_here: list[Node] = []
         node_start = start
@@ -148,7 +146,7 @@ class _Scanner:
             nodes_here[-1].end = line_end
             self.row += 1
         if len(nodes_here) > 1:
-            for outer, inner in zip(nodes_here, nodes_here[1:]):
+            for outer, inner in pairwise(nodes_here):
                 outer.end = inner.start
         # Emit tokens: the first node at the line's indentation, inner ones one level deeper each.
         for k, node in enumerate(nodes_here):

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
@@ -44,14 +46,6 @@ class Value:
     @property
     def is_scalar(self) -> bool:
         return self.kind in (ValueKind.PLAIN, ValueKind.QUOTED)
-
-    def scalars(self) -> list[Value]:
-        """The items of a list (or the value itself when it is a scalar)."""
-        if self.kind is ValueKind.LIST:
-            return [v for v in self.items if v.is_scalar]
-        if self.is_scalar:
-            return [self]
-        return []
 
 
 def unquote(raw: str) -> tuple[str, bool]:
@@ -115,7 +109,8 @@ def split_top_level(text: str, sep: str = ",") -> list[str]:
     """Split `text` at `sep`, except inside brackets or quotes: `a, f(b, c), "d, e"` gives
     three parts. Parts are returned as written (not stripped)."""
     parts: list[str] = []
-    depth, quote, current = 0, "", []
+    depth, quote = 0, ""
+    current: list[str] = []
     for ch in text:
         if quote:
             if ch == quote:
@@ -171,31 +166,32 @@ class _ToValue(Transformer):
         self.base = base
 
     def _scalar(self, tok: Token, kind: ValueKind, text: str) -> Value:
-        s = self.base + tok.start_pos
+        s = self.base + (tok.start_pos or 0)  # always set by the lexer; typed optional by lark
         return Value(kind, str(tok), s, s + len(tok), text)
 
-    def plain(self, children: list) -> Value:
+    # Lark calls each method with the rule's children; `list` below names a rule, not the type.
+    def plain(self, children: Sequence[Any]) -> Value:
         tok = children[0]
         return self._scalar(tok, ValueKind.PLAIN, str(tok).strip())
 
-    def dq_string(self, children: list) -> Value:
+    def dq_string(self, children: Sequence[Any]) -> Value:
         tok = children[0]
         return self._scalar(tok, ValueKind.QUOTED, unquote(str(tok))[0])
 
     sq_string = dq_string
 
-    def list(self, children: list) -> Value:
+    def list(self, children: Sequence[Any]) -> Value:
         items = tuple(c for c in children if isinstance(c, Value))
         return Value(ValueKind.LIST, "", 0, 0, items=items)
 
-    def map(self, children: list) -> Value:
+    def map(self, children: Sequence[Any]) -> Value:
         pairs = tuple(c for c in children if isinstance(c, tuple))
         return Value(ValueKind.MAP, "", 0, 0, pairs=pairs)
 
-    def pair(self, children: list) -> tuple[Value, Value]:
+    def pair(self, children: Sequence[Any]) -> tuple[Value, Value]:
         return (children[0], children[1])
 
-    def shorthand(self, children: list) -> tuple[Value, None]:
+    def shorthand(self, children: Sequence[Any]) -> tuple[Value, None]:
         return (self.plain(children), None)
 
 

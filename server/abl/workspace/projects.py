@@ -71,10 +71,10 @@ def load_projects(paths: Iterable[str]) -> tuple[list[Project], list[str]]:
                 context.setdefault(key, set()).update(str(s) for s in siblings if s.resolve() != f.resolve())
     projects = []
     for key in sorted(groups):
-        root, files = groups[key]
+        folder, files = groups[key]
         asked = {str(f) for f in files}
         extra = sorted(context.get(key, set()) - {str(Path(a).resolve()) for a in asked} - asked)
-        project = Project(root)
+        project = Project(folder)
         read_files(project, files + [Path(e) for e in extra], problems)
         if extra:
             project.focus = frozenset(asked)

@@ -284,11 +284,14 @@ def _indent_fix(check: Check, run: list[Block]) -> Fix:
     """Indent the step and the column-0 steps between it and the FLOW: indented alone, a later
     step would nest under the column-0 step above it instead of under the FLOW."""
     index = check.document.source.index
+    # As deep as what the FLOW already holds, so that the step becomes its sibling, not its child.
+    flow = run[0].agent.flow.node if run[0].agent is not None and run[0].agent.flow is not None else None
+    indent = " " * (flow.children[0].col if flow is not None and flow.children else 2)
     edits: list[TextEdit] = []
     for block in run:
         node = block.node
         edits.extend(
-            TextEdit(Range(Position(row, 0), Position(row, 0)), "  ")
+            TextEdit(Range(Position(row, 0), Position(row, 0)), indent)
             for row in range(node.row, last_row(index, node) + 1)
             if index.line_text(row).strip()
         )

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar, Union
+from typing import Any, TypeVar
 
 from abl.runtime.models.base import (
     CallLog,
@@ -50,15 +50,25 @@ from abl.runtime.models.base import (
     tool_result,
 )
 
-IntentAnswer = Union[str, None, IntentDecision]
-ConditionAnswer = Union[bool, ConditionDecision]
+IntentAnswer = str | IntentDecision | None
+ConditionAnswer = bool | ConditionDecision
 ExtractionAnswer = Mapping[str, Any]
-Script = Union[Sequence[Any], Mapping[Any, Any], None]
+Script = Sequence[Any] | Mapping[Any, Any] | None
 _T = TypeVar("_T")
 
 
 class ScriptExhausted(ModelError):
     """The script has no answer for a question and there is no fallback."""
+
+
+# The keys of a turn's `scripted` block, and the question each one answers.
+_PURPOSE_OF_KEY: dict[str, Purpose] = {
+    "intents": "intent",
+    "conditions": "condition",
+    "extractions": "extract",
+    "replies": "reply",
+    "tool_calls": "tool_choice",
+}
 
 
 class _Answers:
@@ -137,17 +147,12 @@ class ScriptedModel(CallLog):
     def begin_turn(self, answers: Mapping[str, Sequence[Any]] | None) -> None:
         """Answers that belong to the next customer message only: they are used first, while
         that message is handled, and are dropped when the next one arrives."""
-        purposes = {
-            "intents": "intent",
-            "conditions": "condition",
-            "extractions": "extract",
-            "replies": "reply",
-            "tool_calls": "tool_choice",
-        }
         self._turn = {}
         for key, values in (answers or {}).items():
-            purpose = purposes.get(key, key)
-            self._turn[purpose] = _Answers(purpose, list(values))  # type: ignore[arg-type]
+            purpose = _PURPOSE_OF_KEY.get(key)
+            if purpose is None:
+                raise ValueError(f"no scripted question is called `{key}`: use {', '.join(_PURPOSE_OF_KEY)}")
+            self._turn[purpose] = _Answers(purpose, list(values))
             if purpose == "tool_choice":
                 self._tools_scripted = True
 

@@ -80,8 +80,8 @@ def check_turn(spec: TurnSpec, seen: Observed) -> list[Failure]:
             )
     for expected in spec.vars:
         failures.extend(check_values(expected, seen))
-    for expected in spec.history_received:
-        failure = check_history(expected, seen.events)
+    for received in spec.history_received:
+        failure = check_history(received, seen.events)
         if failure is not None:
             failures.append(failure)
     failures.extend(unexpected_errors(spec.events, seen.events, spec.line))

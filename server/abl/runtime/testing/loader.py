@@ -113,8 +113,8 @@ class _FileReader:
         if not isinstance(data, LineDict):
             raise self.fail(_line(data, 1), "the file must be a mapping with `project`, `agent` and `tests`")
         self.known_keys(data, FILE_KEYS, "at the top level")
-        project = self.text(data, "project", required=True)
-        agent = self.text(data, "agent", required=True)
+        project = self.required_text(data, "project")
+        agent = self.required_text(data, "agent")
         model = self.text(data, "model")
         if model is not None and model not in MODELS:
             raise self.fail(data.line_of("model"), f"`model` must be one of {', '.join(MODELS)}, not {show(model)}")
@@ -153,7 +153,7 @@ class _FileReader:
         if not isinstance(item, LineDict):
             raise self.fail(line, f"each test must be a mapping with `name` and `turns`, not {show(item)}")
         self.known_keys(item, TEST_KEYS, "in a test")
-        name = self.text(item, "name", required=True)
+        name = self.required_text(item, "name")
         setup = self.mapping(item, "setup")
         for key in setup:
             if not isinstance(key, str):
@@ -295,7 +295,7 @@ class _FileReader:
             if not isinstance(entry, LineDict):
                 raise self.fail(line, "`history_received` entries must be `{agent: X, count: N}`")
             self.known_keys(entry, ("agent", "count"), "in `history_received`")
-            agent = self.text(entry, "agent", required=True)
+            agent = self.required_text(entry, "agent")
             if "count" not in entry:
                 raise self.fail(
                     entry.line, "`history_received` needs `count:` (a number or a matcher such as `{gte: 2}`)"
@@ -326,11 +326,15 @@ class _FileReader:
         except MatcherError as err:
             raise self.fail(item.line_of(key), f"`{key}`: {err}") from err
 
-    def text(self, item: LineDict, key: str, *, required: bool = False) -> str | None:
+    def text(self, item: LineDict, key: str) -> str | None:
+        return self._text_value(item, key) if key in item else None
+
+    def required_text(self, item: LineDict, key: str) -> str:
         if key not in item:
-            if required:
-                raise self.fail(item.line, f"missing `{key}`")
-            return None
+            raise self.fail(item.line, f"missing `{key}`")
+        return self._text_value(item, key)
+
+    def _text_value(self, item: LineDict, key: str) -> str:
         value = item[key]
         if isinstance(value, str) and value.strip():
             return value.strip()
@@ -383,7 +387,7 @@ class _FileReader:
         block = item["scripted"]
         if not isinstance(block, LineDict):
             raise self.fail(item.line_of("scripted"), f"`scripted` must be a mapping with {', '.join(SCRIPT_PURPOSES)}")
-        self.known_keys(block, SCRIPT_PURPOSES + ("fallback",), "in `scripted`")
+        self.known_keys(block, (*SCRIPT_PURPOSES, "fallback"), "in `scripted`")
         out: dict[str, Any] = {}
         for key, value in block.items():
             if key == "fallback":

@@ -92,7 +92,7 @@ def values_equal(expected: Any, actual: Any) -> bool:
     if isinstance(expected, Mapping) and isinstance(actual, Mapping):
         return set(expected) == set(actual) and all(values_equal(expected[k], actual[k]) for k in expected)
     if _is_list(expected) and _is_list(actual):
-        return len(expected) == len(actual) and all(values_equal(e, a) for e, a in zip(expected, actual))
+        return len(expected) == len(actual) and all(values_equal(e, a) for e, a in zip(expected, actual, strict=True))
     return type(expected) is type(actual) and expected == actual
 
 
@@ -235,7 +235,7 @@ class ListExactly(Matcher):
             return f"expected the list {self.describe()}, got {show(actual)}"
         if len(actual) != len(self.items):
             return f"expected {len(self.items)} item(s) {self.describe()}, got {len(actual)}: {show(actual)}"
-        for index, (matcher, item) in enumerate(zip(self.items, actual)):
+        for index, (matcher, item) in enumerate(zip(self.items, actual, strict=True)):
             reason = matcher.check(item)
             if reason is not None:
                 return f"item {index + 1}: {reason} (list {show(actual)})"

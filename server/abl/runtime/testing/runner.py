@@ -111,11 +111,6 @@ class Runner:
             raise cached
         return cached
 
-    def run_file(
-        self, test_file: ConversationFile, keep: Callable[[Conversation], bool] | None = None
-    ) -> list[ConversationResult]:
-        return [self.run(test_file, c) for c in test_file.conversations if keep is None or keep(c)]
-
     def run(self, test_file: ConversationFile, conversation: Conversation) -> ConversationResult:
         if conversation.skip is not None:
             return ConversationResult(test_file, conversation, "skipped", error=conversation.skip)
