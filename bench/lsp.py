@@ -1218,7 +1218,11 @@ def main() -> int:
     ap.add_argument("--keep-profile", metavar="FILE", help="with --over-lsp: keep the server's cProfile output")
     args = ap.parse_args()
     if args.profile:
-        return profile_server(args.profile, args.quick, args.keep_profile) if args.over_lsp else profile(args.profile, args.quick)
+        return (
+            profile_server(args.profile, args.quick, args.keep_profile)
+            if args.over_lsp
+            else profile(args.profile, args.quick)
+        )
 
     notes: list[str] = []
     peer_command: list[str] | None = None

@@ -146,11 +146,10 @@ def _edit_inside_one_block(old: SourceFile, new_text: str) -> SourceFile | None:
         elif j == k:
             new_blocks.append(TopBlock(piece.node, _block_text(new_text, piece.node), piece.diagnostics, False, 0))
         else:
-            diagnostics = (
-                [_shift_diagnostic(d, row_shift) for d in block.diagnostics] if row_shift else block.diagnostics
-            )
+            own = block.diagnostics or []  # never None here: checked on entry
+            moved = [_shift_diagnostic(d, row_shift) for d in own] if row_shift else own
             text = _block_text(new_text, block.node) if j == k + 1 else block.text
-            new_blocks.append(TopBlock(block.node, text, diagnostics, False, row_shift))
+            new_blocks.append(TopBlock(block.node, text, moved, False, row_shift))
     diagnostics: list[Diagnostic] = []
     warned = False
     for block in new_blocks:
