@@ -56,6 +56,7 @@ async def test_the_loan_flow_runs_with_located_events(runner: LanguageClient):
     first = await request(runner, "abl/run/send", {"runId": run_id, "text": "I want a loan offer"})
     assert [field(r, "text") for r in field(first, "replies")] == ["What is your annual income?"]
     assert field(first, "activeAgent") == "Income_Capture_Agent"
+    heard_before = len(runner.run_events)  # type: ignore[attr-defined]
     second = await request(runner, "abl/run/send", {"runId": run_id, "text": "85k"})
     events = [e for e in field(second, "events")]
     kinds = [field(e, "type") for e in events]
@@ -71,9 +72,11 @@ async def test_the_loan_flow_runs_with_located_events(runner: LanguageClient):
     assert "TO: Income_Capture_Agent" in text[line], "the replay points at the returnable route"
     assert field(field(offer, "location"), "uri") == agent_file(runner).as_uri()
     assert "TO: Offer_Agent" in text[field(field(field(field(offer, "location"), "range"), "start"), "line")]
-    # The same events arrived as notifications, in order, before the answer.
-    notified = [field(field(n, "event"), "type") for n in runner.run_events]  # type: ignore[attr-defined]
-    assert notified[-len(kinds) :] == kinds
+    # The same events arrived as notifications, in order, before the answer: once each.
+    notified = runner.run_events[heard_before:]  # type: ignore[attr-defined]
+    assert {field(n, "runId") for n in notified} == {run_id}
+    assert [field(field(n, "event"), "seq") for n in notified] == [field(e, "seq") for e in events]
+    assert [field(field(n, "event"), "type") for n in notified] == kinds
 
     state = await request(runner, "abl/run/state", {"runId": run_id})
     assert field(state, "activeAgent") == "Offer_Agent"
@@ -94,7 +97,12 @@ async def test_save_load_reset_and_save_as_a_test(runner: LanguageClient, tmp_pa
         [sys.executable, "-m", "abl", "test", str(test_file)], capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    await request(runner, "abl/run/reset", {"runId": run_id})
+    heard_before = len(runner.run_events)  # type: ignore[attr-defined]
+    reset = await request(runner, "abl/run/reset", {"runId": run_id})
+    # The new conversation's own start, numbered from 1 again, told as events and in the answer.
+    assert [field(e, "seq") for e in field(reset, "events")] == [1]
+    notified = runner.run_events[heard_before:]  # type: ignore[attr-defined]
+    assert [field(field(n, "event"), "type") for n in notified] == ["session_start"]
     assert field(await request(runner, "abl/run/state", {"runId": run_id}), "activeAgent") == "Loan_Supervisor"
     state = await request(runner, "abl/run/load", {"runId": run_id, "uri": session.as_uri()})
     assert field(state, "activeAgent") == "Offer_Agent"

@@ -6,13 +6,15 @@ may run is the one loader's answer (`abl.launch`), the same as for `abl run` and
 project with errors is refused with the errors listed. Every trace event of a run is
 given the place in the source that caused it (`locate_event`): the route for a handoff and its
 condition check, the return handler or the route's `ON_RETURN` for a return, the gather field,
-the `COMPLETE` rule, the tool, the flow step; otherwise the agent's header line.
+the `COMPLETE` rule, the tool, the flow step; otherwise the agent's header line. A caller that
+passes `on_event` is given each shown event the moment the engine stores it, so an editor can
+draw the trace while the turn is still running.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +61,9 @@ class TurnResult:
     active_agent: str
     events: list[LocatedEvent]
     ended: bool
+
+
+EventListener = Callable[[LocatedEvent], None]
 
 
 @dataclass
@@ -145,10 +150,27 @@ class RunManager:
             raise RunError(f"no run `{run_id}` (it ended, or the server restarted)")
         return run
 
-    def send(self, run_id: str, text: str) -> TurnResult:
+    def send(self, run_id: str, text: str, on_event: EventListener | None = None) -> TurnResult:
+        """One message; `on_event` gets each event shown at the run's level as it happens."""
         run = self.get(run_id)
         before = len(run.session.trace)
-        turn = run.session.send(text)
+        # Located as they are stored: the locator follows the conversation (which child last
+        # returned), so every event is located once, in order.
+        where: dict[int, Location | None] = {}
+
+        def shown(event: TraceEvent) -> None:
+            if event.at_level(run.level) is None:
+                return
+            located = run.locator.locate(event)
+            where[event.seq] = located.location
+            if on_event is not None:
+                on_event(located)
+
+        stop_listening = run.session.trace_log.subscribe(shown)
+        try:
+            turn = run.session.send(text)
+        finally:
+            stop_listening()
         new = list(run.session.trace)[before:]
         run.recording.add(
             RecordedTurn(
@@ -159,8 +181,10 @@ class RunManager:
                 ended=bool(turn.ended),
             )
         )
-        shown = [run.locator.locate(e) for e in new if e.at_level(run.level) is not None]
-        return TurnResult([(r.agent, r.text) for r in turn.replies], turn.active_agent, shown, bool(turn.ended))
+        # The stored events, as they are after the whole turn (a secret registered late is
+        # redacted here too), at the places found while they happened.
+        events = [LocatedEvent(e.to_dict(), where[e.seq]) for e in new if e.seq in where]
+        return TurnResult([(r.agent, r.text) for r in turn.replies], turn.active_agent, events, bool(turn.ended))
 
     def state(self, run_id: str) -> dict[str, Any]:
         """Variables (sensitive values redacted), the thread stack, and each thread's history."""
@@ -186,13 +210,16 @@ class RunManager:
             "history": [{"role": m.role, "text": m.text, "agent": m.agent} for m in history],
         }
 
-    def reset(self, run_id: str) -> list[tuple[str, str]]:
+    def reset(self, run_id: str) -> tuple[list[tuple[str, str]], list[LocatedEvent]]:
+        """Start the conversation again: the new greeting and the events of its `ON_START`."""
         run = self.get(run_id)
         run.session.reset()
         run.recording.turns.clear()
         run.recording.greeting = tuple((r.agent, r.text) for r in run.session.greeting)
         run.recording.start_events = tuple(e.to_dict() for e in run.session.trace)
-        return [(r.agent, r.text) for r in run.session.greeting]
+        run.locator = EventLocator(run.project)
+        run.greeting_events = [run.locator.locate(e) for e in run.session.trace if e.at_level(run.level) is not None]
+        return [(r.agent, r.text) for r in run.session.greeting], run.greeting_events
 
     def stop(self, run_id: str) -> None:
         run = self._runs.pop(run_id, None)
@@ -214,6 +241,7 @@ class RunManager:
         except (SessionError, OSError, ValueError) as err:
             raise RunError(f"cannot load the session: {err}") from None
         run.recording.turns.clear()
+        run.locator = EventLocator(run.project)
 
     def save_test(self, run_id: str, path: str) -> None:
         """Write the conversation so far as a conversation test (`abl test` runs it)."""
@@ -275,9 +303,9 @@ class EventLocator:
                 return Location(agent.path, where)
         if kind == "gather":
             name = event.get("field")
-            found = next((f for f in agent.all_gather_fields() if f.name.text == name), None)
-            if found is not None:
-                return Location(agent.path, found.name.range)
+            field = next((f for f in agent.all_gather_fields() if f.name.text == name), None)
+            if field is not None:
+                return Location(agent.path, field.name.range)
         if kind == "complete":
             rule = event.get("rule")
             index = rule.get("index") if isinstance(rule, dict) else None
@@ -340,7 +368,7 @@ def _route_at(agent: Agent, index: Any) -> HandoffRoute | None:
 def _route_to(agent: Agent, target: str) -> HandoffRoute | None:
     routes = [r for r in agent.handoffs if r.target is not None and r.target.text == target]
     returnable = [r for r in routes if r.is_returnable]
-    return (returnable or routes or [None])[0]
+    return next(iter(returnable or routes), None)
 
 
 def _tool(project: Project, name: str) -> Location | None:

@@ -4,23 +4,27 @@ Requests (params and results in camelCase, documented with a JSON Schema in docs
 - `abl/run/start` `{uri, agent?, model?, mocks?, traceLevel?}` → `{runId, agent, greeting, events}`;
   refused (InvalidParams, with the errors in `data.problems`) while the project has errors.
 - `abl/run/send` `{runId, text}` → `{replies: [{agent, text}], activeAgent, events, ended}`;
-- `abl/run/state`, `abl/run/reset`, `abl/run/stop` `{runId}`; `abl/run/save`, `abl/run/load`,
-  `abl/run/saveTest` `{runId, uri}`.
+- `abl/run/reset` `{runId}` → `{greeting, events}`;
+- `abl/run/state`, `abl/run/stop` `{runId}`; `abl/run/save`, `abl/run/load`, `abl/run/saveTest`
+  `{runId, uri}`.
 Notification `abl/run/event` `{runId, event}` for every trace event shown at the run's level, in
-order, before the request that caused it is answered; each event carries `location: {uri, range}`
-where the source that caused it is known.
+order: during a turn each one is written the moment the engine stores it, so a client draws the
+trace as it happens; all of them come before the request that caused them is answered, and the
+answer's `events` repeats them (the same `seq`s) for clients that ignore notifications. Each event
+carries `location: {uri, range}` where the source that caused it is known.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
 from abl.ide.runs import LocatedEvent, RunError, RunManager
 from abl.lsp.convert import path_to_uri, uri_to_path
-from abl.lsp.server import AblServer, guarded
+from abl.lsp.server import AblServer, guarded, log
 from abl.runtime.testing.yamlread import FormatError, LineDict, plain, read_yaml
 
 EVENT = "abl/run/event"
@@ -110,15 +114,23 @@ def register(server: AblServer) -> None:
         text = _get(params, "text")
         if not isinstance(text, str):
             raise RunRefused("`text` is required")
+
+        def live(located: LocatedEvent) -> None:
+            # Called from inside the engine's turn: a failure to tell the client must not stop
+            # the conversation half way (the answer repeats every event).
+            try:
+                ls.protocol.notify(EVENT, {"runId": run_id, "event": event_json(ls, located)})
+            except Exception:
+                log.exception("abl/run/event for %s", located.event.get("type"))
+
         try:
-            turn = runs.send(run_id, text)
+            turn = runs.send(run_id, text, on_event=live)
         except RunError as err:
             raise RunRefused(str(err), err.problems) from None
-        events = notify(ls, run_id, turn.events)
         return {
             "replies": [{"agent": agent, "text": reply} for agent, reply in turn.replies],
             "activeAgent": turn.active_agent,
-            "events": events,
+            "events": [event_json(ls, e) for e in turn.events],
             "ended": turn.ended,
         }
 
@@ -130,8 +142,9 @@ def register(server: AblServer) -> None:
     @server.feature("abl/run/reset")
     @guarded(lambda: None)
     def run_reset(ls: AblServer, params: Any) -> dict[str, Any]:
-        greeting = _checked(lambda: runs.reset(_required_str(params, "runId")))
-        return {"greeting": [{"agent": a, "text": t} for a, t in greeting]}
+        run_id = _required_str(params, "runId")
+        greeting, events = _checked(lambda: runs.reset(run_id))
+        return {"greeting": [{"agent": a, "text": t} for a, t in greeting], "events": notify(ls, run_id, events)}
 
     @server.feature("abl/run/stop")
     @guarded(lambda: None)
@@ -167,7 +180,11 @@ def register(server: AblServer) -> None:
         runs.stop_all()
 
 
-def _checked(action):
+_T = TypeVar("_T")
+
+
+def _checked(action: Callable[[], _T]) -> _T:
+    """`action()`, with a refused run or an unusable file as the request's error answer."""
     try:
         return action()
     except RunError as err:
