@@ -1,13 +1,14 @@
 // The Run Agent panel's page: the chat, the trace timeline, the variables and the thread stack.
-// Everything it shows comes from the extension (formatted there); the page keeps its own copy in
-// the webview state so that a reload of the panel keeps the conversation.
+// Everything it shows comes from the extension (formatted there), which holds the conversation:
+// a page that loads again is sent all of it (`snapshot`); trace events then arrive as they happen
+// (`events`). The page remembers only the level its timeline is filtered at.
 (function () {
   "use strict";
   const vscode = acquireVsCodeApi();
   const app = document.getElementById("app");
   const LEVELS = ["minimal", "standard", "verbose", "debug"];
   const saved = vscode.getState();
-  let state = saved || { runId: null, chat: [], events: [], level: app.dataset.level || "standard", run: null, model: "embedded" };
+  const state = { runId: null, chat: [], events: [], level: (saved && saved.level) || app.dataset.level || "standard", run: null, model: "embedded" };
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -55,7 +56,7 @@
         el("h2", {}, "Variables"), variables,
         el("h2", {}, "Thread stack"), stack)));
 
-  function remember() { vscode.setState(state); }
+  function remember() { vscode.setState({ level: state.level }); }
 
   function renderChat() {
     chat.replaceChildren();
@@ -72,22 +73,31 @@
     return entries.filter((entry) => LEVELS.indexOf(entry.level) <= limit);
   }
 
+  function timelineItem(entry) {
+    const item = el("li", { class: "event" + (entry.problem ? " problem" : ""), "data-type": entry.type, "data-seq": String(entry.seq) });
+    const body = [el("span", { class: "type" }, entry.type), el("span", { class: "agent" }, entry.agent), el("span", { class: "summary" }, entry.summary)];
+    if (entry.location) {
+      // A button, so the keyboard reaches it: it shows the source that caused the event.
+      const button = el("button", { type: "button", class: "reveal", title: "Show in the editor", onclick: () => select(item, entry) }, ...body);
+      item.append(button);
+    } else {
+      item.append(...body);
+    }
+    return item;
+  }
+
   function renderTimeline() {
     levelSelect.value = state.level;
-    timeline.replaceChildren();
-    for (const entry of visible(state.events)) {
-      const item = el("li", { class: "event" + (entry.problem ? " problem" : ""), "data-type": entry.type, "data-seq": String(entry.seq) });
-      const body = [el("span", { class: "type" }, entry.type), el("span", { class: "agent" }, entry.agent), el("span", { class: "summary" }, entry.summary)];
-      if (entry.location) {
-        // A button, so the keyboard reaches it: it shows the source that caused the event.
-        const button = el("button", { type: "button", class: "reveal", title: "Show in the editor", onclick: () => select(item, entry) }, ...body);
-        item.append(button);
-      } else {
-        item.append(...body);
-      }
-      timeline.append(item);
-    }
+    timeline.replaceChildren(...visible(state.events).map(timelineItem));
     timeline.lastElementChild?.scrollIntoView({ block: "end" });
+  }
+
+  /** Events as they happen: appended, without drawing the rest again. */
+  function appendEvents(entries) {
+    state.events = state.events.concat(entries);
+    const shown = visible(entries).map(timelineItem);
+    timeline.append(...shown);
+    if (shown.length) shown[shown.length - 1].scrollIntoView({ block: "end" });
   }
 
   function select(item, entry) {
@@ -125,7 +135,6 @@
     input.value = "";
     showError("");
     renderChat();
-    remember();
     vscode.postMessage({ type: "send", text });
   });
   input.addEventListener("keydown", (event) => {
@@ -136,34 +145,37 @@
   window.addEventListener("message", (event) => {
     const message = event.data;
     switch (message.type) {
-      case "session":
-        // Another run than the one the saved history belongs to: start afresh.
-        if (message.fresh || message.runId !== state.runId) { state.chat = []; state.events = []; state.run = null; }
+      case "snapshot":
         state.runId = message.runId;
         state.model = message.model;
+        state.chat = message.chat.slice();
+        state.events = message.events.slice();
+        state.run = message.state;
         showError("");
-        break;
+        renderAll();
+        // Only a new conversation takes the focus: a page that loads again (the panel came back
+        // into view) must not pull it away from where the user is typing.
+        if (message.fresh) input.focus();
+        return;
+      case "events":
+        appendEvents(message.events);
+        return;
       case "replies":
-        for (const reply of message.replies) state.chat.push({ role: reply.role || "agent", agent: reply.agent, text: reply.text });
-        state.events = state.events.concat(message.events);
-        break;
-      case "cleared":
-        state.chat = []; state.events = [];
-        break;
+        for (const reply of message.replies) state.chat.push(reply);
+        renderChat();
+        return;
       case "state":
         state.run = message.state;
-        break;
+        renderState();
+        return;
       case "error":
         showError(message.message);
         return;
       default:
         return;
     }
-    remember();
-    renderAll();
   });
 
   renderAll();
-  input.focus();
   vscode.postMessage({ type: "ready" });
 })();

@@ -3,13 +3,16 @@ import { openExampleProject } from './commands/exampleProject';
 import { fixAll } from './commands/fixAll';
 import { runAgent } from './commands/runAgent';
 import { showHandoffsIn } from './commands/showHandoffsIn';
-import { GraphPanel } from './graph/graphPanel';
+import { GRAPH_VIEW_ID, GraphView } from './graph/graphView';
 import { LanguageConflictWatcher } from './languageConflict';
 import { LANGUAGE_ID } from './language';
+import { RunActivity } from './run/runActivity';
+import { RunPanel } from './run/runPanel';
 import { ServerController } from './server/controller';
 import { onInterpreterChange } from './server/pythonExtension';
 import { LAUNCH_SETTINGS } from './settings';
 import { ServerStatus } from './statusBar';
+import { ConversationTests } from './testing/conversationTests';
 
 let server: ServerController | undefined;
 
@@ -18,21 +21,29 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const status = new ServerStatus('abl.showOutput');
   server = new ServerController(context.asAbsolutePath('bundled/libs'), output, status);
   const controller = server;
+  const activity = new RunActivity();
+  const graph = new GraphView(context.extensionUri, controller, activity);
+  const tests = new ConversationTests(controller);
   context.subscriptions.push(
     output,
     status,
     controller,
+    activity,
+    graph,
+    tests,
     new LanguageConflictWatcher(context.workspaceState),
+    controller.onNotification('abl/run/event', (params) => RunPanel.receiveEvent(params)),
+    vscode.window.registerWebviewViewProvider(GRAPH_VIEW_ID, graph),
     vscode.commands.registerCommand('abl.restartServer', () => controller.restart()),
     vscode.commands.registerCommand('abl.showOutput', () => output.show(true)),
-    vscode.commands.registerCommand('abl.runAgent', (uri?: unknown, agentName?: unknown) => runAgent(context.extensionUri, controller, uri, agentName)),
-    vscode.commands.registerCommand('abl.showGraph', () => GraphPanel.show(context.extensionUri, controller)),
+    vscode.commands.registerCommand('abl.runAgent', (uri?: unknown, agentName?: unknown) => runAgent(context.extensionUri, controller, activity, uri, agentName)),
+    vscode.commands.registerCommand('abl.showGraph', () => GraphView.reveal()),
     vscode.commands.registerCommand('abl.showHandoffsIn', showHandoffsIn),
     vscode.commands.registerCommand('abl.fixAll', fixAll),
     vscode.commands.registerCommand('abl.openExampleProject', () => openExampleProject(context.asAbsolutePath('dist/examples'))),
     vscode.workspace.onDidChangeConfiguration((change) => {
       if (LAUNCH_SETTINGS.some((setting) => change.affectsConfiguration(setting))) {
-        void controller.restart();
+        void controller.restart().then(() => tests.collectAll());
       }
     }),
   );

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { agentHeaders, AgentKind, looksLikeAgentBlueprint } from '../agentHeaders';
 import { LANGUAGE_ID } from '../language';
 import { openSetting } from '../server/ablCommand';
+import { RunActivity } from '../run/runActivity';
 import { RunPanel } from '../run/runPanel';
 import { ServerController } from '../server/controller';
 import { readSettings } from '../settings';
@@ -22,7 +23,7 @@ const PROJECT_MARKERS = ['project.json', 'abl.lock'];
 /** `abl.runAgent`: from a code lens (document URI and agent name), the editor title or the
  * palette (pick one), open the Run Agent panel: a chat with the agent and its live trace. Only
  * when the language server is not running does `abl run PROJECT --agent NAME` run in a terminal. */
-export async function runAgent(extensionUri: vscode.Uri, server: ServerController, uri?: unknown, agentName?: unknown): Promise<void> {
+export async function runAgent(extensionUri: vscode.Uri, server: ServerController, activity: RunActivity, uri?: unknown, agentName?: unknown): Promise<void> {
   const target =
     typeof uri === 'string' && typeof agentName === 'string'
       ? { name: agentName, kind: 'agent' as const, uri: vscode.Uri.parse(uri) }
@@ -31,7 +32,7 @@ export async function runAgent(extensionUri: vscode.Uri, server: ServerControlle
     return;
   }
   if (server.runningClient() !== undefined) {
-    RunPanel.show(extensionUri, server, target.uri, target.name);
+    RunPanel.show(extensionUri, server, activity, target.uri, target.name);
     return;
   }
   await runInTerminal(server, target);

@@ -249,3 +249,15 @@ function curve(a: Box, b: Box, under: boolean): string {
   const dip = Math.max(sy, ty) + 46;
   return `M${sx},${sy} C${sx},${dip} ${tx},${dip} ${tx},${ty}`;
 }
+
+/** The edge of `fresh` that is the `index`-th edge of `drawn`: the same ends, kind and `via`,
+ * counted in order among such edges (two routes may join the same agents). */
+export function sameEdge(fresh: Graph, drawn: Graph, index: number): GraphEdge | undefined {
+  const edge = drawn.edges[index];
+  if (edge === undefined) {
+    return undefined;
+  }
+  const alike = (e: GraphEdge) => e.from === edge.from && e.to === edge.to && e.kind === edge.kind && (e.via ?? null) === (edge.via ?? null);
+  const nth = drawn.edges.slice(0, index).filter(alike).length;
+  return fresh.edges.filter(alike)[nth];
+}

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
+import { TakenStep, takenSteps } from '../graph/runPath';
 import { LANGUAGE_ID } from '../language';
 import { ServerController } from '../server/controller';
 import { readSettings } from '../settings';
 import { revealSource, webviewOptions, webviewPage } from '../webviewPage';
-import { describeEvent, SourceLocation, TraceEvent } from './traceEvents';
+import { RunActivity } from './runActivity';
+import { describeEvent, EventFeed, SourceLocation, TimelineEntry, TraceEvent } from './traceEvents';
 
 interface Reply {
   readonly agent: string;
@@ -24,9 +26,26 @@ interface SendResult {
   readonly ended: boolean;
 }
 
+interface ResetResult {
+  readonly greeting: Reply[];
+  readonly events?: TraceEvent[];
+}
+
 interface RunState {
   readonly history?: Array<{ role: string; text: string; agent?: string }>;
   readonly [field: string]: unknown;
+}
+
+/** The `abl/run/event` notification. */
+export interface RunEventParams {
+  readonly runId: string;
+  readonly event: TraceEvent;
+}
+
+interface ChatMessage {
+  readonly role: string;
+  readonly agent?: string;
+  readonly text: string;
 }
 
 /** What the page asks for (media/run.js posts these). */
@@ -44,13 +63,22 @@ const MODELS = [
 const SESSION_FILTERS = { 'ABL session': ['json'] };
 
 /** The "ABL: Run Agent" panel: a chat with one agent through the server's `abl/run/*` requests,
- * with the trace as a timeline, the variables and the thread stack. One panel per agent. */
+ * with the trace as a timeline, the variables and the thread stack. One panel per agent.
+ *
+ * The extension holds the conversation (the page shows it, and gets all of it again when it
+ * reloads). Trace events arrive live as `abl/run/event` notifications while a turn runs, and
+ * again in the turn's answer; each one reaches the timeline once. */
 export class RunPanel {
   private static readonly open = new Map<string, RunPanel>();
   private runId: string | undefined;
   private model = 'embedded';
+  private readonly feed = new EventFeed();
+  private chat: ChatMessage[] = [];
+  private timeline: TimelineEntry[] = [];
+  private steps: TakenStep[] = [];
+  private state: RunState | undefined;
 
-  static show(extensionUri: vscode.Uri, server: ServerController, uri: vscode.Uri, agent: string): void {
+  static show(extensionUri: vscode.Uri, server: ServerController, activity: RunActivity, uri: vscode.Uri, agent: string): void {
     const key = `${uri.toString()}#${agent}`;
     const existing = RunPanel.open.get(key);
     if (existing !== undefined) {
@@ -58,14 +86,29 @@ export class RunPanel {
       return;
     }
     const panel = vscode.window.createWebviewPanel('abl.runAgent', `Run ${agent}`, vscode.ViewColumn.Beside, webviewOptions(extensionUri));
-    RunPanel.open.set(key, new RunPanel(panel, extensionUri, server, uri, agent));
+    RunPanel.open.set(key, new RunPanel(panel, extensionUri, server, activity, uri, agent));
     panel.onDidDispose(() => RunPanel.open.delete(key));
+  }
+
+  /** Routes an `abl/run/event` to the panel of its run. Events of a run no panel knows yet (the
+   * start of a run, before its answer names it) come again in that answer. */
+  static receiveEvent(params: unknown): void {
+    const { runId, event } = (params ?? {}) as Partial<RunEventParams>;
+    if (typeof runId !== 'string' || typeof event !== 'object' || event === null) {
+      return;
+    }
+    for (const panel of RunPanel.open.values()) {
+      if (panel.runId === runId) {
+        panel.addEvents([event]);
+      }
+    }
   }
 
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     private readonly server: ServerController,
+    private readonly activity: RunActivity,
     private readonly uri: vscode.Uri,
     private readonly agent: string,
   ) {
@@ -76,18 +119,22 @@ export class RunPanel {
       body: `<div id="app" data-agent="${agent.replace(/[^\w.-]/g, '')}" data-level="${readSettings().runTraceLevel}"></div>`,
     });
     panel.webview.onDidReceiveMessage((message: PageMessage) => void this.handle(message).catch((error: unknown) => this.fail(error)));
+    panel.onDidChangeViewState(() => {
+      if (panel.active) {
+        this.publish(); // the run in view is the one the graph highlights
+      }
+    });
     panel.onDidDispose(() => void this.stopRun());
   }
 
   private async handle(message: PageMessage): Promise<void> {
     switch (message.type) {
       case 'ready':
-        // A page that reloads keeps its history (in its own state) if the run is the same one.
+        // A page that loads again (the panel was hidden) is given the whole conversation.
         if (this.runId === undefined) {
           await this.startRun();
         } else {
-          this.post({ type: 'session', runId: this.runId, agent: this.agent, model: this.model });
-          await this.postState();
+          this.postSnapshot();
         }
         return;
       case 'send':
@@ -124,32 +171,46 @@ export class RunPanel {
       traceLevel: 'debug', // everything: the page filters by level itself
     });
     this.runId = result.runId;
-    this.post({ type: 'session', runId: result.runId, agent: result.agent, model: this.model, fresh: true });
-    this.post({ type: 'replies', replies: result.greeting, events: result.events.map(describeEvent) });
-    await this.postState();
+    this.clearConversation();
+    this.chat.push(...result.greeting.map((reply) => ({ role: 'agent', agent: reply.agent, text: reply.text })));
+    this.addEvents(result.events, false);
+    await this.refreshState(false);
+    this.postSnapshot(true);
+    this.publish();
   }
 
   private async stopRun(): Promise<void> {
     const runId = this.runId;
     this.runId = undefined;
-    if (runId !== undefined && this.server.runningClient() !== undefined) {
+    if (runId === undefined) {
+      return;
+    }
+    this.activity.end(runId);
+    if (this.server.runningClient() !== undefined) {
       await this.request('abl/run/stop', { runId }).catch((error: unknown) => console.warn(`abl/run/stop: ${String(error)}`));
     }
   }
 
   private async send(text: string): Promise<void> {
     const runId = await this.currentRun();
+    this.chat.push({ role: 'user', text });
     const result = await this.request<SendResult>('abl/run/send', { runId, text });
-    this.post({ type: 'replies', replies: result.replies, events: result.events.map(describeEvent), ended: result.ended });
-    await this.postState();
+    this.addEvents(result.events); // only those the notifications did not bring
+    const replies = result.replies.map((reply) => ({ role: 'agent', agent: reply.agent, text: reply.text }));
+    this.chat.push(...replies);
+    this.post({ type: 'replies', replies, ended: result.ended });
+    await this.refreshState();
   }
 
   private async reset(): Promise<void> {
     const runId = await this.currentRun();
-    const result = await this.request<{ greeting: Reply[] }>('abl/run/reset', { runId });
-    this.post({ type: 'cleared' });
-    this.post({ type: 'replies', replies: result.greeting, events: [] });
-    await this.postState();
+    const result = await this.request<ResetResult>('abl/run/reset', { runId });
+    this.clearConversation();
+    this.chat.push(...result.greeting.map((reply) => ({ role: 'agent', agent: reply.agent, text: reply.text })));
+    this.addEvents(result.events ?? [], false);
+    await this.refreshState(false);
+    this.postSnapshot();
+    this.publish();
   }
 
   private async saveSession(): Promise<void> {
@@ -165,16 +226,18 @@ export class RunPanel {
       return;
     }
     const state = await this.request<RunState>('abl/run/load', { runId: await this.currentRun(), uri: source.toString() });
-    this.post({ type: 'cleared' });
-    this.post({ type: 'replies', replies: (state.history ?? []).map((m) => ({ role: m.role, agent: m.agent ?? '', text: m.text })), events: [] });
-    this.post({ type: 'state', state });
+    this.clearConversation();
+    this.chat = (state.history ?? []).map((m) => ({ role: m.role, agent: m.agent ?? '', text: m.text }));
+    this.state = state;
+    this.postSnapshot();
+    this.publish();
   }
 
   private async saveTest(): Promise<void> {
     const target = await vscode.window.showSaveDialog({
       title: 'Save as a conversation test',
       filters: { 'ABL conversation test': ['yaml', 'yml', 'json'] },
-      defaultUri: this.besideProject(`${this.agent.toLowerCase()}.test.yaml`),
+      defaultUri: this.besideProject(`${this.agent.toLowerCase()}.abltest.yaml`),
     });
     if (target !== undefined) {
       await this.request('abl/run/saveTest', { runId: await this.currentRun(), uri: target.toString() });
@@ -189,7 +252,6 @@ export class RunPanel {
     }
     this.model = picked.label;
     await this.stopRun();
-    this.post({ type: 'cleared' });
     await this.startRun();
   }
 
@@ -200,9 +262,57 @@ export class RunPanel {
     return this.runId as string;
   }
 
-  private async postState(): Promise<void> {
-    const state = await this.request<RunState>('abl/run/state', { runId: this.runId });
-    this.post({ type: 'state', state });
+  /** Adds the events not shown yet to the timeline, and tells the page and the graph at once
+   * (`live`), or leaves that to the snapshot that follows. */
+  private addEvents(events: readonly TraceEvent[], live = true): void {
+    const fresh = this.feed.accept(events);
+    if (fresh.length === 0) {
+      return;
+    }
+    const entries = fresh.map(describeEvent);
+    this.timeline.push(...entries);
+    this.steps.push(...takenSteps(fresh));
+    if (live) {
+      this.post({ type: 'events', events: entries });
+      if (takenSteps(fresh).length > 0) {
+        this.publish();
+      }
+    }
+  }
+
+  private clearConversation(): void {
+    this.feed.clear();
+    this.chat = [];
+    this.timeline = [];
+    this.steps = [];
+    this.state = undefined;
+  }
+
+  private async refreshState(post = true): Promise<void> {
+    this.state = await this.request<RunState>('abl/run/state', { runId: this.runId });
+    if (post) {
+      this.post({ type: 'state', state: this.state });
+    }
+  }
+
+  /** The whole conversation, for a page that (re)loads; `fresh`: a new run, to type into. */
+  private postSnapshot(fresh = false): void {
+    this.post({
+      type: 'snapshot',
+      fresh,
+      runId: this.runId,
+      agent: this.agent,
+      model: this.model,
+      chat: this.chat,
+      events: this.timeline,
+      state: this.state ?? null,
+    });
+  }
+
+  private publish(): void {
+    if (this.runId !== undefined) {
+      this.activity.update({ runId: this.runId, agent: this.agent, steps: [...this.steps] });
+    }
   }
 
   private besideProject(name: string): vscode.Uri {

@@ -122,3 +122,21 @@ export function visibleAt<T extends { readonly level: TraceLevel }>(entries: rea
   const limit = TRACE_LEVELS.indexOf(level);
   return entries.filter((entry) => TRACE_LEVELS.indexOf(entry.level) <= limit);
 }
+
+/** The events of one run as they reach the extension: live, one `abl/run/event` at a time, and
+ * again in the answer to the request that caused them. Each `seq` passes once. */
+export class EventFeed {
+  private readonly seen = new Set<number>();
+
+  /** The events not seen before, in the order given. */
+  accept(events: readonly TraceEvent[]): TraceEvent[] {
+    const fresh = events.filter((event) => !this.seen.has(event.seq));
+    fresh.forEach((event) => this.seen.add(event.seq));
+    return fresh;
+  }
+
+  /** A new conversation numbers its events from 1 again (restart, reset, a loaded session). */
+  clear(): void {
+    this.seen.clear();
+  }
+}

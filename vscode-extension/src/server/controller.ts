@@ -26,6 +26,9 @@ export class ServerController implements vscode.Disposable {
   private restarting = false;
   /** Server notifications the extension listens to, registered again on each new client. */
   private readonly notificationHandlers: Array<{ method: string; handler: (params: unknown) => void }> = [];
+  private readonly started = new vscode.EventEmitter<void>();
+  /** A server started (also after a restart): views that asked too early can ask again. */
+  readonly onDidStart = this.started.event;
 
   constructor(
     private readonly bundledLibs: string,
@@ -75,6 +78,7 @@ export class ServerController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.started.dispose();
     void this.stop();
   }
 
@@ -113,6 +117,7 @@ export class ServerController implements vscode.Disposable {
       for (const { method, handler } of this.notificationHandlers) {
         client.onNotification(method, handler);
       }
+      this.started.fire();
     } catch (error) {
       this.client = undefined;
       const reason = error instanceof Error ? error.message : String(error);

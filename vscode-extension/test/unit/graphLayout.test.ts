@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { edgeClasses, edgeLabel, Graph, GraphEdge, layoutGraph } from '../../src/graph/graphLayout';
+import { edgeClasses, edgeLabel, Graph, GraphEdge, layoutGraph, sameEdge } from '../../src/graph/graphLayout';
 
 const node = (id: string, kind = 'agent') => ({ id, kind, label: id, diagnostics: [], uri: null, range: null });
 const edge = (from: string, to: string, fields: Partial<GraphEdge> = {}): GraphEdge => ({ from, to, kind: 'handoff', diagnostics: [], uri: null, range: null, ...fields });
@@ -46,4 +46,16 @@ test('a cycle is laid out without looping, and edges to unknown nodes are left o
 test('edge labels name the condition (shortened) and the history mode', () => {
   assert.equal(edgeLabel(edge('a', 'b', { condition: 'x'.repeat(50), history: 'last_n', historyCount: 3 })), `${'x'.repeat(39)}… · history last_n 3`);
   assert.equal(edgeLabel(edge('a', 'b', { via: 'ON_ERROR', history: 'full' })), 'ON_ERROR');
+});
+
+test('an edge is found again in a newer graph by its ends, kind and rank, not its position', () => {
+  const moved = (e: GraphEdge, line: number): GraphEdge => ({ ...e, range: { start: { line, character: 2 }, end: { line, character: 9 } } });
+  const drawn: Graph = { ...loan, edges: [edge('Loan', 'Income'), edge('Loan', 'Income', { via: 'ON_FAILURE' }), edge('Loan', 'Income')] };
+  // A route was typed above: everything moved down, and a new edge comes first.
+  const fresh: Graph = { ...loan, edges: [moved(edge('Loan', 'Offer'), 3), moved(drawn.edges[0], 12), moved(drawn.edges[1], 20), moved(drawn.edges[2], 30)] };
+  assert.equal(sameEdge(fresh, drawn, 0), fresh.edges[1]);
+  assert.equal(sameEdge(fresh, drawn, 1), fresh.edges[2]);
+  assert.equal(sameEdge(fresh, drawn, 2), fresh.edges[3]);
+  assert.equal(sameEdge({ ...loan, edges: [] }, drawn, 0), undefined);
+  assert.equal(sameEdge(fresh, drawn, 7), undefined);
 });

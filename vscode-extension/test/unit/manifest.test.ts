@@ -35,6 +35,7 @@ test('the files the manifest points at exist', () => {
     ...contributes.grammars.map((g: { path: string }) => g.path),
     ...contributes.snippets.map((s: { path: string }) => s.path),
     ...contributes.walkthroughs.flatMap((w: { steps: { media: { markdown: string } }[] }) => w.steps.map((s) => s.media.markdown)),
+    ...Object.values(contributes.viewsContainers).flatMap((containers) => (containers as { icon: string }[]).map((c) => c.icon)),
   ];
   for (const p of paths) {
     assert.ok(fs.existsSync(path.join(root, p)), `${p} does not exist`);
@@ -43,4 +44,20 @@ test('the files the manifest points at exist', () => {
 
 test('the language id is our own, not the OpenEdge one', () => {
   assert.deepEqual(contributes.languages.map((l: { id: string }) => l.id), ['abl-agent']);
+});
+
+test('every view sits in a contributed container, and the files it needs are packaged', () => {
+  const containers = new Set(Object.values(contributes.viewsContainers).flatMap((list) => (list as { id: string }[]).map((c) => c.id)));
+  const ignore = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8');
+  for (const [container, views] of Object.entries(contributes.views)) {
+    assert.ok(containers.has(container) || ['explorer', 'scm', 'debug', 'test'].includes(container), `${container} is not a view container`);
+    for (const view of views as { id: string }[]) {
+      assert.ok(manifest.activationEvents.includes(`onView:${view.id}`), `nothing activates the extension for ${view.id}`);
+    }
+  }
+  for (const [, list] of Object.entries(contributes.viewsContainers)) {
+    for (const { icon } of list as { icon: string }[]) {
+      assert.ok(ignore.includes(`!${icon}`), `.vscodeignore leaves ${icon} out of the package`);
+    }
+  }
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEvent, levelOf, TraceEvent, visibleAt } from '../../src/run/traceEvents';
+import { describeEvent, EventFeed, levelOf, TraceEvent, visibleAt } from '../../src/run/traceEvents';
 
 const envelope = { seq: 1, turn: 1, thread: 't1', agent: 'Loan_Supervisor', ts: '2026-01-01T00:00:00Z' };
 const event = (fields: Partial<TraceEvent> & { type: string }): TraceEvent => ({ ...envelope, ...fields });
@@ -37,4 +37,15 @@ test('the timeline filter keeps the events at or below the chosen level', () => 
   assert.deepEqual(visibleAt(entries, 'standard').map((e) => e.type), ['handoff', 'resume_intent']);
   assert.deepEqual(visibleAt(entries, 'debug').map((e) => e.type), ['handoff', 'resume_intent', 'model_call']);
   assert.equal(levelOf('some_future_event'), 'standard');
+});
+
+test('the event feed passes each seq once, live or in an answer, until a new conversation', () => {
+  const feed = new EventFeed();
+  const live = [event({ type: 'handoff', seq: 3 }), event({ type: 'handoff_completed', seq: 4 })];
+  assert.deepEqual(feed.accept([live[0]]).map((e) => e.seq), [3]);
+  assert.deepEqual(feed.accept([live[1]]).map((e) => e.seq), [4]);
+  // The answer repeats them, and holds one the notifications missed.
+  assert.deepEqual(feed.accept([...live, event({ type: 'gather', seq: 5 })]).map((e) => e.seq), [5]);
+  feed.clear();
+  assert.deepEqual(feed.accept([event({ type: 'session_start', seq: 1 })]).map((e) => e.seq), [1]);
 });
