@@ -1,7 +1,7 @@
 // Plays the end-to-end scenario (steps.ts) in a real VS Code: code-server, driven through
 // headless Chromium. Exit code 0: every step passed (a step skipped for a reason outside the
 // extension says why); 1: a step failed (test-results/failed.png and failure.txt say how).
-// usage: node driver.js --url URL --workspace DIR --results DIR --logs DIR   (run.sh sets it up)
+// usage: node driver.js --url URL --workspace DIR --results DIR --logs DIR --extensions DIR   (run.sh sets it up)
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -16,6 +16,8 @@ interface Options {
   readonly results: string;
   /** code-server's log folder, where the extension's output channel is written. */
   readonly logs: string;
+  /** code-server's extensions folder, where the packaged extension is installed. */
+  readonly extensions: string;
 }
 
 function options(argv: string[]): Options {
@@ -26,11 +28,11 @@ function options(argv: string[]): Options {
     }
     return argv[at + 1];
   };
-  return { url: value('url'), workspace: value('workspace'), results: value('results'), logs: value('logs') };
+  return { url: value('url'), workspace: value('workspace'), results: value('results'), logs: value('logs'), extensions: value('extensions') };
 }
 
 async function main(): Promise<number> {
-  const { url, workspace, results, logs } = options(process.argv.slice(2));
+  const { url, workspace, results, logs, extensions } = options(process.argv.slice(2));
   const started = Date.now();
   const say = (message: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
 
@@ -58,7 +60,7 @@ async function main(): Promise<number> {
       await page.goto(url);
       await vs.waitUntilLoaded();
     }] as const,
-    ...scenario({ vs, log: new ServerLog(logs), workspace, results }),
+    ...scenario({ vs, log: new ServerLog(logs), workspace, extensions, results }),
   ];
 
   let failed = false;

@@ -63,6 +63,8 @@ workspace=$run_dir/workspace
 cp -r "$repo_dir/examples/loan-supervisor" "$workspace"
 cp "$fixtures"/workspace/* "$workspace/"
 
+# In a browser VS Code saves files a second after each edit; the scenario edits and reverts as on
+# the desktop, where files are saved when the user says so.
 cat > "$run_dir/user-data/User/settings.json" <<'JSON'
 {
   "workbench.startupEditor": "none",
@@ -74,7 +76,8 @@ cat > "$run_dir/user-data/User/settings.json" <<'JSON'
   "security.workspace.trust.enabled": false,
   "terminal.integrated.gpuAcceleration": "off",
   "outline.collapseItems": "alwaysCollapse",
-  "editor.hover.delay": 100
+  "editor.hover.delay": 100,
+  "files.autoSave": "off"
 }
 JSON
 
@@ -113,7 +116,7 @@ rm -rf "$results" && mkdir -p "$results"
 # In the background so that a signal reaches the traps at once; no pipe after the driver: its
 # exit code is the test's result.
 node "$driver" --url "http://127.0.0.1:$port/?folder=$workspace" --workspace "$workspace" --results "$results" \
-  --logs "$run_dir/user-data/logs" &
+  --logs "$run_dir/user-data/logs" --extensions "$run_dir/extensions" &
 driver_pid=$!
 wait "$driver_pid"
 status=$?

@@ -36,3 +36,14 @@ export async function waitUntil(condition: () => boolean, what: string, timeoutM
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Polls a condition that needs the page (an input's value) until it holds, or fails. */
+export async function waitUntilAsync(condition: () => Promise<boolean>, what: string, timeoutMs = SERVER_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,8 +1,10 @@
 // The scenario the end-to-end test plays in VS Code: what a user of the extension does, in order.
 // Later steps build on earlier ones (edits, settings), so the driver stops at the first failure.
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { ServerLog, waitUntil } from './serverLog';
+import { Frame } from 'playwright-core';
+import { ServerLog, waitUntil, waitUntilAsync } from './serverLog';
 import { Workbench } from './workbench';
 
 export type Step = readonly [name: string, run: () => Promise<void>];
@@ -17,10 +19,31 @@ export interface Context {
   readonly workspace: string;
   /** Where screenshots go. */
   readonly results: string;
+  /** Where code-server installed the extensions. */
+  readonly extensions: string;
 }
 
 const RETURNS_DESK = 'returns-desk.agent.abl';
 const LOAN = 'loan-supervisor.agent.abl';
+/** The name "Save as test" offers for a run of Loan_Supervisor. */
+const RECORDED = 'loan_supervisor.abltest.yaml';
+
+/** The server bundled in the installed extension (the one the editor runs). */
+function bundledLibs(extensions: string): string {
+  const installed = fs.readdirSync(extensions).find((name) => name.startsWith('abl-tools.abl-agent-blueprint'));
+  if (installed === undefined) {
+    throw new Error(`the extension is not installed in ${extensions}`);
+  }
+  return path.join(extensions, installed, 'bundled', 'libs');
+}
+
+/** Fails unless the graph draws exactly `count` routes out of Loan_Supervisor. */
+async function expectRoutes(graph: Frame, count: number): Promise<void> {
+  const drawn = await graph.locator('g.edge.handoff[aria-label^="Loan_Supervisor to "]').count();
+  if (drawn !== count) {
+    throw new Error(`the graph draws ${drawn} routes out of Loan_Supervisor, not ${count}`);
+  }
+}
 
 /** 1-based line and column of the first occurrence of `text` in a workspace file. */
 function positionOf(workspace: string, file: string, text: string): { line: number; column: number } {
@@ -32,8 +55,12 @@ function positionOf(workspace: string, file: string, text: string): { line: numb
   return { line: line + 1, column: lines[line].indexOf(text) + 1 };
 }
 
-export function scenario({ vs, log, workspace, results }: Context): Step[] {
+export function scenario({ vs, log, workspace, extensions, results }: Context): Step[] {
   const page = vs.page;
+  const runPanel = () => vs.webviewWith('#message');
+  /** The timeline's events after the loan conversation, to compare when the panel comes back. */
+  let timelineSeqs: number[] = [];
+  const graphView = () => vs.webviewWith('#graph');
   const at = (file: string, text: string) => positionOf(workspace, file, text);
   const shot = (name: string) => path.join(results, `${name}.png`);
   const settingsFile = path.join(workspace, '.vscode', 'settings.json');
@@ -139,8 +166,7 @@ export function scenario({ vs, log, workspace, results }: Context): Step[] {
       await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Returns_Desk' }).waitFor();
       await page.keyboard.press('Enter'); // saves the edited file: the run reads the project as saved
       await vs.tab('Run Returns_Desk').waitFor();
-      await vs.webview().locator('#message').waitFor();
-      await vs.webview().locator('#model-name', { hasText: 'model: embedded' }).waitFor();
+      await (await runPanel()).locator('#model-name', { hasText: 'model: embedded' }).waitFor();
       await vs.tab('Run Returns_Desk').locator('.tab-actions .action-label').click();
       await vs.tab('Run Returns_Desk').waitFor({ state: 'detached' });
     }],
@@ -160,7 +186,7 @@ export function scenario({ vs, log, workspace, results }: Context): Step[] {
       const lens = vs.editor.locator('.codelens-decoration a').filter({ hasText: 'Run agent', visible: true }).first();
       await lens.click();
       await vs.tab('Run Loan_Supervisor').waitFor();
-      const run = vs.webview();
+      const run = await runPanel();
       await run.locator('#message').fill('I want a loan offer');
       await run.locator('#message').press('Enter');
       await run.locator('.message.agent', { hasText: 'What is your annual income?' }).waitFor();
@@ -168,39 +194,214 @@ export function scenario({ vs, log, workspace, results }: Context): Step[] {
       await vs.screenshot(shot('07-run-agent'));
     }],
 
-    ['"85k" shows the return and the handoff to Offer_Agent in the timeline', async () => {
-      const run = vs.webview();
+    ['"85k" shows the return and the handoff to Offer_Agent in the timeline, each event once', async () => {
+      const run = await runPanel();
       await run.locator('#message').fill('85k');
       await run.locator('#message').press('Enter');
       const event = (type: string, text?: string) => run.locator(`.event[data-type="${type}"]`, text ? { hasText: text } : {}).first();
       await event('handoff', 'Income_Capture_Agent').waitFor();
-      await event('handoff_return_handler', 'annual_income').waitFor();
+      await event('handoff_return_handler', 'mapped annual_income').waitFor();
       await event('resume_intent').waitFor();
-      await event('handoff', 'Offer_Agent').waitFor();
+      await event('handoff', 'Offer_Agent · permanent').waitFor();
+      await run.locator('.message.agent .who', { hasText: 'Offer_Agent' }).first().waitFor(); // the offer flow answers
       await run.locator('#variables dt', { hasText: 'annual_income' }).waitFor();
+      // Events come live and again in the answer: the timeline holds each one once, in order.
+      const seqs = (await run.locator('.event').evaluateAll((items) => items.map((item) => Number(item.getAttribute('data-seq'))))) as number[];
+      if (new Set(seqs).size !== seqs.length || seqs.some((seq, i) => i > 0 && seq <= seqs[i - 1])) {
+        throw new Error(`the timeline's events are not each shown once in order: ${seqs.join(' ')}`);
+      }
+      timelineSeqs = seqs;
+      const kinds = await run.locator('.event').evaluateAll((items) => items.map((item) => item.getAttribute('data-type')));
+      const moves = kinds.filter((kind) => kind === 'handoff' || kind === 'handoff_return_handler' || kind === 'resume_intent');
+      if (moves.join(' ') !== 'handoff handoff_return_handler resume_intent handoff') {
+        throw new Error(`the timeline's moves are ${moves.join(', ')}`);
+      }
       await vs.screenshot(shot('07b-run-trace'));
     }],
 
     ['clicking the resume_intent event shows its route in the editor', async () => {
-      await vs.webview().locator('.event[data-type="resume_intent"] button').first().click();
+      await (await runPanel()).locator('.event[data-type="resume_intent"] button').first().click();
       await vs.activeTab(LOAN).waitFor();
       await vs.cursorAt(at(LOAN, '- TO: Income_Capture_Agent').line);
     }],
 
-    ['ABL: Show Handoff Graph shows the loan supervisor and its two routes', async () => {
+    ['the keyboard reaches the events: Enter on the handoff to Offer_Agent shows its route', async () => {
+      const run = await runPanel();
+      await run.locator('.event[data-type="handoff"]', { hasText: 'Offer_Agent' }).locator('button').first().focus();
+      await page.keyboard.press('Enter');
+      await vs.activeTab(LOAN).waitFor();
+      await vs.cursorAt(at(LOAN, '- TO: Offer_Agent').line);
+    }],
+
+    ['the panel\'s page loads again with the same conversation and timeline', async () => {
+      const before = await runPanel();
+      await vs.command('Developer: Reload Webviews');
+      await waitUntil(() => before.isDetached(), 'the Run Agent page to go');
+      const run = await runPanel();
+      await run.locator('.message.agent', { hasText: 'What is your annual income?' }).waitFor();
+      await run.locator('.message.user', { hasText: '85k' }).waitFor();
+      await run.locator('.event').first().waitFor();
+      const seqs = await run.locator('.event').evaluateAll((items) => items.map((item) => Number(item.getAttribute('data-seq'))));
+      if (seqs.join(' ') !== timelineSeqs.join(' ')) {
+        throw new Error(`the timeline is ${seqs.join(' ')} after the page loaded again, not ${timelineSeqs.join(' ')}`);
+      }
+    }],
+
+    ['the panel follows the theme (high contrast, dark, light) and allows only its own script', async () => {
+      const run = await runPanel();
+      const policy = (await run.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')) ?? '';
+      for (const rule of ["default-src 'none'", "script-src 'nonce-"]) {
+        if (!policy.includes(rule)) {
+          throw new Error(`the panel's content security policy lacks ${rule}: ${policy}`);
+        }
+      }
+      // Beyond the nonce, only the webview's own origin (VS Code's `cspSource`) is allowed.
+      const origins = policy.match(/https?:\/\/[^\s;]+/g) ?? [];
+      if (/unsafe-inline|unsafe-eval/.test(policy) || origins.some((origin) => !origin.endsWith('.vscode-cdn.net'))) {
+        throw new Error(`the panel's content security policy lets in more than its own files: ${policy}`);
+      }
+      const remote = await run.locator('script[src], link[href], img[src]').evaluateAll((nodes) =>
+        nodes.map((node) => node.getAttribute('src') ?? node.getAttribute('href') ?? '').filter((url) => !new URL(url, 'https://x.vscode-cdn.net/').hostname.endsWith('.vscode-cdn.net')),
+      );
+      if (remote.length > 0) {
+        throw new Error(`the panel loads ${remote.join(', ')}`);
+      }
+      const background = async (bodyClass: string) => {
+        const frame = await vs.webviewWith(`body.${bodyClass} #message`);
+        return frame.locator('body').evaluate((body) => body.ownerDocument.defaultView?.getComputedStyle(body).backgroundColor ?? '');
+      };
+      writeSettings({ 'workbench.colorTheme': 'Default High Contrast' });
+      if ((await background('vscode-high-contrast')) !== 'rgb(0, 0, 0)') {
+        throw new Error('the panel is not black in the high contrast theme');
+      }
+      await vs.screenshot(shot('07d-run-high-contrast'));
+      const channels = (colour: string) => (colour.match(/\d+/g) ?? []).slice(0, 3).map(Number);
+      writeSettings({ 'workbench.colorTheme': 'Default Dark Modern' });
+      const dark = await background('vscode-dark');
+      if (!channels(dark).every((channel) => channel < 80)) {
+        throw new Error(`the panel is ${dark} in the dark theme`);
+      }
+      fs.rmSync(settingsFile); // back to the default, light theme
+      const light = await background('vscode-light');
+      if (!channels(light).every((channel) => channel > 200)) {
+        throw new Error(`the panel is ${light} in the light theme`);
+      }
+    }],
+
+    ['"Save as test" writes a conversation test that the bundled abl test passes', async () => {
+      const run = await runPanel();
+      await run.locator('#btn-save-test').click();
+      // VS Code's own save dialog, offered beside the agent's file.
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible' });
+      await waitUntilAsync(async () => (await input.inputValue()).endsWith(RECORDED), `the save dialog to offer ${RECORDED}`);
+      await page.keyboard.press('Enter');
+      await vs.notification('Saved the conversation as a test').waitFor();
+      await vs.command('Notifications: Clear All Notifications');
+      const recorded = path.join(workspace, RECORDED);
+      const result = spawnSync('python3', ['-m', 'abl', 'test', recorded], {
+        cwd: workspace,
+        env: { ...process.env, PYTHONPATH: bundledLibs(extensions) },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      if (result.status !== 0 || !result.stdout.includes('PASS recorded conversation')) {
+        throw new Error(`abl test on the saved test: exit ${result.status}\n${result.stdout}${result.stderr}`);
+      }
+    }],
+
+    ['the Testing view lists the conversation tests; running them passes, the saved one too', async () => {
+      await vs.command('Testing: Focus on Test Explorer View');
+      await vs.testRow(RECORDED).waitFor();
+      await vs.testRow('loan-supervisor.abltest.yaml').waitFor();
+      await vs.command('Test: Run All Tests');
+      await vs.testRow(RECORDED, 'Passed').waitFor();
+      await vs.testRow('loan-supervisor.abltest.yaml', 'Passed').waitFor();
+      await vs.testRow(RECORDED).locator('.monaco-tl-twistie').click();
+      await vs.testRow('recorded conversation', 'Passed').waitFor();
+      await vs.screenshot(shot('13-testing-view'));
+    }],
+
+    ['a conversation test that fails shows the failure at the failing turn', async () => {
+      const recorded = path.join(workspace, RECORDED);
+      const text = fs.readFileSync(recorded, 'utf8');
+      // The second turn now expects the wrong agent; the view reads the file again as it changes.
+      const wrong = text.replace(/(- user: 85k\n\s+agent: )Offer_Agent/, '$1Income_Capture_Agent');
+      if (wrong === text) {
+        throw new Error(`the recorded test has no second turn to break:\n${text}`);
+      }
+      fs.writeFileSync(recorded, wrong);
+      await vs.command('Test: Run All Tests');
+      await vs.testRow('recorded conversation', 'Failed').waitFor();
+      await vs.testRow('loan-supervisor.abltest.yaml', 'Passed').waitFor();
+      // Opening the failed test shows its message where the test file says what went wrong.
+      await vs.testRow('recorded conversation', 'Failed').dblclick();
+      await vs.activeTab(RECORDED).waitFor();
+      // The `agent:` check of the second turn: the line after its `- user: 85k`.
+      await vs.cursorAt(at(RECORDED, '- user: 85k').line + 1);
+      await page.locator('.test-output-peek, .peekview-widget', { hasText: 'the active agent after the turn differs' }).first().waitFor();
+      await vs.screenshot(shot('14-test-failure'));
+      await page.keyboard.press('Escape');
+      fs.writeFileSync(recorded, text);
+      await page.keyboard.press('Control+W'); // the test file; the run goes on in its panel
+      await vs.tab(RECORDED).waitFor({ state: 'detached' });
+    }],
+
+    ['the ABL Graph view shows the loan supervisor and its two routes, with the run\'s moves numbered', async () => {
+      await vs.open(LOAN);
+      await vs.goTo(at(LOAN, 'SUPERVISOR: Loan_Supervisor').line, 1);
       await vs.command('ABL: Show Handoff Graph');
-      await vs.tab('ABL Graph').waitFor();
-      const graph = vs.webview();
-      const routes = graph.locator('g.edge.handoff[aria-label^="Loan_Supervisor to "]');
+      const graph = await graphView();
+      await graph.locator('#scope', { hasText: 'Around Loan_Supervisor' }).waitFor();
       await graph.locator('g.edge.handoff.returnable[aria-label^="Loan_Supervisor to Income_Capture_Agent"]').waitFor();
       await graph.locator('g.edge.handoff.permanent[aria-label^="Loan_Supervisor to Offer_Agent"]').waitFor();
-      const count = await routes.count();
-      if (count !== 2) {
-        throw new Error(`the graph draws ${count} routes out of Loan_Supervisor`);
+      await expectRoutes(graph, 2);
+      // The run in the panel went there and back, then on to Offer_Agent.
+      await graph.locator('#run', { hasText: 'Run of Loan_Supervisor: 3 moves' }).waitFor();
+      for (const [order, edge] of [
+        ['1', 'g.edge.handoff[aria-label^="Loan_Supervisor to Income_Capture_Agent"]'],
+        ['2', 'g.edge.return[aria-label^="Income_Capture_Agent to Loan_Supervisor"]'],
+        ['3', 'g.edge.handoff[aria-label^="Loan_Supervisor to Offer_Agent"]'],
+      ]) {
+        const index = await graph.locator(`${edge}.taken`).getAttribute('data-edge');
+        await graph.locator(`g.step[data-edge="${index}"][data-order="${order}"]`).waitFor();
       }
       await vs.screenshot(shot('07c-graph'));
+    }],
+
+    ['a HANDOFF route typed in the editor appears in the graph at once; clicking it shows it', async () => {
+      const blank = at(LOAN, 'AGENT: Income_Capture_Agent').line - 1; // the empty line after the supervisor
+      await vs.goTo(blank, 1);
+      await page.keyboard.type('  - TO: Escalation_Agent');
+      await page.keyboard.press('Escape'); // the completion list, if it opened
+      let graph = await graphView();
+      const added = 'g.edge.handoff[aria-label^="Loan_Supervisor to Escalation_Agent"]';
+      await graph.locator(added).waitFor();
+      graph = await graphView();
+      await expectRoutes(graph, 3);
+      await vs.screenshot(shot('07e-graph-typed-route'));
+      await vs.goTo(1, 1);
+      // A click in the middle of the edge (a straight one has no height, which a locator's click
+      // takes for hidden).
+      // The drawing may be redrawn under the mouse (the analysis of the last keystrokes): click
+      // again until the editor shows the route.
+      await waitUntilAsync(async () => {
+        const box = await graph.locator(`${added} path.hit`).boundingBox({ timeout: 1000 }).catch(() => null);
+        if (box !== null) {
+          await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+        }
+        return vs.cursorAt(blank, undefined, 2000).then(() => true, () => false);
+      }, 'a click on the new edge to show its route');
+      await vs.activeTab(LOAN).waitFor();
+      await vs.goTo(1, 1); // the editor, not the graph, has the focus for the revert
+      await vs.command('File: Revert File');
+      await vs.line(/Escalation_Agent/).first().waitFor({ state: 'detached' });
+      await graph.locator(added).waitFor({ state: 'detached' });
       await vs.command('View: Close All Editor Groups');
-      await vs.tab('ABL Graph').waitFor({ state: 'detached' });
+      await vs.tab('Run Loan_Supervisor').waitFor({ state: 'detached' });
+      // The run ended with its panel: its moves are no longer drawn.
+      await graph.locator('#run', { hasText: /Run of/ }).waitFor({ state: 'detached' });
+      await graph.locator('g.edge.taken').first().waitFor({ state: 'detached' });
     }],
 
     ['without a suitable Python one notification says how to fix it', async () => {
@@ -244,6 +445,8 @@ export function scenario({ vs, log, workspace, results }: Context): Step[] {
       await page.keyboard.press('Enter'); // another key of the item: under `TO`
       await vs.cursorAt(route.line + 1, route.column + 2);
       await page.keyboard.type('HISTORY:');
+      // The server may already offer the modes after `:`; Enter must start a line, not take one.
+      await page.keyboard.press('Escape');
       await page.keyboard.press('Enter'); // the value block of a key: one level deeper
       await vs.cursorAt(route.line + 2, route.column + 4);
       const item = at(RETURNS_DESK, '- annual_income');

@@ -1,8 +1,10 @@
-import { FrameLocator, Locator, Page } from 'playwright-core';
+import { Frame, FrameLocator, Locator, Page } from 'playwright-core';
 
 /** Waits long enough for the language server on a busy 2-core machine, never longer. */
 export const SERVER_TIMEOUT_MS = 60_000;
 const UI_TIMEOUT_MS = 15_000;
+const QUICK_INPUT_TIMEOUT_MS = 5_000;
+const QUICK_INPUT_ATTEMPTS = 3;
 
 /** The VS Code workbench in the page, driven the way a user drives it: keyboard and clicks. */
 export class Workbench {
@@ -22,24 +24,38 @@ export class Workbench {
     await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
   }
 
+  /** Opens a quick input with `key`, types `text` and waits for `row` to be the focused row.
+   * A webview that takes the focus as it loads (a panel coming back into view) closes the quick
+   * input: then it is opened again. */
+  private async quickInput(key: string, text: string, row: Locator): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.page.keyboard.press(key);
+        await input.waitFor({ state: 'visible', timeout: QUICK_INPUT_TIMEOUT_MS });
+        await input.fill(text);
+        await row.waitFor({ timeout: QUICK_INPUT_TIMEOUT_MS });
+        if (await input.isVisible()) {
+          return;
+        }
+      } catch (error) {
+        if (attempt === QUICK_INPUT_ATTEMPTS) {
+          throw error;
+        }
+      }
+    }
+  }
+
   /** Runs a command from the palette by its title. */
   async command(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
-    const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    await input.fill(`>${title}`);
-    await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: UI_TIMEOUT_MS });
+    await this.quickInput('F1', `>${title}`, this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }));
     await this.page.keyboard.press('Enter');
   }
 
   /** Opens a workspace file with Quick Open and waits until its editor is the active one. */
   async open(fileName: string): Promise<void> {
-    await this.page.keyboard.press('Control+P');
-    const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    await input.fill(fileName);
     // Enter opens the focused row, which is the file only once the list has been filtered.
-    await this.page.locator(`.quick-input-list .monaco-list-row.focused[aria-label*="${fileName}"]`).waitFor({ timeout: UI_TIMEOUT_MS });
+    await this.quickInput('Control+P', fileName, this.page.locator(`.quick-input-list .monaco-list-row.focused[aria-label*="${fileName}"]`));
     await this.page.keyboard.press('Enter');
     await this.activeTab(fileName).waitFor({ timeout: UI_TIMEOUT_MS });
     await this.editor.locator('.view-lines').waitFor({ timeout: UI_TIMEOUT_MS });
@@ -48,6 +64,30 @@ export class Workbench {
   /** The page of the visible webview: VS Code nests it two iframes deep. */
   webview(): FrameLocator {
     return this.page.frameLocator('iframe.webview.ready >> visible=true').frameLocator('iframe#active-frame');
+  }
+
+  /** The page of the webview that shows `selector` (`#message` is the Run Agent panel, `#graph`
+   * the ABL Graph view), for when several webviews are on screen. Ask again after the webview
+   * reloads: a frame does not outlive its page. */
+  async webviewWith(selector: string, timeoutMs = UI_TIMEOUT_MS): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const frame of this.page.frames()) {
+        if (!frame.isDetached() && (await frame.locator(selector).count().catch(() => 0)) > 0) {
+          return frame;
+        }
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`no webview shows ${selector}`);
+      }
+      await this.page.waitForTimeout(100);
+    }
+  }
+
+  /** A row of the Testing view's tree, by the label VS Code reads out: `name (State)`. */
+  testRow(label: string, state?: 'Passed' | 'Failed' | 'Errored' | 'Skipped'): Locator {
+    const text = state === undefined ? label : `${label} (${state})`;
+    return this.page.locator(`.test-explorer .monaco-list-row[aria-label*="${text}"]`).first();
   }
 
   /** An editor tab (of a file or a panel) by its label. */
@@ -72,9 +112,9 @@ export class Workbench {
   }
 
   /** Waits until the status bar shows the cursor at `line`, `column`. */
-  async cursorAt(line: number, column?: number): Promise<void> {
+  async cursorAt(line: number, column?: number, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
     const text = column === undefined ? `Ln ${line},` : `Ln ${line}, Col ${column}`;
-    await this.page.locator('.statusbar-item', { hasText: text }).first().waitFor({ timeout: UI_TIMEOUT_MS });
+    await this.page.locator('.statusbar-item', { hasText: text }).first().waitFor({ timeout: timeoutMs });
   }
 
   /** The rendered lines of the active editor that match `pattern` (write spaces as `\s`:
