@@ -46,7 +46,7 @@ def test_links_outside_the_project_are_skipped(
     secret.write_text("password=hunter2\n", encoding="utf-8")
     (project / "leak.abl").symlink_to(secret)
     (project / "inside.abl").symlink_to(project / "helper.agent.abl")  # inside: read
-    code, out, err = _check(capsys, project)
+    _, out, err = _check(capsys, project)
     assert "hunter2" not in out + err
     assert "leak.abl: skipped: a link to a file outside the project folder" in err
     assert "Checked 2 file(s)" in out
@@ -57,7 +57,7 @@ def test_fifos_and_devices_are_skipped(project: Path, capsys: pytest.CaptureFixt
     (project / "zero.abl").symlink_to("/dev/zero")
     files, _ = discover([str(project)])
     assert [f.name for f in files] == ["helper.agent.abl"]
-    code, out, err = _check(capsys, project)  # returns: the FIFO is never opened
+    code, _, err = _check(capsys, project)  # returns: the FIFO is never opened
     assert code == 0
     assert "pipe.abl: skipped: not a regular file" in err
     assert "zero.abl: skipped" in err
@@ -66,11 +66,11 @@ def test_fifos_and_devices_are_skipped(project: Path, capsys: pytest.CaptureFixt
 def test_large_files_are_skipped(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with open(project / "huge.abl", "wb") as handle:
         handle.truncate(MAX_FILE_BYTES + 1)  # sparse: no real disk use
-    code, out, err = _check(capsys, project)
+    code, _, err = _check(capsys, project)
     assert code == 0 and "huge.abl: skipped: larger than 10 MB" in err
 
 
 def test_a_folder_of_only_unreadable_files_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     os.mkfifo(tmp_path / "pipe.abl")
-    code, out, err = _check(capsys, tmp_path)
+    code, _, err = _check(capsys, tmp_path)
     assert code != 0 and "not a regular file" in err and "Traceback" not in err

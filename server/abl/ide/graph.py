@@ -121,7 +121,7 @@ def merge_views(views: Sequence[tuple[str, GraphView]]) -> GraphView:
             merged.nodes.append(GraphNode(qualify(node.id), node.kind, node.label, node.path, node.range))
             merged.node_codes[qualify(node.id)] = view.node_codes.get(node.id, ())
             merged.projects[qualify(node.id)] = label
-        for edge, codes in zip(view.edges, view.edge_codes):
+        for edge, codes in zip(view.edges, view.edge_codes, strict=True):
             merged.edges.append(_requalified(edge, qualify))
             merged.edge_codes.append(codes)
         merged.roots.extend(qualify(r) for r in view.roots)
@@ -188,7 +188,7 @@ def to_json(view: GraphView, locate: Locate = locate_by_path) -> dict[str, Any]:
             entry["project"] = view.projects[node.id]
         nodes.append(entry)
     edges = []
-    for edge, codes in zip(view.edges, view.edge_codes):
+    for edge, codes in zip(view.edges, view.edge_codes, strict=True):
         entry = {
             "from": edge.source,
             "to": edge.target,
@@ -221,7 +221,7 @@ def fingerprint(view: GraphView) -> str:
     digest = hashlib.blake2b(digest_size=16)
     for node in view.nodes:
         digest.update(f"N\0{node.id}\0{node.kind.value}\0{node.path}\0{view.node_codes.get(node.id, ())}\n".encode())
-    for edge, codes in zip(view.edges, view.edge_codes):
+    for edge, codes in zip(view.edges, view.edge_codes, strict=True):
         digest.update(
             f"E\0{edge.source}\0{edge.target}\0{edge.kind.value}\0{edge.returnable}\0{edge.history}\0"
             f"{edge.history_count}\0{edge.condition}\0{edge.passes}\0{edge.maps}\0{edge.via}\0{edge.hand_back}\0"
