@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from rapidfuzz.distance import OSA, Indel, Levenshtein
 
@@ -55,6 +56,16 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     return best[0] if best else None
 
 
+# How a variable, field, step or tool can be written where a fix puts it: `a`, `a_b`, `a.b`.
+_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+
+
+def did_you_mean_name(word: str, candidates: Iterable[str]) -> str | None:
+    """`did_you_mean` among the candidates that can be written as a name: one read from broken
+    text (`us[toid` from `SET: us[toid=`) would break the line a fix writes it into."""
+    return did_you_mean(word, (c for c in candidates if _NAME.fullmatch(c)))
+
+
 def ranked(word: str, candidates: Iterable[str], limit: int = 5) -> list[str]:
     """Up to `limit` candidates close enough to `word`, the most likely first."""
     if not squash(word) or limit <= 0:
@@ -69,6 +80,22 @@ def ranked(word: str, candidates: Iterable[str], limit: int = 5) -> list[str]:
 
 def score(word: str, candidate: str) -> float:
     """How alike `word` and `candidate` are, 0 to 100 (see the module docstring)."""
+    if len(word) + len(candidate) <= _REMEMBERED_LENGTH:
+        return _remembered_score(word, candidate)
+    return _score(word, candidate)
+
+
+# A file that repeats one unknown word asks the same question each time (a pasted block of
+# misspelt keys: thousands of times), so short pairs are answered once; long ones are rare.
+_REMEMBERED_LENGTH = 200
+
+
+@lru_cache(maxsize=16_384)
+def _remembered_score(word: str, candidate: str) -> float:
+    return _score(word, candidate)
+
+
+def _score(word: str, candidate: str) -> float:
     left, right = squash(word), squash(candidate)
     if not left or not right:
         return 0.0

@@ -69,6 +69,7 @@ SYNTAX_CODES = {
     "ROUTING_NOT_EXECUTED": W,
     "TAB_INDENTATION": W,
     "NESTING_TOO_DEEP": E,
+    "LIMIT_EXCEEDED": E,
     "RULE_FAILED": E,
     "INVALID_ENCODING": E,
     "SECTION_OUTSIDE_AGENT": E,
@@ -110,6 +111,8 @@ LINT_CODES = {
     "TEMPLATE_SINGLE_BRACE": H,
     # Writes into the parent that the runtime refuses (seed 004, troubleshooting).
     "RETURN_TARGET_NOT_DECLARED": W,
+    # An author's pattern that backtracks for ever on what a customer types.
+    "PATTERN_BACKTRACKS": W,
 }
 
 # Suppression comments that hide nothing or cannot be read.

@@ -66,11 +66,15 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, list[int]]:
 
 
 def _conflict(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
-    """Two edits that overlap, or insert at the same place (their order would be a guess)."""
+    """Two edits that overlap, or an insertion at either end of another edit: it was placed by
+    what lies around it, which the other edit changes (and two insertions at one place would
+    leave their order a guess)."""
     (a_start, a_end, _), (b_start, b_end, _) = a, b
     if a_start < b_end and b_start < a_end:
         return True
-    return a_start == b_start and (a_start == a_end or b_start == b_end)
+    if a_start == a_end and b_start <= a_start <= b_end:
+        return True
+    return b_start == b_end and a_start <= b_start <= a_end
 
 
 # --- where a safe fix cannot be sure of keeping the meaning ---------------------------------------
@@ -99,9 +103,14 @@ def unsettled_rows(source: SourceFile) -> list[tuple[int, int]]:
 
 
 def touches(fix: Fix, spans: Sequence[tuple[int, int]]) -> bool:
-    return any(
-        first <= edit.range.end.line and edit.range.start.line <= last for edit in fix.edits for first, last in spans
-    )
+    """Whether an edit of `fix` falls in one of the spans; an edit at the start of a line touches
+    the line before it too (inserted there, it ends the block above)."""
+    for edit in fix.edits:
+        start, end = edit.range.start, edit.range.end
+        low = start.line - 1 if start.character == 0 else start.line
+        if any(first <= end.line and low <= last for first, last in spans):
+            return True
+    return False
 
 
 def settled(diagnostic: Diagnostic, fix: Fix, spans: Sequence[tuple[int, int]]) -> bool:

@@ -7,6 +7,7 @@ those questions so each rule states only what it changes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from abl.checks.layout import block_end
@@ -14,6 +15,14 @@ from abl.diagnostics import Fix, TextEdit
 from abl.model import HandoffRoute
 from abl.syntax.cst import Node, SourceFile
 from abl.text import Position, Range
+
+_AGENT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def nameable(names: Sequence[str]) -> list[str]:
+    """The names that can be written after `TO:` or `AGENT:` as they are: a "did you mean" must
+    not offer an agent whose own name is broken (`Orders]`), which would break the route too."""
+    return [n for n in names if _AGENT_NAME.fullmatch(n)]
 
 
 def quoted_list(names: Sequence[str], limit: int = 12) -> str:

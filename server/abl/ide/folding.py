@@ -18,7 +18,7 @@ Neither function raises, whatever the text; no recursion follows the nesting dep
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -186,7 +186,8 @@ def selection_ranges(document: Document, positions: Iterable[Position]) -> list[
     comment_rows = {t.row for t in _all_trivia(source) if t.kind is TriviaKind.COMMENT}
     comments = _comment_columns(source, comment_rows)
     blocks = _Blocks(source)
-    return [_selection_at(document, position, comment_rows, comments, blocks) for position in positions]
+    agents = _AgentRanges(document, blocks)
+    return [_selection_at(document, position, comment_rows, comments, blocks, agents) for position in positions]
 
 
 def _comment_columns(source: SourceFile, comment_rows: set[int]) -> dict[int, int]:
@@ -203,7 +204,12 @@ def _comment_columns(source: SourceFile, comment_rows: set[int]) -> dict[int, in
 
 
 def _selection_at(
-    document: Document, position: Position, comment_rows: set[int], comments: dict[int, int], blocks: _Blocks
+    document: Document,
+    position: Position,
+    comment_rows: set[int],
+    comments: dict[int, int],
+    blocks: _Blocks,
+    agents: _AgentRanges,
 ) -> SelectionRange:
     site = locate(document, position)
     pos = site.position
@@ -213,7 +219,7 @@ def _selection_at(
     candidates += _line_ranges(site, line, comment_rows, comments, blocks)
     for step in reversed(site.path):
         candidates.append(blocks.range(step.node))
-    candidates += _agent_range(document, pos, blocks)
+    candidates += agents.around(pos)
     candidates.append(_file_range(source))
     return _chain(candidates, pos)
 
@@ -297,12 +303,21 @@ def _quoted(line: str, row: int, char: int, node: Node) -> list[Range]:
     return []
 
 
-def _agent_range(document: Document, pos: Position, blocks: _Blocks) -> list[Range]:
-    for header, last in _agent_blocks(document.source, document):
-        whole = Range(header.head_range.start, blocks.range(last).end)
-        if header.row <= pos.line <= whole.end.line:
-            return [whole]
-    return []
+class _AgentRanges:
+    """The range of each agent of the file, worked out once for all the positions asked about."""
+
+    def __init__(self, document: Document, blocks: _Blocks) -> None:
+        self.ranges = [
+            Range(header.head_range.start, blocks.range(last).end)
+            for header, last in _agent_blocks(document.source, document)
+        ]
+        self.starts = [r.start.line for r in self.ranges]  # in row order, and the ranges do not overlap
+
+    def around(self, pos: Position) -> list[Range]:
+        at = bisect_right(self.starts, pos.line) - 1
+        if at >= 0 and pos.line <= self.ranges[at].end.line:
+            return [self.ranges[at]]
+        return []
 
 
 def _file_range(source: SourceFile) -> Range:

@@ -26,9 +26,11 @@ from abl.checks.cache import CheckCache
 from abl.checks.engine import DEFAULT_OPTIONS, CheckOptions, check_file
 from abl.config import DEFAULT as DEFAULT_CONFIG
 from abl.config import Config, ConfigProblem, find_config, load_config
-from abl.diagnostics import Diagnostic
+from abl.diagnostics import Diagnostic, Severity
 from abl.gcpause import paused_gc
 from abl.model import Agent, Document
+from abl.syntax.limits import LIMIT_CODE, MAX_FILE_BYTES, file_message
+from abl.text import Range
 from abl.workspace import AgentRef, Project, decode
 from abl.workspace.index import discover
 from abl.workspace.projects import MARKERS
@@ -245,6 +247,10 @@ class AnalysisHost:
             self._large.discard(path)
             return root
         self._project_of[path] = root
+        if len(text) > MAX_FILE_BYTES:
+            # Not read at all, as `abl check` skips it: parsing would take the server's time and memory.
+            self._read_diagnostics[path] = (_too_large(len(text)),)
+            text = ""
         if len(text) > LARGE_FILE_BYTES:
             self._large.add(path)
         else:
@@ -291,9 +297,14 @@ class AnalysisHost:
             return  # the editor's text wins over the file on disk
         try:
             with open(path, "rb") as handle:
-                data = handle.read(LARGE_FILE_BYTES * 4 + 1)
+                data = handle.read(MAX_FILE_BYTES + 1)  # enough to tell that a file is over the limit
         except OSError:
             self.file_deleted(path)
+            return
+        if len(data) > MAX_FILE_BYTES:
+            self._read_diagnostics[path] = (_too_large(len(data)),)
+            self._pending[path] = ""
+            self._generation += 1
             return
         source = decode(data)
         self._read_diagnostics[path] = source.diagnostics
@@ -427,3 +438,7 @@ class Analysis:
             if agent.header.row <= row:
                 found = agent
         return found
+
+
+def _too_large(size: int) -> Diagnostic:
+    return Diagnostic(LIMIT_CODE, Severity.ERROR, file_message(size), Range.empty(0, 0))

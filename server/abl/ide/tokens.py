@@ -593,6 +593,7 @@ def _expression_parts(node: object) -> Iterator[tuple[tuple[int, int], int, int]
 
 def _literals(line: str, start: int, end: int) -> Iterator[tuple[int, int, int]]:
     """(start, end, type) of the strings, numbers and constants in `line[start:end]`."""
+    end = min(end, len(line))  # a node's span may count a lone `\r` the line's text leaves out
     i = start
     while i < end:
         ch = line[i]

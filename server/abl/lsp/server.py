@@ -33,6 +33,7 @@ from abl.diagnostics import Diagnostic
 from abl.ide.host import LARGE_FILE_BYTES, Analysis, AnalysisHost
 from abl.lsp.convert import Positions, diagnostic, path_to_uri, uri_to_path
 from abl.lsp.memory import HeapKeeper
+from abl.lsp.protocol import AblProtocol
 from abl.lsp.settings import Settings
 from abl.lsp.transport import ReadAheadReader
 from abl.lsp.wire import DiagnosticWire, publish_body, write_message
@@ -51,7 +52,7 @@ _PARTIAL_MESSAGE_WAIT_S = 0.002
 
 class AblServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("abl", __version__)
+        super().__init__("abl", __version__, protocol_cls=AblProtocol)  # answers unreadable requests
         self.host = AnalysisHost()
         self.settings = Settings()
         self.reader: ReadAheadReader | None = None

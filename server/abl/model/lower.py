@@ -42,7 +42,8 @@ from abl.model.types import (
     ToolParam,
     read_flag,
 )
-from abl.syntax.cst import Node, SourceFile, find_entry
+from abl.syntax import limits
+from abl.syntax.cst import Node, SourceFile, find_entry, winning_walk
 from abl.syntax.values import Value, ValueKind, read_value, split_top_level, unquote
 from abl.text import Position, Range
 
@@ -219,6 +220,8 @@ class _Lowering:
             kind = HEADERS.get(node.key.upper())
             if kind is AgentKind.BEHAVIOR_PROFILE and _inline_profile(node, current):
                 kind = None  # `BEHAVIOR_PROFILE:` with no name, inside an agent: one of its sections
+            if kind is not None and len(doc.agents) >= limits.MAX_DOCUMENTS:
+                break  # the rest of the file is not read (the checks report LIMIT_EXCEEDED here)
             if kind is not None:
                 name = self.scalar(node)
                 agent_name = Name(name.text if name else "", name.range if name else node.key_range)
@@ -266,7 +269,7 @@ class _Lowering:
         """Variables written by handlers outside FLOW: `SET` blocks (`set:` maps, `- SET:`
         actions) and `AS:` names of calls, wherever they sit in the section."""
         own_sets = node.key.upper() not in ("HOOKS", "ON_ERROR")  # those two keep their SETs in hooks_sets
-        for n in node.walk():
+        for n in winning_walk(node):
             if n is node or not n.is_entry:
                 continue
             key = n.key.upper()
@@ -573,12 +576,13 @@ class _Lowering:
                 handler = val
             elif key == "RESUME_WITH":
                 resume_with = val
+            # Written twice, a block is a key set twice: the later one wins (DUPLICATE_KEY).
             elif key == "MAP" and e is not None:
-                map_entries.extend(self.map_entries(e))
+                map_entries = list(self.map_entries(e))
             elif key == "SET" and e is not None:
-                sets.extend(self.assignments(e))
+                sets = list(self.assignments(e))
             elif key == "CLEAR" and e is not None:
-                clear.extend(self.names(e))
+                clear = list(self.names(e))
         return OnReturn(
             node.key_range, None, action, handler, resume_with, tuple(map_entries), tuple(sets), tuple(clear)
         )
@@ -735,7 +739,7 @@ class _Lowering:
             )
 
     def hooks(self, agent: Agent, node: Node) -> None:
-        for n in node.walk():
+        for n in winning_walk(node):
             if n.is_entry and n.key.upper() == "SET" and n is not node:
                 agent.hooks_sets.extend(self.assignments(n))
 
@@ -746,7 +750,7 @@ class _Lowering:
 
     def on_error(self, agent: Agent, node: Node) -> None:
         agent.error_handlers = tuple(StepReader(self).error_handlers(node))
-        for n in node.walk():
+        for n in winning_walk(node):
             if n is node or not n.is_entry or not n.has_value:
                 continue
             key = n.key.upper()
@@ -784,12 +788,9 @@ def parse_failure(value: Scalar) -> FailureAction:
         return FailureAction(FailureKind.INVALID, value)
     if w == "handoff" and rest:
         target = rest.split()[-1]
-        start = value.range.start
-        offset = raw.rfind(target)
-        rng = Range(
-            Position(start.line, start.character + offset), Position(start.line, start.character + offset + len(target))
+        return FailureAction(
+            FailureKind.HANDOFF, value, target=Name(target, value.part(raw.rfind(target), len(target)))
         )
-        return FailureAction(FailureKind.HANDOFF, value, target=Name(target, rng))
     if w == "retry":
         return FailureAction(FailureKind.RETRY, value)
     return FailureAction(FailureKind.INVALID, value)

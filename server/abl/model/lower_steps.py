@@ -8,7 +8,7 @@ read without regard to case, as everywhere outside `CONTEXT`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from abl.model.steps import (
@@ -38,7 +38,7 @@ from abl.model.steps import (
     Transition,
 )
 from abl.model.types import GatherField, Name, Scalar, read_flag
-from abl.syntax.cst import Node, find_entry
+from abl.syntax.cst import Node, find_entry, winning_walk
 from abl.syntax.values import split_top_level, unquote
 from abl.text import Position, Range
 
@@ -121,7 +121,7 @@ class StepReader:
                 continue
             flow.written.append(self.step(step_node))
             self._collect(flow, step_node)
-        flow.references = list(_references(node, step_nodes))
+        flow.references = list(_references(node, step_nodes, self.low.pos))
         return flow
 
     def _listed(self, entry: Node) -> list[Name]:
@@ -133,7 +133,7 @@ class StepReader:
     def _collect(self, flow: Flow, step: Node) -> None:
         """What the project can see of a step: the variables it sets, the call and transform
         results it names and the fields it gathers (anywhere inside it)."""
-        for n in step.walk():
+        for n in winning_walk(step):
             if not n.is_entry:
                 continue
             key = n.key.upper()
@@ -241,10 +241,7 @@ class StepReader:
             m = _HANDOFF.match(text)
             if m is None:
                 return Transition(Move.HANDOFF, value)
-            offset = value.raw.find(m.group(1))
-            start = value.range.start
-            at = Position(start.line, start.character + max(offset, 0))
-            target = Name(m.group(1), Range(at, Position(at.line, at.character + len(m.group(1)))))
+            target = Name(m.group(1), value.part(value.raw.find(m.group(1)), len(m.group(1))))
             return Transition(Move.HANDOFF, value, target)
         for move in (Move.CONTINUE, Move.RETRY_STEP, Move.BACKTRACK, Move.RESUME, Move.END):
             if word == move.value.upper():
@@ -376,10 +373,7 @@ class StepReader:
             arguments.extend(self._with(with_node))
         as_node = entry.find("AS") or find_entry(siblings, "AS")
         result = self.low.scalar(as_node)
-        offset = value.raw.find(name)
-        start = value.range.start
-        at = Position(start.line, start.character + max(offset, 0))
-        tool = Name(name, Range(at, Position(at.line, at.character + len(name))))
+        tool = Name(name, value.part(value.raw.find(name), len(name)))
         return CallSpec(
             tool, tuple(arguments), Name(result.text.strip(), result.range) if result else None, entry.range()
         )
@@ -596,7 +590,7 @@ class StepReader:
 # --- step references, for the checker -------------------------------------------------------
 
 
-def _references(flow: Node, steps: list[Node]) -> Iterator[tuple[str, Name]]:
+def _references(flow: Node, steps: list[Node], pos: Callable[[int], Position]) -> Iterator[tuple[str, Name]]:
     """Every step name written in the flow: `entry_point`, `steps` and one-line transitions."""
     for entry in flow.children:
         if not entry.is_entry:
@@ -605,17 +599,16 @@ def _references(flow: Node, steps: list[Node]) -> Iterator[tuple[str, Name]]:
         if key == "entry_point" and entry.has_value:
             yield from _named(entry, entry.value, entry.value_range)
         elif key == "steps":
-            yield from _step_list(entry)
+            yield from _step_list(entry, pos)
         elif key == "global_digressions":
             yield from _transitions(entry)
     for step in steps:
         yield from _transitions(step)
 
 
-def _step_list(entry: Node) -> Iterator[tuple[str, Name]]:
+def _step_list(entry: Node, pos: Callable[[int], Position]) -> Iterator[tuple[str, Name]]:
     if entry.has_value:
         text = entry.value
-        start = entry.value_range.start
         if "->" in text:
             parts = text.split("->")
         else:
@@ -630,9 +623,10 @@ def _step_list(entry: Node) -> Iterator[tuple[str, Name]]:
             word = part.strip()
             if not word:
                 continue
-            col = start.character + at + part.find(word)
+            # Through the file's positions: a list left open runs on over the next lines.
+            first = entry.value_start + at + part.find(word)
             name, _ = unquote(word)
-            yield entry.key, Name(name, Range(Position(start.line, col), Position(start.line, col + len(word))))
+            yield entry.key, Name(name, Range(pos(first), pos(first + len(word))))
     for child in entry.children:
         content = child.content if child.is_item else None
         if content is not None and content.is_text:

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from abl.text import Range
+from abl.text import Position, Range
 
 if TYPE_CHECKING:
     from abl.expr import ConditionParse
@@ -40,6 +40,16 @@ class Scalar:
     @property
     def lower(self) -> str:
         return self.text.strip().lower()
+
+    def part(self, offset: int, length: int) -> Range:
+        """Where `length` characters at `offset` into `raw` are written. A value that runs over
+        several lines (an open bracket carries it on) gives its whole range: its line lengths
+        are not known here, and a guess could point past the end of a line."""
+        start = self.range.start
+        if self.range.end.line != start.line:
+            return self.range
+        first = start.character + max(offset, 0)
+        return Range(Position(start.line, first), Position(start.line, min(first + length, self.range.end.character)))
 
 
 def read_flag(value: Scalar | None) -> bool | None:

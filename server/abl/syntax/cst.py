@@ -185,6 +185,26 @@ class Node:
                 stack.extend(reversed(node.children))
 
 
+def winning_walk(root: Node) -> Iterator[Node]:
+    """`root` and its descendants in document order, leaving out each entry (with everything
+    under it) that a later sibling entry of the same key overrides: the later one wins, as
+    `find_entry` and `DUPLICATE_KEY` say, for readers that collect over a whole subtree."""
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        if node.children:
+            last: dict[str, Node] = {}
+            for child in node.children:
+                if child.kind is NodeKind.ENTRY:
+                    last[child.key.lower()] = child
+            stack.extend(
+                child
+                for child in reversed(node.children)
+                if child.kind is not NodeKind.ENTRY or last[child.key.lower()] is child
+            )
+
+
 def find_entry(nodes: Iterable[Node], key: str) -> Node | None:
     """The entry among `nodes` whose key matches `key`, ignoring case. When a key is repeated
     the later one wins, as on the platform (`DUPLICATE_KEY` says so)."""

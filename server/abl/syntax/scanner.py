@@ -17,7 +17,15 @@ from lark import Token
 
 from abl.diagnostics import Diagnostic, Severity
 from abl.syntax.cst import PIPE_MARKERS, Node, NodeKind, Trivia, TriviaKind
-from abl.syntax.limits import MAX_NESTING_DEPTH, nesting_message
+from abl.syntax.limits import (
+    LIMIT_CODE,
+    MAX_LINE_CHARS,
+    MAX_LIST_ITEMS,
+    MAX_NESTING_DEPTH,
+    line_message,
+    list_message,
+    nesting_message,
+)
 from abl.text import Range
 
 # A key: an identifier-like name (dots and dashes allowed), a quoted name, or the two-word
@@ -121,8 +129,14 @@ class _Scanner:
         row = self.row
         nodes_here: list[Node] = []
         node_start = start
-        # A run of `- ` dashes: each opens an item whose content sits at a deeper column.
-        while text.startswith("-", content) and (content + 1 == content_end or text[content + 1] in " \t"):
+        # A run of `- ` dashes: each opens an item whose content sits at a deeper column. (A line
+        # over the length limit is not split into items: `_content_node` reports it whole.)
+        too_long = content_end - start > MAX_LINE_CHARS
+        while (
+            not too_long
+            and text.startswith("-", content)
+            and (content + 1 == content_end or text[content + 1] in " \t")
+        ):
             item = Node(NodeKind.ITEM, row, start, node_start, content + 1, col, source=text)
             item.value_start = item.value_end = content + 1
             nodes_here.append(item)
@@ -141,6 +155,8 @@ class _Scanner:
             node, open_brackets, parens = self._content_node(start, node_start, content, content_end, col)
             nodes_here.append(node)
             last_end = self._continuation(node, open_brackets, line_end, parens)
+            if node.value_end - node.value_start > 2 * MAX_LIST_ITEMS:  # each item takes 2 characters or more
+                self._count_items(node)
         else:
             # A bare dash: the item owns the rest of the line.
             nodes_here[-1].end = line_end
@@ -189,6 +205,20 @@ class _Scanner:
             v = content
             allow_slashes = False
             parens = _SIGNATURE_START.match(text, content, content_end) is not None
+        if content_end - line_start > MAX_LINE_CHARS:
+            # Not read past the key: the value stays empty (every byte still belongs to the node).
+            node.value_start = node.value_end = v
+            node.value_end_row = self.row
+            node.value_end_char = v - line_start
+            self.diagnostics.append(
+                Diagnostic(
+                    LIMIT_CODE,
+                    Severity.ERROR,
+                    line_message(content_end - line_start),
+                    Range.on_line(self.row, MAX_LINE_CHARS, MAX_LINE_CHARS + 1),
+                )
+            )
+            return node, [], parens
         shape = _value_shape(text, v, content_end, allow_slashes, parens=parens)
         node.value_start = v
         node.value_end = shape.end if shape.end > v else v
@@ -336,6 +366,37 @@ class _Scanner:
 
     def _error(self, rng: Range, message: str) -> None:
         self.diagnostics.append(Diagnostic("SYNTAX_ERROR", Severity.ERROR, message, rng))
+
+    def _count_items(self, node: Node) -> None:
+        """Report the first list or map of the value holding more than MAX_LIST_ITEMS items."""
+        text = self.text
+        counts: list[int] = []  # commas seen at each open bracket
+        quote = ""
+        i, end = node.value_start, node.value_end
+        while i < end:
+            c = text[i]
+            if quote:
+                if c == "\\":
+                    i += 1
+                elif c == quote:
+                    quote = ""
+            elif c in "\"'" and text[i - 1] in _QUOTE_OPENERS:  # as `_value_shape`: not `it's`
+                quote = c
+            elif c in "[{":
+                counts.append(0)
+            elif c in "]}":
+                if counts:
+                    counts.pop()
+            elif c == "," and counts:
+                counts[-1] += 1
+                if counts[-1] == MAX_LIST_ITEMS:  # this comma starts item MAX_LIST_ITEMS + 1
+                    row = node.row + text.count("\n", node.line_start, i)
+                    column = i - (text.rfind("\n", 0, i) + 1)
+                    self.diagnostics.append(
+                        Diagnostic(LIMIT_CODE, Severity.ERROR, list_message(), Range.on_line(row, column, column + 1))
+                    )
+                    return
+            i += 1
 
     def _too_deep(self, rng: Range, what: str) -> None:
         if not self.deep_warned:

@@ -18,7 +18,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from abl.resources import grammar_text
-from abl.syntax.limits import MAX_NESTING_DEPTH
+from abl.syntax.limits import MAX_LIST_ITEMS, MAX_NESTING_DEPTH
 
 
 class ValueKind(enum.Enum):
@@ -102,7 +102,7 @@ def _simple_list(s: str, start: int) -> Value | None:
                 raw[1:-1] if quoted else raw,
             )
         )
-    return Value(ValueKind.LIST, s, start, start + len(s), items=tuple(items))
+    return Value(ValueKind.LIST, s, start, start + len(s), items=tuple(items[:MAX_LIST_ITEMS]))
 
 
 def split_top_level(text: str, sep: str = ",") -> list[str]:
@@ -180,13 +180,14 @@ class _ToValue(Transformer):
 
     sq_string = dq_string
 
+    # Past MAX_LIST_ITEMS the rest is not read (the scanner reports LIMIT_EXCEEDED there).
     def list(self, children: Sequence[Any]) -> Value:
         items = tuple(c for c in children if isinstance(c, Value))
-        return Value(ValueKind.LIST, "", 0, 0, items=items)
+        return Value(ValueKind.LIST, "", 0, 0, items=items[:MAX_LIST_ITEMS])
 
     def map(self, children: Sequence[Any]) -> Value:
         pairs = tuple(c for c in children if isinstance(c, tuple))
-        return Value(ValueKind.MAP, "", 0, 0, pairs=pairs)
+        return Value(ValueKind.MAP, "", 0, 0, pairs=pairs[:MAX_LIST_ITEMS])
 
     def pair(self, children: Sequence[Any]) -> tuple[Value, Value]:
         return (children[0], children[1])

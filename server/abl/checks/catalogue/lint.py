@@ -821,6 +821,44 @@ RETURN_TARGET_NOT_DECLARED = Code(
     see_also=("W801", "RESERVED_VARIABLE_NAME", "RETURN_VALUE_NOT_MAPPED"),
 )
 
+
+def _tracking_field(pattern: str) -> str:
+    return _ORDER_STATUS_AGENT.replace(
+        "    REQUIRED: true\n", f'    REQUIRED: true\n    EXTRACTION_PATTERN: "{pattern}"\n', 1
+    )
+
+
+PATTERN_BACKTRACKS = Code(
+    code="PATTERN_BACKTRACKS",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Pattern that can backtrack for ever",
+    summary=(
+        "An `extraction_pattern` or `pattern(...)` repeats a group that repeats itself, so a message "
+        "that almost matches takes time that doubles with each character."
+    ),
+    explanation=(
+        "A gather field's pattern runs on what the customer typed. In `(a+)+` or `(\\w+\\s?)+` the "
+        "outer repeat and the inner one can share the same characters in every possible way, and "
+        "on a message that fails to match near its end the regular-expression engine tries them "
+        "all: each character doubles the time, so 24 characters take most of a second and 30 about "
+        "a minute. The turn stalls meanwhile (this tool's "
+        "runtime stops a pattern after a quarter of a second and treats the field as not found). "
+        "Make each pass of the outer repeat consume something the inner one cannot, such as a "
+        "separator: `[A-Z0-9]+(?:-[A-Z0-9]+)*` matches the same codes in linear time. The pattern "
+        "is read, never run, by the checker."
+    ),
+    bad_example=_tracking_field("([A-Z0-9]+-?)+"),
+    good_example=_tracking_field("[A-Z0-9]+(?:-[A-Z0-9]+)*"),
+    fix="No quick fix: which rewrite keeps the texts the field must accept is the author's call.",
+    fix_safety=FixSafety.NONE,
+    runtime=(
+        "The pattern runs on each message while the field is gathered; this tool's runtime stops it "
+        "after 0.25 s and reads the field as not given."
+    ),
+)
+
+
 CODES: tuple[Code, ...] = (
     HISTORY_FALLS_BACK_TO_FULL,
     HISTORY_LAST_ZERO,
@@ -842,4 +880,5 @@ CODES: tuple[Code, ...] = (
     LEGACY_TOP_LEVEL_MAP,
     TEMPLATE_SINGLE_BRACE,
     RETURN_TARGET_NOT_DECLARED,
+    PATTERN_BACKTRACKS,
 )

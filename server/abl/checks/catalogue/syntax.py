@@ -482,6 +482,32 @@ NESTING_TOO_DEEP = Code(
     see_also=("SYNTAX_ERROR",),
 )
 
+LIMIT_EXCEEDED = Code(
+    code="LIMIT_EXCEEDED",
+    severity=Severity.ERROR,
+    group=Group.SYNTAX,
+    title="Beyond an input limit",
+    summary=(
+        "A line longer than 100,000 characters, a list or map of more than 1,000 items, or more "
+        "than 50,000 agents in one file."
+    ),
+    explanation=(
+        "The tools read files from anywhere (an editor opens whatever is opened), so what one file "
+        "can make them do is bounded. No agent comes near these limits; a file that does is "
+        "generated or damaged. What goes past a limit is not read, and the error says where: a "
+        "line's value past 100,000 characters, the items of one `[...]` list or `{...}` map after "
+        "the 1,000th, the agents, supervisors and profiles of one file after the 50,000th. Files "
+        "over 10 MB are not read at all (`abl check` says so), and nesting has its own code, "
+        "`NESTING_TOO_DEEP`."
+    ),
+    bad_example=_tracker("LIMITATIONS: [" + ", ".join(f"r{i}" for i in range(1001)) + "]\n"),
+    good_example=_tracker('LIMITATIONS: ["No refunds", "No address changes"]\n'),
+    fix="No quick fix: split the file, the line or the list.",
+    fix_safety=FixSafety.NONE,
+    runtime="What goes past the limit is not read; the platform refuses files of this size.",
+    see_also=("NESTING_TOO_DEEP",),
+)
+
 RULE_FAILED = Code(
     code="RULE_FAILED",
     severity=Severity.ERROR,
@@ -853,6 +879,7 @@ CODES: tuple[Code, ...] = (
     ROUTING_NOT_EXECUTED,
     TAB_INDENTATION,
     NESTING_TOO_DEEP,
+    LIMIT_EXCEEDED,
     RULE_FAILED,
     INVALID_ENCODING,
     SECTION_OUTSIDE_AGENT,

@@ -31,10 +31,10 @@ from abl.checks.context import Check, agent_rule
 from abl.checks.handoff_text import clipped
 from abl.checks.layout import offset_range
 from abl.checks.scope import AgentScope, agent_scope
-from abl.diagnostics import Fix
+from abl.diagnostics import Fix, TextEdit
 from abl.expr.query import mixes_routing_state, names
 from abl.model import Agent, Condition
-from abl.suggest import did_you_mean
+from abl.suggest import did_you_mean, did_you_mean_name
 from abl.text import Range
 
 _WORD = re.compile(r"[A-Za-z_][\w.]*")
@@ -81,20 +81,21 @@ def undefined_condition_var(check: Check, agent: Agent) -> None:
             _prose_words(check, agent, scope, condition)
             continue
         reported: set[str] = set()
+        unknown: dict[str, list[Range]] = {}  # each unknown name, everywhere it is read
         for ref in names(parsed.expr):
             if ref.root == "intent" and ref.path not in reported:
                 _misspelt_intent_member(check, ref, index, condition, label)
                 reported.add(ref.path)
             if ref.root in reported or scope.knows(ref.root):
                 continue
-            reported.add(ref.root)
-            where = offset_range(index, condition.range.start, *ref.root_span)
+            unknown.setdefault(ref.root, []).append(offset_range(index, condition.range.start, *ref.root_span))
+        for name, places in unknown.items():
             _report_unknown(
                 check,
                 scope,
-                ref.root,
-                where,
-                f"`{ref.root}` in {label} is not a gather field, memory variable, tool result or "
+                name,
+                places,
+                f"`{name}` in {label} is not a gather field, memory variable, tool result or "
                 f"built-in of `{agent.name.text}`; nothing sets it, so the condition always reads it as unset",
             )
 
@@ -135,19 +136,20 @@ def plain_english_complete_when(check: Check, agent: Agent) -> None:
 def _prose_words(check: Check, agent: Agent, scope: AgentScope, condition: Condition) -> None:
     index = check.document.source.index
     start, end = condition.parse.content_span
-    seen: set[str] = set()
+    unknown: dict[str, list[Range]] = {}
     for m in _WORD.finditer(condition.text, start, end):
         word = m.group(0).rstrip(".")
         base = word.split(".", 1)[0]
-        if base.lower() in _OPERATOR_WORDS or base in seen or scope.knows(base):
+        if base.lower() in _OPERATOR_WORDS or scope.knows(base):
             continue
-        seen.add(base)
         where = offset_range(index, condition.range.start, m.start(), m.start() + len(base))
+        unknown.setdefault(base, []).append(where)
+    for base, places in unknown.items():
         _report_unknown(
             check,
             scope,
             base,
-            where,
+            places,
             f"unquoted text in a `WHEN` is read as an expression, and `{base}` is not a variable of "
             f"`{agent.name.text}`; put a natural-language condition in quotes",
         )
@@ -179,13 +181,15 @@ def _misspelt_intent_member(check: Check, ref, index, condition: Condition, labe
     )
 
 
-def _report_unknown(check: Check, scope: AgentScope, name: str, where: Range, message: str) -> None:
+def _report_unknown(check: Check, scope: AgentScope, name: str, places: list[Range], message: str) -> None:
+    """One report per name and condition, at its first place; the fix renames it everywhere in
+    the condition, so that one `--fix` pass settles a name read many times."""
     found: tuple[Fix, ...] = ()
-    better = did_you_mean(name, scope.variables())
+    better = did_you_mean_name(name, scope.variables())
     if better is not None and better != name:
         message += f"; did you mean `{better}`?"
-        found = (fixes.replace(f"Replace with `{better}`", where, better, safe=False),)
-    check.report("UNDEFINED_CONDITION_VAR", message, where, found)
+        found = (Fix(f"Replace with `{better}`", tuple(TextEdit(where, better) for where in places), False),)
+    check.report("UNDEFINED_CONDITION_VAR", message, places[0], found)
 
 
 def _content_range(index, condition: Condition) -> Range:

@@ -28,11 +28,12 @@ from collections.abc import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
+from abl.checks.handoff_text import nameable
 from abl.diagnostics import Fix
 from abl.model import Agent, produced_fields
 from abl.model.fields import root
 from abl.model.types import Delegate, Name
-from abl.suggest import did_you_mean
+from abl.suggest import did_you_mean, did_you_mean_name
 
 # Roles that may not bring work back from a sub-agent (ABL-REFERENCE §3.23).
 _NON_DELEGATING_ROLES = ("router", "assistant")
@@ -55,12 +56,12 @@ def delegate_target(check: Check, agent: Agent) -> None:
                 target.range,
             )
             continue
-        if delegate.remote or target.text in known:
+        if delegate.remote or check.project.agent(target.text) is not None:
             continue
         listed = ", ".join(known[:_LISTED]) + (f" and {len(known) - _LISTED} more" if len(known) > _LISTED else "")
         message = f'DELEGATE target "{target.text}" does not exist in this project; known agents: {listed or "none"}'
         found: tuple[Fix, ...] = ()
-        better = did_you_mean(target.text, [n for n in known if n != agent.name.text])
+        better = did_you_mean(target.text, [n for n in nameable(known) if n != agent.name.text])
         if better is not None:
             message += f"; did you mean `{better}`?"
             found = (fixes.replace(f"Delegate to `{better}`", target.range, better, safe=False),)
@@ -80,7 +81,7 @@ def unknown_delegate_return_field(check: Check, agent: Agent) -> None:
                 f"obviously produces it, so `{entry.parent.text}` is never written by this delegate"
             )
             found: tuple[Fix, ...] = ()
-            better = did_you_mean(field, sorted(produced))
+            better = did_you_mean_name(field, sorted(produced))
             if better is not None:
                 message += f"; did you mean `{better}`?"
                 found = (fixes.replace(f"Read `{better}`", entry.child.range, better, safe=False),)

@@ -28,7 +28,7 @@ from abl.checks.handoff_text import newline_of
 from abl.model import Agent
 from abl.model.steps import FlowStep
 from abl.model.types import AgentKind
-from abl.suggest import did_you_mean
+from abl.suggest import did_you_mean_name
 from abl.text import Position
 
 
@@ -65,7 +65,7 @@ def unknown_flow_step(check: Check, agent: Agent) -> None:
     for key, name in flow.references:
         if name.text.lower() in lowered:
             continue
-        guess = did_you_mean(name.text, known)
+        guess = did_you_mean_name(name.text, known)
         offered = fixes.use_instead(guess, name.range)
         hint = f"; did you mean `{guess}`?" if guess else ""
         steps = ", ".join(f"`{k}`" for k in known) or "none"

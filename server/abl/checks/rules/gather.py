@@ -24,7 +24,7 @@ from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
 from abl.diagnostics import Fix
 from abl.model import Agent, GatherField, Name
-from abl.suggest import did_you_mean
+from abl.suggest import did_you_mean_name
 
 _FALSE_WORDS = ("false", "no", "optional")
 
@@ -51,7 +51,7 @@ def invalid_depends_on_ref(check: Check, agent: Agent) -> None:
                     "it would wait forever and the compiler rejects it"
                 )
                 found: tuple[Fix, ...] = ()
-                better = did_you_mean(dep.text, [n for n in names if n != f.name.text])
+                better = did_you_mean_name(dep.text, [n for n in names if n != f.name.text])
                 if better is not None:
                     message += f"; did you mean `{better}`?"
                     found = (fixes.replace(f"Depend on `{better}`", dep.range, better, safe=False),)

@@ -22,7 +22,7 @@ from abl.checks.context import Check, agent_rule
 from abl.model import Agent
 from abl.model.types import AgentKind
 from abl.schema.keywords.profiles import USE_BEHAVIOR_PROFILE
-from abl.suggest import did_you_mean
+from abl.suggest import did_you_mean_name
 from abl.syntax.values import unquote
 
 _USE_KEYS = frozenset(spelling.upper() for spelling in USE_BEHAVIOR_PROFILE.spellings)
@@ -65,7 +65,7 @@ def unknown_behavior_profile(check: Check, agent: Agent) -> None:
             profiles = sorted(
                 {n for n, refs in by_name.items() if any(r.agent.kind is AgentKind.BEHAVIOR_PROFILE for r in refs)}
             )
-        guess = did_you_mean(name, profiles)
+        guess = did_you_mean_name(name, profiles)
         offered = fixes.use_instead(guess, node.value_range)
         known = ", ".join(f"`{p}`" for p in profiles) or "none"
         hint = f"; did you mean `{guess}`?" if guess else ""

@@ -20,6 +20,7 @@ fix: which copy the author needs is a choice.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from abl.checks.context import Check, agent_rule
@@ -29,6 +30,8 @@ from abl.model import Agent, HandoffRoute, MapEntry, produced_fields, writable_v
 from abl.model.fields import root
 from abl.model.types import Name
 from abl.text import Position, Range
+
+_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @agent_rule("RETURN_TARGET_NOT_DECLARED")
@@ -113,7 +116,10 @@ def _repeats(entries: list[MapEntry]) -> Iterator[tuple[MapEntry, MapEntry]]:
 
 
 def _declare(check: Check, agent: Agent, name: str) -> tuple[Fix, ...]:
-    """`- name` in the parent's `MEMORY` session list, creating the list or the section."""
+    """`- name` in the parent's `MEMORY` session list, creating the list or the section. Only for
+    a name that reads back as itself there: `- n:` would declare `n`, and the fix would repeat."""
+    if _VARIABLE.fullmatch(name) is None:
+        return ()
     source = check.document.source
     title = f"Declare `{name}` in `MEMORY`"
     memory = agent.section("MEMORY")

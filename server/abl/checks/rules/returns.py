@@ -43,7 +43,7 @@ from abl.diagnostics import Fix, TextEdit
 from abl.expr.query import names as condition_names
 from abl.model import Agent, Condition, HandoffRoute, MapEntry, declared_variables, produced_fields
 from abl.model.fields import root
-from abl.suggest import did_you_mean
+from abl.suggest import did_you_mean, did_you_mean_name
 from abl.syntax.cst import Node
 from abl.text import Position, Range
 from abl.workspace.graph import way_back
@@ -179,7 +179,7 @@ def unknown_handler(check: Check, agent: Agent) -> None:
         name = on_return.handler.text.strip()
         if not name or name in declared:
             continue
-        guess = did_you_mean(name, declared)
+        guess = did_you_mean_name(name, declared)
         offered = fixes.use_instead(guess, on_return.handler.range)
         if name.lower() in BUILT_IN_ACTIONS:
             advice = f"`{name}` is a built-in action: write `action: {name.lower()}`"
@@ -296,7 +296,7 @@ def map_sources(check: Check, agent: Agent) -> None:
 def _unknown_return_field(check: Check, target: Agent, entry: MapEntry, produced: set[str]) -> None:
     source = entry.child.text
     child = target.name.text
-    guess = did_you_mean(source, sorted(n for n in produced if not n.startswith("last_")))
+    guess = did_you_mean_name(source, sorted(n for n in produced if not n.startswith("last_")))
     offered = fixes.use_instead(guess, entry.child.range)
     hint = f'; did you mean "{guess}"' if guess else ""
     check.report(

@@ -24,7 +24,7 @@ from abl.diagnostics import Fix, TextEdit
 from abl.expr.ast import Literal
 from abl.model import Agent, FailureKind, HandoffRoute, declared_variables
 from abl.model.fields import root
-from abl.suggest import did_you_mean
+from abl.suggest import did_you_mean_name
 from abl.syntax.cst import Node
 from abl.syntax.values import unquote
 from abl.text import Position, Range
@@ -133,7 +133,7 @@ def pass_field_unknown(check: Check, agent: Agent) -> None:
         for name in route.passes:
             if root(name.text) in known or root(name.text) in _BUILT_IN_ROOTS:
                 continue
-            guess = did_you_mean(name.text, candidates)
+            guess = did_you_mean_name(name.text, candidates)
             offered = []
             if guess is not None:
                 # A different variable is passed: a change to what runs.

@@ -158,18 +158,21 @@ def section_outside_agent(check: Check) -> None:
 @document_rule("FLOW_STEP_AT_COLUMN_ZERO")
 def flow_step_at_column_zero(check: Check) -> None:
     doc = check.document
+    # Each column-0 node's predecessor: a line between two blocks that is no `KEY:` entry (a
+    # stray word) is no block itself, yet an indented step would nest under it.
+    before = {id(node): doc.source.nodes[i - 1] if i else None for i, node in enumerate(doc.source.nodes)}
     previous: Block | None = None
     run: list[Block] = []  # column-0 steps since the FLOW, which the fix indents together
     for block in blocks(doc):
         if block.placement is Placement.FLOW_STEP and block.agent is not None:
             node = block.node
-            follows = _follows_flow(block, previous)
+            follows = _follows_flow(block, previous) and previous is not None and before[id(node)] is previous.node
             run = (
                 [*run, block]
                 if follows and previous is not None and previous.placement is Placement.FLOW_STEP
                 else [block]
             )
-            fix = _indent_fix(check, run) if follows else None
+            fix = _indent_fix(check, run) if follows and not _would_repeat(run) else None
             check.report(
                 "FLOW_STEP_AT_COLUMN_ZERO",
                 f"step `{node.key}` is written at column 0; it is read as a step of the FLOW above "
@@ -278,6 +281,15 @@ def _follows_flow(block: Block, previous: Block | None) -> bool:
         return True
     flow = block.agent.flow
     return flow is not None and flow.node is previous.node
+
+
+def _would_repeat(run: list[Block]) -> bool:
+    """Whether indenting the run would write one key twice under the FLOW (a step of the same
+    name is there already, or twice in the run): the fix would then bring a `DUPLICATE_KEY`."""
+    flow = run[0].agent.flow if run[0].agent is not None else None
+    keys = [n.key.lower() for n in flow.node.children if n.is_entry] if flow is not None and flow.node else []
+    keys += [block.node.key.lower() for block in run]
+    return len(keys) != len(set(keys))
 
 
 def _indent_fix(check: Check, run: list[Block]) -> Fix:

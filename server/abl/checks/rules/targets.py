@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.handoff_text import quoted_list, route_entry
+from abl.checks.handoff_text import nameable, quoted_list, route_entry
 from abl.model import Agent, Name
 from abl.suggest import did_you_mean
 
@@ -83,7 +83,7 @@ def self_handoff_target(check: Check, agent: Agent) -> None:
 def _check_target(check: Check, label: str, name: Name, known: list[str]) -> None:
     if check.project.agent(name.text) is not None:
         return
-    guess = did_you_mean(name.text, known)
+    guess = did_you_mean(name.text, nameable(known))
     hint = f'; did you mean "{guess}"' if guess else ""
     offered = fixes.use_instead(guess, name.range)
     check.report(

@@ -30,7 +30,7 @@ from abl.checks.context import Check, agent_rule
 from abl.checks.scope import TEMPLATE_NAMESPACES, agent_scope
 from abl.diagnostics import Fix
 from abl.model import Agent
-from abl.suggest import did_you_mean
+from abl.suggest import did_you_mean_name
 from abl.text import Range
 
 TEMPLATE_KEYS = frozenset({"RESPOND", "SAY", "SUMMARY", "PROMPT"})
@@ -53,7 +53,7 @@ def template_variable_unknown(check: Check, agent: Agent) -> None:
                 "receives, so the text is sent with a gap where the value should be"
             )
             found: tuple[Fix, ...] = ()
-            better = did_you_mean(name, scope.variables())
+            better = did_you_mean_name(name, scope.variables())
             if better is not None and better != name:
                 message += f"; did you mean `{better}`?"
                 found = (fixes.replace(f"Use `{better}`", where, better, safe=False),)

@@ -27,10 +27,10 @@ from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
 from abl.model import Agent
 from abl.model.types import AgentKind
-from abl.suggest import did_you_mean
+from abl.suggest import did_you_mean_name
 from abl.syntax.cst import Node
 from abl.syntax.values import unquote
-from abl.text import Position, Range
+from abl.text import LineIndex, Range
 
 # Tools the platform provides without a declaration (ABL-REFERENCE §6.16).
 BUILT_IN_TOOLS = frozenset(
@@ -44,7 +44,8 @@ def unknown_tool(check: Check, agent: Agent) -> None:
     if agent.kind is AgentKind.BEHAVIOR_PROFILE:
         return
     own = BUILT_IN_TOOLS | {t.name.text for t in agent.tools}
-    unresolved = [r for r in _references(agent) if r[1] not in own and not r[1].startswith("handoff_to_")]
+    index = check.document.source.index
+    unresolved = [r for r in _references(agent, index) if r[1] not in own and not r[1].startswith("handoff_to_")]
     if not unresolved and not agent.tool_imports:
         return  # nothing to look up in other files (which keeps this rule's result cacheable)
     known = _known_tools(check, agent)
@@ -54,7 +55,7 @@ def unknown_tool(check: Check, agent: Agent) -> None:
     for where, name, rng in unresolved:
         if name in known:
             continue
-        guess = did_you_mean(name, pool)
+        guess = did_you_mean_name(name, pool)
         hint = f"; did you mean `{guess}`?" if guess else ""
         offered = fixes.use_instead(guess, rng)
         check.report(
@@ -65,7 +66,7 @@ def unknown_tool(check: Check, agent: Agent) -> None:
             fixes=offered,
         )
     for name, rng, library in _imported_names_missing(check, agent):
-        guess = did_you_mean(name, sorted(library))
+        guess = did_you_mean_name(name, sorted(library))
         hint = f"; did you mean `{guess}`?" if guess else ""
         offered = fixes.use_instead(guess, rng)
         check.report(
@@ -136,7 +137,7 @@ def _imported_names_missing(check: Check, agent: Agent) -> Iterator[tuple[str, R
                 yield m.group(0), where, library
 
 
-def _references(agent: Agent) -> Iterator[tuple[str, str, Range]]:
+def _references(agent: Agent, index: LineIndex) -> Iterator[tuple[str, str, Range]]:
     """(how it is referenced, tool name, range of the name) for every tool the agent uses."""
     for section in agent.sections[1:]:
         for node in section.walk():
@@ -144,15 +145,15 @@ def _references(agent: Agent) -> Iterator[tuple[str, str, Range]]:
                 continue
             key = node.key.upper()
             if key == "CALL":
-                found = _first_name(node)
+                found = _first_name(node, index)
                 if found is not None:
                     yield f"`CALL: {found[0]}`", *found
             elif key == "AVAILABLE_TOOLS":
-                for name, rng in _listed(node):
+                for name, rng in _listed(node, index):
                     yield "`AVAILABLE_TOOLS`", name, rng
 
 
-def _first_name(node: Node) -> tuple[str, Range] | None:
+def _first_name(node: Node, index: LineIndex) -> tuple[str, Range] | None:
     """The tool of `CALL: name`, `CALL: name(args)` or `CALL: name WITH: ...`."""
     raw = node.value
     lead = len(raw) - len(raw.lstrip())
@@ -162,22 +163,17 @@ def _first_name(node: Node) -> tuple[str, Range] | None:
     m = _TOOL_NAME.match(text)
     if m is None:
         return None
-    start = node.value_range.start
-    col = start.character + lead + m.start()
-    return m.group(0), Range(Position(start.line, col), Position(start.line, col + len(m.group(0))))
+    at = node.value_start + lead + m.start()
+    return m.group(0), Range(index.position(at), index.position(at + len(m.group(0))))
 
 
-def _listed(node: Node) -> Iterator[tuple[str, Range]]:
+def _listed(node: Node, index: LineIndex) -> Iterator[tuple[str, Range]]:
     raw = node.value
-    start = node.value_range.start
     if raw.strip().startswith("["):
+        # An unclosed `[` carries the value on to the next lines: offsets go through the index.
         for m in _TOOL_NAME.finditer(raw):
-            yield (
-                m.group(0),
-                Range(
-                    Position(start.line, start.character + m.start()), Position(start.line, start.character + m.end())
-                ),
-            )
+            start = node.value_start + m.start()
+            yield m.group(0), Range(index.position(start), index.position(start + len(m.group(0))))
     for child in node.children:
         content = child.content if child.is_item else None
         if content is not None and content.is_text:

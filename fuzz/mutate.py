@@ -1,0 +1,274 @@
+"""Mutations of valid files, the way hostile or broken input looks: bytes flipped, lines
+deleted, duplicated, swapped or re-indented, the text cut short, keywords and brackets typed in
+random places, lines repeated into very long runs, and bracket or indentation towers.
+
+Every mutator takes the file's bytes and a `random.Random` (a plain one in the fuzz runner, one
+driven by hypothesis in tests, so that a failure shrinks) and returns new bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+
+Mutator = Callable[[bytes, random.Random], bytes]
+
+# Tokens that open, close or mean something in ABL, inserted at random places.
+TOKENS = [
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b'"',
+    b"'",
+    b":",
+    b"- ",
+    b"|",
+    b">",
+    b"#",
+    b"//",
+    b"{{",
+    b"}}",
+    b"\t",
+    b"\r",
+    b"\n",
+    b"  ",
+    b"\\",
+    b"->",
+    b"==",
+    b" AND ",
+    b" NOT ",
+    b"IS SET",
+    b"\xef\xbb\xbf",
+    b"\xff",
+    b"\xc3",
+    b"\xed\xa0\x80",
+    b"\x00",
+    b"HANDOFF:",
+    b"TO:",
+    b"WHEN:",
+    b"RETURN: true",
+    b"ON_RETURN:",
+    b"MAP:",
+    b"FLOW:",
+    b"GATHER:",
+    b"AGENT: X",
+    b"SUPERVISOR: Hub",
+    b"THEN:",
+    b"REASONING: false",
+    b"\xe2\x80\xa8",
+    b"9" * 40,
+    b"-1",
+    b"1e999",
+    b"\xf0\x9f\x98\x80",
+]
+
+
+def flip_bytes(data: bytes, rng: random.Random) -> bytes:
+    if not data:
+        return bytes([rng.randrange(256)])
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        at = rng.randrange(len(out))
+        out[at] ^= 1 << rng.randrange(8)
+    return bytes(out)
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return data.splitlines(keepends=True) or [b""]
+
+
+def delete_lines(data: bytes, rng: random.Random) -> bytes:
+    lines = _lines(data)
+    at = rng.randrange(len(lines))
+    del lines[at : at + rng.randint(1, 3)]
+    return b"".join(lines)
+
+
+def duplicate_lines(data: bytes, rng: random.Random) -> bytes:
+    lines = _lines(data)
+    at = rng.randrange(len(lines))
+    chunk = lines[at : at + rng.randint(1, 4)]
+    lines[at:at] = chunk * rng.randint(1, 3)
+    return b"".join(lines)
+
+
+def swap_lines(data: bytes, rng: random.Random) -> bytes:
+    lines = _lines(data)
+    i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+    lines[i], lines[j] = lines[j], lines[i]
+    return b"".join(lines)
+
+
+def shift_indentation(data: bytes, rng: random.Random) -> bytes:
+    lines = _lines(data)
+    at = rng.randrange(len(lines))
+    for k in range(at, min(len(lines), at + rng.randint(1, 5))):
+        body = lines[k].lstrip(b" \t")
+        indent = rng.choice([b"", b" ", b"  ", b"   ", b"    ", b"\t", b" \t", b"        ", b"      "])
+        lines[k] = indent + body
+    return b"".join(lines)
+
+
+def truncate(data: bytes, rng: random.Random) -> bytes:
+    return data[: rng.randrange(len(data) + 1)]
+
+
+def insert_token(data: bytes, rng: random.Random) -> bytes:
+    at = rng.randrange(len(data) + 1)
+    return data[:at] + rng.choice(TOKENS) + data[at:]
+
+
+def delete_span(data: bytes, rng: random.Random) -> bytes:
+    at = rng.randrange(len(data) + 1)
+    return data[:at] + data[at + rng.randint(1, 16) :]
+
+
+def repeat_span(data: bytes, rng: random.Random) -> bytes:
+    """A piece of a line repeated many times: long lines, long lists, long names."""
+    if not data:
+        return data
+    at = rng.randrange(len(data))
+    piece = data[at : at + rng.randint(1, 12)]
+    return data[:at] + piece * rng.randint(2, 400) + data[at:]
+
+
+def tower(data: bytes, rng: random.Random) -> bytes:
+    """Deep nesting at a random place: brackets, braces, `NOT`s, or indented items."""
+    depth = rng.choice([8, 33, 65, 200, 1200])
+    kind = rng.randrange(4)
+    if kind == 0:
+        piece = b"[" * depth + b"a" + b"]" * rng.choice([0, depth])
+    elif kind == 1:
+        piece = b"{a: " * depth + b"1" + b"}" * rng.choice([0, depth])
+    elif kind == 2:
+        piece = b"NOT (" * depth + b"a" + b")" * depth
+    else:
+        piece = b"\n" + b"".join(b"  " * (i + 1) + b"- a\n" for i in range(min(depth, 300)))
+    at = rng.randrange(len(data) + 1)
+    return data[:at] + piece + data[at:]
+
+
+def splice(data: bytes, rng: random.Random, other: bytes | None = None) -> bytes:
+    """Lines of another file (or of this one) pasted in."""
+    donor = _lines(other if other else data)
+    start = rng.randrange(len(donor))
+    piece = b"".join(donor[start : start + rng.randint(1, 8)])
+    lines = _lines(data)
+    at = rng.randrange(len(lines) + 1)
+    return b"".join(lines[:at]) + piece + b"".join(lines[at:])
+
+
+MUTATORS: list[Mutator] = [
+    flip_bytes,
+    delete_lines,
+    duplicate_lines,
+    swap_lines,
+    shift_indentation,
+    truncate,
+    insert_token,
+    insert_token,
+    delete_span,
+    repeat_span,
+    tower,
+    splice,
+]
+
+
+def mutate(data: bytes, rng: random.Random, rounds: int | None = None) -> bytes:
+    """One to four mutations in a row (or `rounds`)."""
+    for _ in range(rounds if rounds is not None else rng.randint(1, 4)):
+        data = rng.choice(MUTATORS)(data, rng)
+    return data
+
+
+# --- the runtime's files ------------------------------------------------------------------------
+
+HOSTILE_VALUES: list[object] = [
+    10**12,
+    -(10**12),
+    float("inf"),
+    "<huge number>",  # written as 5,000 digits (json cannot write so long an int itself)
+    "\ud800",
+    "",
+    None,
+    True,
+    [],
+    {},
+    "x" * 5000,
+    1e308,
+    -1,
+    0.5,
+    {"nested": [[[[[[]]]]]]},
+]
+
+
+def _pick_container(value: object, rng: random.Random) -> object:
+    """A random list or object inside `value` (walking down a few levels)."""
+    current = value
+    for _ in range(rng.randint(0, 6)):
+        children = list(current.values()) if isinstance(current, dict) else current if isinstance(current, list) else []
+        children = [c for c in children if isinstance(c, (dict, list)) and c]
+        if not children:
+            break
+        current = rng.choice(children)
+    return current
+
+
+def mutate_json(data: bytes, rng: random.Random) -> bytes:
+    """A JSON document with one value replaced by a hostile one (huge numbers, a lone
+    surrogate, the wrong type), a key dropped, or a deep nest added; bytes mutations when the
+    input is not JSON."""
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except ValueError:
+        return mutate(data, rng)
+    target = _pick_container(value, rng)
+    choice = rng.randrange(4)
+    if isinstance(target, dict) and target:
+        key = rng.choice(list(target))
+        if choice == 0:
+            del target[key]
+        elif choice == 1:
+            target[key] = [target[key]] * rng.randint(2, 5)
+        else:
+            target[key] = rng.choice(HOSTILE_VALUES)
+    elif isinstance(target, list) and target:
+        at = rng.randrange(len(target))
+        target[at] = rng.choice(HOSTILE_VALUES) if choice else target[at]
+    text = json.dumps(value, ensure_ascii=rng.random() < 0.5, allow_nan=True)
+    text = text.replace('"<huge number>"', "9" * 5000)
+    if rng.random() < 0.1:
+        text = text.replace("{", "[" * 3000 + "{", 1)
+    return text.encode("utf-8", "surrogatepass")
+
+
+def hostile_yaml(data: bytes, rng: random.Random) -> bytes:
+    """YAML that expands (anchors of anchors), nests deeply, or uses tags and odd keys."""
+    kind = rng.randrange(5)
+    if kind == 0:
+        lines = [b"a: &a [x, x, x, x, x, x, x, x, x]"]
+        for i in range(1, rng.randint(3, 12)):
+            prev = b"a" if i == 1 else b"a%d" % (i - 1)
+            lines.append(b"a%d: &a%d [" % (i, i) + b", ".join([b"*" + prev] * 9) + b"]")
+        return b"\n".join(lines) + b"\n"
+    if kind == 1:
+        depth = rng.choice([100, 1000, 5000])
+        return b"key: " + b"[" * depth + b"]" * rng.choice([0, depth]) + b"\n"
+    if kind == 2:
+        return b"!!python/object/apply:os.system ['echo hi']\n"
+    if kind == 3:
+        return b"? [complex, key]\n: value\n1: number key\nnull: null key\n"
+    return mutate(data, rng)
+
+
+def mutate_runtime_file(data: bytes, rng: random.Random) -> bytes:
+    roll = rng.random()
+    if roll < 0.45:
+        return mutate_json(data, rng)
+    if roll < 0.6:
+        return hostile_yaml(data, rng)
+    return mutate(data, rng)

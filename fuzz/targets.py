@@ -1,0 +1,368 @@
+"""What is run on every fuzzed input, and what must hold.
+
+A target takes a project as `{path: bytes}` and raises `Broken` when an invariant does not
+hold; any other exception is a crash. The invariants are the documented ones:
+
+- `parse`: never raises; `to_text()` gives the input back; every diagnostic lies in the text.
+- `lower`: never raises (lowering is total).
+- `check`: every rule runs (`strict_rules`: a rule's exception is a crash, not `RULE_FAILED`);
+  every diagnostic and every fix edit lies inside its file.
+- `fix`: `--fix` never raises; the fixed project reports nothing new (no code more often than
+  before, the fixed diagnostics aside), and a second `--fix` changes nothing. With unsafe fixes
+  (which change meaning by definition) nothing the parser cannot read, and a second run changes
+  nothing.
+- `ide`: every editor feature at every position (and at negative and out-of-range ones) never
+  raises, and what it returns points inside the files; formatting is idempotent.
+- `session`, `mocks`, `test_file`: the loaders of untrusted runtime files raise only their
+  own error type, with a message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Container, Iterator
+from pathlib import Path
+
+from abl.checks.autofix import FixOutcome, fix_project
+from abl.checks.engine import CheckOptions, check_file, check_project
+from abl.checks.fixes import UNREADABLE_CODES
+from abl.cli.run import UsageProblem, read_mocks
+from abl.config import DEFAULT
+from abl.diagnostics import Diagnostic
+from abl.ide.actions import fix_all, quick_fixes
+from abl.ide.completion import complete
+from abl.ide.folding import folding_ranges, selection_ranges
+from abl.ide.format import format_edits, format_text
+from abl.ide.hover import hover
+from abl.ide.inlay import inlay_hints
+from abl.ide.lens import code_lenses
+from abl.ide.links import document_links
+from abl.ide.locate import locate
+from abl.ide.navigation import (
+    RenameError,
+    definition,
+    hierarchy_item,
+    highlights,
+    incoming_calls,
+    outgoing_calls,
+    prepare_rename,
+    references,
+    rename,
+)
+from abl.ide.symbols import document_outline, workspace_symbols
+from abl.ide.tokens import semantic_tokens
+from abl.model import load_document
+from abl.runtime.session_file import SessionFileError, read_session
+from abl.runtime.testing.loader import load_file
+from abl.runtime.testing.yamlread import FormatError
+from abl.syntax import parse
+from abl.text import Position, Range
+from abl.workspace import Project, decode
+
+STRICT = CheckOptions(strict_rules=True)
+# The slowest any one run (or, in the editor target, any one request) may be, per 10 KB of input.
+SLOW_SECONDS_PER_10KB = 1.0
+# Above this many characters a file's positions are sampled instead of all visited.
+EVERY_POSITION_UP_TO = 3_000
+SAMPLED_POSITIONS = 400
+
+Files = dict[str, bytes]
+
+
+class Broken(AssertionError):
+    """An invariant that does not hold (as opposed to an exception escaping the code)."""
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def load(files: Files) -> Project:
+    project = Project("/project")
+    for path, data in files.items():
+        source = decode(data)
+        project.update(path, source.text, source.diagnostics)
+    return project
+
+
+def inside(text: str, rng: Range) -> bool:
+    lines = text.split("\n")
+    for pos in (rng.start, rng.end):
+        if pos.line < 0 or pos.character < 0 or pos.line >= len(lines):
+            return False
+        if pos.character > len(lines[pos.line]):
+            return False
+    return (rng.start.line, rng.start.character) <= (rng.end.line, rng.end.character)
+
+
+# Model, tree and catalogue objects an answer holds on to (`locate`'s site): their ranges are
+# the lowering's business, and walking them would visit the whole tree at every position.
+_NOT_ANSWERS = ("abl.model", "abl.syntax", "abl.schema", "abl.expr", "abl.workspace")
+
+
+def _ranges(found: object, path: str, files: Container[str], depth: int = 0) -> Iterator[tuple[str, Range]]:
+    """Every Range inside an answer (dataclasses, lists, dicts), with the file it is in: the
+    nearest enclosing object's `path` (or a `(path, range)` pair's, or a `{path: edits}` key's),
+    else the file asked about."""
+    if depth > 12 or found is None or isinstance(found, (str, bytes, int, float, bool)):
+        return
+    if isinstance(found, Range):
+        yield path, found
+        return
+    if isinstance(found, dict):
+        for key, value in found.items():
+            yield from _ranges(value, key if isinstance(key, str) and key in files else path, files, depth + 1)
+        return
+    if isinstance(found, (list, tuple, set, frozenset)):
+        items = list(found)
+        if isinstance(found, tuple) and items and isinstance(items[0], str) and items[0] in files:
+            path = items[0]
+        for value in items:
+            yield from _ranges(value, path, files, depth + 1)
+        return
+    if dataclasses.is_dataclass(found) and not type(found).__module__.startswith(_NOT_ANSWERS):
+        own = getattr(found, "path", None)
+        where = own if isinstance(own, str) else path
+        for item in dataclasses.fields(found):
+            yield from _ranges(getattr(found, item.name), where, files, depth + 1)
+
+
+def _answers_inside(project: Project, what: str, found: object, path: str) -> None:
+    for where, rng in _ranges(found, path, project.texts):
+        text = project.texts.get(where)
+        if text is not None and not inside(text, rng):
+            raise Broken(f"{what} answered a range outside {where}: {rng}")
+
+
+def _diagnostics_inside(project: Project, results: dict[str, list[Diagnostic]]) -> None:
+    for path, diags in results.items():
+        text = project.texts[path]
+        for d in diags:
+            if not inside(text, d.range):
+                raise Broken(f"{path}: {d.code} at {d.range} is outside the text")
+            for fix in d.fixes:
+                for edit in fix.edits:
+                    if not inside(text, edit.range):
+                        raise Broken(f"{path}: a fix of {d.code} edits outside the text: {edit.range}")
+
+
+# --- targets ------------------------------------------------------------------------------------
+
+
+def target_parse(files: Files) -> None:
+    for path, data in files.items():
+        text = decode(data).text
+        tree = parse(text)
+        if tree.to_text() != text:
+            raise Broken(f"{path}: the tree does not give the text back")
+        for d in tree.diagnostics:
+            if not inside(text, d.range):
+                raise Broken(f"{path}: {d.code} at {d.range} is outside the text")
+        for _ in tree.walk():
+            pass
+
+
+def target_lower(files: Files) -> None:
+    for path, data in files.items():
+        load_document(decode(data).text, path)
+
+
+def target_check(files: Files) -> None:
+    project = load(files)
+    results = check_project(project, STRICT)
+    _diagnostics_inside(project, results)
+
+
+def _reported(project: Project, path: str) -> list[Diagnostic]:
+    """What `abl check --all` reports for a file (the default configuration, hints included)."""
+    return DEFAULT.filter(path, project.texts[path], check_file(project, path, STRICT))
+
+
+def _codes(project: Project) -> Counter[str]:
+    return Counter(d.code for path in project.documents for d in _reported(project, path))
+
+
+def _unreadable(project: Project) -> int:
+    """Problems of the parser itself (not of what a section holds) over the whole project."""
+    return sum(1 for doc in project.documents.values() for d in doc.source.diagnostics if d.code in UNREADABLE_CODES)
+
+
+def _fix(project: Project, unsafe: bool) -> FixOutcome:
+    return fix_project(project, sorted(project.documents), lambda path: _reported(project, path), unsafe=unsafe)
+
+
+def target_fix(files: Files) -> None:
+    for unsafe in (False, True):
+        project = load(files)
+        before = _codes(project)
+        unreadable_before = _unreadable(project)
+        outcome = _fix(project, unsafe)
+        after = _codes(project)
+        if unsafe:
+            # Unsafe fixes change what runs, by definition (and what a renamed section must hold);
+            # they may not make the text unreadable to the parser.
+            if _unreadable(project) > unreadable_before:
+                raise Broken("unsafe fixes made the text unreadable to the parser")
+        else:
+            fixed = Counter(d.code for diags in outcome.fixed.values() for d in diags)
+            new = after - (before - fixed)
+            if new:
+                raise Broken(f"safe fixes brought new or left fixed diagnostics: {sorted(new)}")
+        if _fix(project, unsafe).changed:
+            raise Broken(f"a second --fix{' --unsafe-fixes' if unsafe else ''} changed the files again")
+        _diagnostics_inside(project, check_project(project, STRICT))
+
+
+def positions(text: str, rng_seed: int = 0) -> list[Position]:
+    """Every position of the text (each character and each line's end), or a sample of them
+    for a long text, plus negative and out-of-range ones."""
+    lines = text.split("\n")
+    every = [Position(line, char) for line, body in enumerate(lines) for char in range(len(body) + 1)]
+    if len(every) > EVERY_POSITION_UP_TO:
+        step = max(1, len(every) // SAMPLED_POSITIONS)
+        every = every[rng_seed % step :: step] + [Position(line, 0) for line in range(len(lines))]
+    return [*every, Position(-1, -1), Position(0, -7), Position(len(lines) + 3, 0), Position(0, 10**6)]
+
+
+class Slow(Broken):
+    """One editor request took longer than the limit for the project's size."""
+
+
+# The slowest single editor request of the last `ide` run, in seconds: what its limit is about.
+slowest_request = 0.0
+
+
+def _timed(limit: float, what: str, call: Callable[[], object]) -> object:
+    global slowest_request
+    started = time.perf_counter()
+    found = call()
+    seconds = time.perf_counter() - started
+    slowest_request = max(slowest_request, seconds)
+    if seconds > limit:
+        raise Slow(f"{what} took {seconds:.2f} s")
+    return found
+
+
+def target_ide(files: Files) -> None:
+    global slowest_request
+    slowest_request = 0.0
+    project = load(files)
+    # Each request is held to the same limit as a whole input elsewhere: 1 s per 10 KB.
+    limit = SLOW_SECONDS_PER_10KB * max(1.0, sum(len(d) for d in files.values()) / 10_240)
+    diagnostics = check_project(project)
+    for path, text in project.texts.items():
+        document = project.documents[path]
+        whole = Range(Position(0, 0), Position(text.count("\n") + 1, 0))
+        for name, call in _document_features(project, path, document, text, whole, diagnostics[path]):
+            _answers_inside(project, name, _timed(limit, name, call), path)
+        points = positions(text)
+        renamed = False
+        for pos in points:
+            for name, call in _position_features(project, path, pos):
+                _answers_inside(project, name, _timed(limit, f"{name} at {pos}", call), path)
+            try:
+                prepare_rename(project, path, pos)
+            except RenameError:
+                continue
+            if not renamed:  # one rename per file: it builds edits across the project
+                _answers_inside(project, "rename", rename(project, path, pos, "Renamed_Name"), path)
+                renamed = True
+        selection_ranges(document, points)
+        formatted = format_text(text)
+        if format_text(formatted) != formatted:
+            raise Broken(f"{path}: formatting is not idempotent")
+        format_edits(text, line_range=(0, text.count("\n")))
+    for name in project.agent_names():
+        incoming_calls(project, name)
+        outgoing_calls(project, name)
+    workspace_symbols([project], "a")
+
+
+def _document_features(project, path, document, text, whole, diags) -> list[tuple[str, Callable[[], object]]]:
+    return [
+        ("outline", lambda: document_outline(document)),
+        ("folding", lambda: folding_ranges(document)),
+        ("tokens", lambda: semantic_tokens(project, path)),
+        ("tokens in a range", lambda: semantic_tokens(project, path, Range(Position(1, 0), Position(3, 0)))),
+        ("inlay hints", lambda: inlay_hints(document, whole)),
+        ("links", lambda: document_links(project, path)),
+        ("lenses", lambda: code_lenses(project, path)),
+        ("quick fixes", lambda: [quick_fixes(path, diags, d.range) for d in diags]),
+        ("fix all", lambda: fix_all(path, text, diags)),
+    ]
+
+
+def _position_features(project: Project, path: str, pos: Position) -> list[tuple[str, Callable[[], object]]]:
+    document = project.documents[path]
+    return [
+        ("hover", lambda: hover(project, path, pos)),
+        ("completion", lambda: complete(project, path, pos)),
+        ("definition", lambda: definition(project, path, pos)),
+        ("references", lambda: references(project, path, pos)),
+        ("highlights", lambda: highlights(project, path, pos)),
+        ("call hierarchy", lambda: hierarchy_item(project, path, pos)),
+        ("locate", lambda: locate(document, pos)),
+    ]
+
+
+# --- runtime loaders ----------------------------------------------------------------------------
+
+
+def target_session(files: Files) -> None:
+    for data in files.values():
+        try:
+            read_session(data)
+        except SessionFileError as problem:
+            if not str(problem).strip():
+                raise Broken("a session file was refused without a message") from problem
+
+
+def _write_temporary(data: bytes, suffix: str) -> str:
+    handle, name = tempfile.mkstemp(suffix=suffix)
+    with os.fdopen(handle, "wb") as out:
+        out.write(data)
+    return name
+
+
+def target_mocks(files: Files) -> None:
+    for data in files.values():
+        name = _write_temporary(data, ".yaml")
+        try:
+            read_mocks(name)
+        except UsageProblem as problem:
+            if not str(problem).strip():
+                raise Broken("a mocks file was refused without a message") from problem
+        finally:
+            os.unlink(name)
+
+
+def target_test_file(files: Files) -> None:
+    for path, data in files.items():
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # the loader reads files as UTF-8 and says so; text is what is fuzzed here
+        try:
+            load_file(Path(path), text)
+        except FormatError as problem:
+            if not str(problem).strip():
+                raise Broken("a test file was refused without a message") from problem
+
+
+# What each target is fed: ABL projects, or the runtime's own files.
+ABL_TARGETS: dict[str, Callable[[Files], None]] = {
+    "parse": target_parse,
+    "lower": target_lower,
+    "check": target_check,
+    "fix": target_fix,
+    "ide": target_ide,
+}
+RUNTIME_TARGETS: dict[str, Callable[[Files], None]] = {
+    "session": target_session,
+    "mocks": target_mocks,
+    "test_file": target_test_file,
+}
+TARGETS = {**ABL_TARGETS, **RUNTIME_TARGETS}

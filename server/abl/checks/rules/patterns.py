@@ -1,0 +1,143 @@
+"""Regular expressions an author wrote, which run on what customers type.
+
+## What it does
+- `PATTERN_BACKTRACKS`: a gather field's `extraction_pattern`, or the `pattern(...)` of its
+  `VALIDATE`, repeats a group that can itself repeat with nothing else to tell the turns apart:
+  `(a+)+`, `(\\w+\\s?)+`, `(x*)*`. On a message that almost matches, such a pattern tries every
+  way of splitting the text between the two repeats: time doubles with each character.
+
+## Why is this bad?
+The turn stalls while the pattern runs (the local runtime stops it after a quarter of a second
+and treats the field as not found; the platform may not). Written so that each turn of the
+outer repeat must consume something the inner one cannot (`[a-z]+(?:-[a-z]+)*`), the pattern
+matches the same texts in linear time.
+
+## Fix safety
+No fix: which rewrite keeps the texts the author meant is the author's call.
+
+The pattern is read with Python's own regular-expression parser and never run here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+from abl.checks.context import Check, agent_rule
+from abl.model import Agent
+from abl.model.types import Scalar
+
+# Python's parser of regular expressions: `re._parser` from 3.11, `sre_parse` before.
+try:
+    _sre: Any = importlib.import_module("re._parser")
+except ModuleNotFoundError:  # Python 3.10
+    _sre = importlib.import_module("sre_parse")
+
+_REPEATS = (_sre.MAX_REPEAT, _sre.MIN_REPEAT)
+_UNBOUNDED = _sre.MAXREPEAT
+# What never backtracks into itself, so nothing inside it can blow up (Python 3.11+).
+_ATOMIC = tuple(op for op in (getattr(_sre, "POSSESSIVE_REPEAT", None), getattr(_sre, "ATOMIC_GROUP", None)) if op)
+_ZERO_WIDTH = (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT)
+# Longer patterns are not examined (the runtime reads no more of a text than 10,000 characters;
+# a pattern this long is generated).
+_MAX_PATTERN = 2_000
+# `pattern(...)` in `VALIDATE`, read as the runtime reads it.
+_RULE = re.compile(r"([A-Za-z_]+)\s*\(([^()]*)\)")
+
+
+@agent_rule("PATTERN_BACKTRACKS")
+def pattern_backtracks(check: Check, agent: Agent) -> None:
+    for field in agent.all_gather_fields():
+        for where, pattern in _patterns(field.extraction_pattern, field.validate):
+            if backtracks(pattern):
+                check.report(
+                    "PATTERN_BACKTRACKS",
+                    f"the pattern `{_clip(pattern)}` of `{field.name.text}` repeats a group that repeats itself, so "
+                    "on a message that almost matches it tries every way to split the text and the turn "
+                    "stalls; make each repeat consume something the other cannot, as in `[a-z]+(?:-[a-z]+)*`",
+                    where.range,
+                )
+
+
+def _patterns(extraction: Scalar | None, validate: Scalar | None) -> Iterator[tuple[Scalar, str]]:
+    if extraction is not None and extraction.text:
+        yield extraction, extraction.text
+    if validate is not None:
+        for m in _RULE.finditer(validate.text):
+            if m.group(1).lower() == "pattern":
+                yield validate, m.group(2).strip().strip("\"'/")
+
+
+def backtracks(pattern: str) -> bool:
+    """Whether `pattern` repeats a group whose own repeat can take any share of the same text."""
+    if len(pattern) > _MAX_PATTERN:
+        return False
+    try:
+        with warnings.catch_warnings():  # `[[` and the like draw a FutureWarning: not the checker's to print
+            warnings.simplefilter("ignore")
+            parsed = _sre.parse(pattern)
+    except (re.error, RecursionError, OverflowError, ValueError):
+        return False  # not a pattern the runtime could compile either
+    try:
+        return _nested(list(parsed))
+    except RecursionError:
+        return False
+
+
+def _nested(items: list[tuple[Any, Any]]) -> bool:
+    """Some repeat among `items` (at any depth) repeats a loose body (see `_loose`)."""
+    for op, av in items:
+        if op in _REPEATS:
+            _, most, body = av
+            if most > 1 and _loose(list(body)):
+                return True
+            if _nested(list(body)):
+                return True
+        elif op is _sre.SUBPATTERN:
+            if _nested(list(av[-1])):
+                return True
+        elif op is _sre.BRANCH:
+            if any(_nested(list(branch)) for branch in av[1]):
+                return True
+        elif op in (_sre.ASSERT, _sre.ASSERT_NOT) and _nested(list(av[1])):
+            return True
+    return False
+
+
+def _loose(items: list[tuple[Any, Any]]) -> bool:
+    """The body holds an unbounded repeat and everything else in it may match nothing: one pass
+    of the outer repeat can then take any part of what the inner one takes."""
+    for i, (op, av) in enumerate(items):
+        if _unbounded_edge(op, av) and all(_may_be_empty(o, a) for j, (o, a) in enumerate(items) if j != i):
+            return True
+    return False
+
+
+def _unbounded_edge(op: Any, av: Any) -> bool:
+    if op in _REPEATS:
+        return bool(av[1] == _UNBOUNDED)
+    if op is _sre.SUBPATTERN:
+        return _loose(list(av[-1]))
+    if op is _sre.BRANCH:
+        return any(_loose(list(branch)) for branch in av[1])
+    return False
+
+
+def _may_be_empty(op: Any, av: Any) -> bool:
+    if op in _ZERO_WIDTH:
+        return True
+    if op in _REPEATS or (op in _ATOMIC and isinstance(av, tuple) and len(av) == 3):
+        least, _, body = av
+        return least == 0 or all(_may_be_empty(o, a) for o, a in body)
+    if op is _sre.SUBPATTERN:
+        return all(_may_be_empty(o, a) for o, a in av[-1])
+    if op is _sre.BRANCH:
+        return any(all(_may_be_empty(o, a) for o, a in branch) for branch in av[1])
+    return False
+
+
+def _clip(pattern: str, width: int = 60) -> str:
+    return pattern if len(pattern) <= width else pattern[: width - 3] + "..."

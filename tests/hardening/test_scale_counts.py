@@ -1,0 +1,114 @@
+"""Checking grows linearly with the input: counted in Python function calls, not in seconds.
+
+Each case checks an input and one twice its size (routes in one supervisor, agents in one file,
+agents in one long handoff loop, tiny documents) and compares how many Python functions ran:
+linear work doubles, quadratic work quadruples. Counting calls is deterministic, so the ratio
+can be asserted where a time could not.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+import pytest
+
+from abl.checks.engine import check_project
+from abl.ide.folding import folding_ranges, selection_ranges
+from abl.ide.tokens import semantic_tokens
+from abl.text import Position
+from abl.workspace import Project
+
+# Linear work gives 2.0; allow for a little fixed cost being spread thinner on the small side.
+MAX_RATIO = 2.3
+
+
+def _calls(work: Callable[[], object]) -> int:
+    count = 0
+
+    def profile(frame, event, arg) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def _project(text: str) -> Project:
+    project = Project("/scale")
+    project.update("/scale/input.agent.abl", text)
+    return project
+
+
+def _hub(routes: int) -> str:
+    lines = ["SUPERVISOR: Hub", 'GOAL: "Route"', "GATHER:", "  order_id:", '    PROMPT: "Order?"', "HANDOFF:"]
+    for i in range(routes):
+        lines += [
+            f"  - TO: Agent_{i % 10}",
+            f'    WHEN: intent.category == "c{i % (routes // 2)}"',  # half the conditions repeat
+            "    PASS: [order_id]",
+            "    RETURN: true",
+            "    ON_RETURN:",
+            "      MAP:",
+            "        order_id: order_id",
+            "    ON_FAILURE: continue",
+        ]
+    for j in range(10):
+        lines += [f"AGENT: Agent_{j}", 'GOAL: "g"', "GATHER:", "  order_id:", '    PROMPT: "x"']
+    return "\n".join(lines) + "\n"
+
+
+def _ring(agents: int) -> str:
+    """Each agent hands off to the next: one loop through every agent."""
+    return "".join(
+        f'AGENT: A{i}\nGOAL: "g"\nHANDOFF:\n  - TO: A{(i + 1) % agents}\n    WHEN: x == {i}\n    RETURN: false\n'
+        for i in range(agents)
+    )
+
+
+def _agents(count: int) -> str:
+    return "".join(
+        f'AGENT: Agent_{i}\nGOAL: "Help with family {i}"\nGATHER:\n  order_id:\n    PROMPT: "Order?"\n'
+        f"HANDOFF:\n  - TO: Agent_{(i + 3) % count}\n    WHEN: order_id IS SET\n    HISTORY: none\n"
+        f'    ON_FAILURE: continue\nCOMPLETE:\n  - WHEN: order_id IS SET\n    RESPOND: "Done {{{{order_id}}}}"\n\n'
+        for i in range(count)
+    )
+
+
+def _tiny_documents(count: int) -> str:
+    return "".join(f"AGENT: A{i}\n" for i in range(count))
+
+
+CHECKED = {
+    "routes in one supervisor": (_hub, 200),
+    "agents in one file": (_agents, 100),
+    "one loop through every agent": (_ring, 150),
+    "tiny documents": (_tiny_documents, 300),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHECKED))
+def test_checking_is_linear(name: str) -> None:
+    make, size = CHECKED[name]
+    small, large = (_project(make(n)) for n in (size, 2 * size))
+    ratio = _calls(lambda: check_project(large)) / _calls(lambda: check_project(small))
+    assert ratio < MAX_RATIO, f"{name}: twice the input cost {ratio:.2f} times the calls"
+
+
+def _editor_work(project: Project) -> None:
+    document = project.documents["/scale/input.agent.abl"]
+    folding_ranges(document)
+    semantic_tokens(project, "/scale/input.agent.abl")
+    rows = document.source.index.line_count
+    selection_ranges(document, [Position(row, 2) for row in range(0, rows, 3)])
+
+
+def test_editor_features_are_linear() -> None:
+    small, large = (_project(_agents(n)) for n in (60, 120))
+    ratio = _calls(lambda: _editor_work(large)) / _calls(lambda: _editor_work(small))
+    assert ratio < MAX_RATIO, f"twice the file cost {ratio:.2f} times the calls"
