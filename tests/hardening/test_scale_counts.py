@@ -84,11 +84,17 @@ def _tiny_documents(count: int) -> str:
     return "".join(f"AGENT: A{i}\n" for i in range(count))
 
 
+def _one_name(count: int) -> str:
+    """Every agent called the same: each is reported, naming a few of the others."""
+    return "".join('AGENT: Same\nGOAL: "g"\n' for _ in range(count))
+
+
 CHECKED = {
     "routes in one supervisor": (_hub, 200),
     "agents in one file": (_agents, 100),
     "one loop through every agent": (_ring, 150),
     "tiny documents": (_tiny_documents, 300),
+    "one name for every agent": (_one_name, 200),
 }
 
 

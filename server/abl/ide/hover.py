@@ -269,5 +269,6 @@ def _relative(project: Project, path: str) -> str:
 
 
 def _first_line(text: str) -> str:
-    line = text.strip().strip("\"'").splitlines()[0] if text.strip() else ""
+    lines = text.strip().strip("\"'").splitlines()  # none for a lone quote
+    line = lines[0] if lines else ""
     return line if len(line) <= 160 else line[:157] + "…"

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.handoff_text import newline_of
+from abl.checks.handoff_text import newline_of, quoted_list
 from abl.model import Agent
 from abl.model.steps import FlowStep
 from abl.model.types import AgentKind
@@ -68,7 +68,7 @@ def unknown_flow_step(check: Check, agent: Agent) -> None:
         guess = did_you_mean_name(name.text, known)
         offered = fixes.use_instead(guess, name.range)
         hint = f"; did you mean `{guess}`?" if guess else ""
-        steps = ", ".join(f"`{k}`" for k in known) or "none"
+        steps = quoted_list([f"`{k}`" for k in known])  # a few, and how many more
         written = f"`{key}` lists `{name.text}`, which" if key.lower() == "steps" else f"`{key}: {name.text}`"
         check.report(
             "UNKNOWN_FLOW_STEP",

@@ -28,36 +28,47 @@ from abl.checks.handoff_text import clipped
 from abl.diagnostics import Fix, TextEdit
 from abl.model import Agent, AgentKind, Assignment
 from abl.model.fields import root
+from abl.text import Range
 
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 MAX_NAME_LENGTH = 100  # Studio's limit on agent names
 _AGENT_KINDS = (AgentKind.AGENT, AgentKind.SUPERVISOR)
 _META_ROOT = "_meta"
 _RESERVED_ROOTS = frozenset({"match"})
+# Namesakes named in one message; the rest are counted.
+_SHOWN_PLACES = 5
 
 
 @document_rule("DUPLICATE_AGENT_NAME")
 def duplicate_agent_name(check: Check) -> None:
     path = check.document.path
+    # By value (where each namesake is declared), so that an edit elsewhere that leaves the
+    # namesakes where they were keeps this file's result. Asked once per name: a file that
+    # repeats one name thousands of times must not make each copy walk all the others.
+    declared: dict[str, list[tuple[str, Range]]] = {}
     for agent in check.document.agents:
-        if agent.kind not in _AGENT_KINDS or not agent.name.text:
+        name = agent.name.text
+        if agent.kind not in _AGENT_KINDS or not name:
             continue
-        # By value (where each namesake is declared), so that an edit elsewhere that leaves the
-        # namesakes where they were keeps this file's result.
-        others = [
-            (there, where)
-            for there, where, kind in check.project.namesakes(agent.name.text)
-            if kind in _AGENT_KINDS and (there, where) != (path, agent.name.range)
-        ]
-        if not others:
+        if name not in declared:
+            declared[name] = [
+                (there, where) for there, where, kind in check.project.namesakes(name) if kind in _AGENT_KINDS
+            ]
+        everywhere = declared[name]
+        if len(everywhere) < 2:
             continue
-        places = ", ".join(f"{_short_path(there)}:{where.start.line + 1}" for there, where in others)
+        me = (path, agent.name.range)
+        shown = [place for place in everywhere[: _SHOWN_PLACES + 1] if place != me][:_SHOWN_PLACES]
+        more = len(everywhere) - 1 - len(shown)
+        places = ", ".join(f"{_short_path(there)}:{where.start.line + 1}" for there, where in shown)
+        if more > 0:
+            places += f" and {more:,} more"
         check.report(
             "DUPLICATE_AGENT_NAME",
-            f"agent name `{agent.name.text}` is also declared at {places}; names must be unique in "
+            f"agent name `{name}` is also declared at {places}; names must be unique in "
             "the project, so the platform rejects it",
             agent.name.range,
-            related=tuple((there, where, "also declared here") for there, where in others),
+            related=tuple((there, where, "also declared here") for there, where in shown),
         )
 
 

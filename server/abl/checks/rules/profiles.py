@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
+from abl.checks.handoff_text import quoted_list
 from abl.model import Agent
 from abl.model.types import AgentKind
 from abl.schema.keywords.profiles import USE_BEHAVIOR_PROFILE
@@ -67,7 +68,7 @@ def unknown_behavior_profile(check: Check, agent: Agent) -> None:
             )
         guess = did_you_mean_name(name, profiles)
         offered = fixes.use_instead(guess, node.value_range)
-        known = ", ".join(f"`{p}`" for p in profiles) or "none"
+        known = quoted_list([f"`{p}`" for p in profiles])  # a few, and how many more
         hint = f"; did you mean `{guess}`?" if guess else ""
         check.report(
             "UNKNOWN_BEHAVIOR_PROFILE",
