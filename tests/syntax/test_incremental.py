@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from abl.syntax import parse
-from abl.syntax.cst import Node, SourceFile, Trivia
+from abl.syntax.cst import Node, NodeKind, SourceFile, Trivia
 from abl.syntax.dump import dump
 from abl.syntax.incremental import block_starts, reparse
 
@@ -81,9 +81,46 @@ logging.getLogger("abl.syntax.incremental").addHandler(FAILURES)
 # --- comparing trees field by field ---------------------------------------------------------
 
 
+# Every position a node reports (absolute, whatever its anchor), and its other fields.
+_FIELDS = (
+    "kind",
+    "col",
+    "key",
+    "row",
+    "line_start",
+    "start",
+    "end",
+    "key_start",
+    "key_end",
+    "value_start",
+    "value_end",
+    "value_end_row",
+    "value_end_char",
+    "comment_start",
+    "pipe_end_row",
+)
+
+
 def _node_fields(node: Node) -> dict[str, object]:
-    skip = {"children", "leading", "source"}
-    return {name: getattr(node, name) for name in type(node).__slots__ if name not in skip}
+    unset = set()  # fields the scanner never sets for this kind of node
+    if node.kind is not NodeKind.ENTRY:
+        unset |= {"key_start", "key_end"}
+    if node.kind is NodeKind.ITEM:
+        unset.add("value_end_row")
+    return {name: getattr(node, name) for name in _FIELDS if name not in unset}
+
+
+def _anchors_hold(source: SourceFile) -> None:
+    """Each top-level tree has an anchor of its own, shared by all of its nodes, which knows
+    the trivia lines inside the tree."""
+    seen: set[int] = set()
+    for top in source.nodes:
+        anchor = top.anchor
+        assert id(anchor) not in seen
+        seen.add(id(anchor))
+        inside = [t for n in top.walk() if n is not top for t in n.leading]
+        assert all(n.anchor is anchor for n in top.walk())
+        assert [id(t) for t in anchor.trivia] == [id(t) for t in inside]
 
 
 def _trivia(items: list[Trivia]) -> list[tuple]:
@@ -113,6 +150,8 @@ def assert_same_as_full_parse(got: SourceFile, text: str) -> None:
     assert [b.text for b in got.blocks] == [b.text for b in want.blocks]
     assert all(b.node is n for b, n in zip(got.blocks, got.nodes, strict=True))
     assert got.index.line_count == want.index.line_count
+    _anchors_hold(got)
+    _anchors_hold(want)
 
 
 # --- random edits -------------------------------------------------------------------------

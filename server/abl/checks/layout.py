@@ -9,6 +9,7 @@ on `abl.schema.lookup`, never on a keyword written here.
 from __future__ import annotations
 
 import enum
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -42,10 +43,25 @@ def document_kind(agent: Agent) -> DocumentKind:
 
 def blocks(doc: Document) -> Iterator[Block]:
     """Every column-0 entry of the file, in source order, with its placement."""
+    return iter(_placed(doc))
+
+
+def last_block_at(doc: Document, row: int) -> Block | None:
+    """The last block starting on or before `row` (by bisection: asked per cursor position)."""
+    placed = _placed(doc)
+    k = bisect_right(placed, row, key=_row_of)
+    return placed[k - 1] if k else None
+
+
+def _placed(doc: Document) -> tuple[Block, ...]:
     cached = doc.memo.get("layout.blocks")
     if not isinstance(cached, tuple):
         cached = doc.memo["layout.blocks"] = tuple(_blocks(doc))
-    return iter(cached)
+    return cached
+
+
+def _row_of(block: Block) -> int:
+    return block.node.row
 
 
 # Each file's blocks of the last time they were placed, by node: an edit re-reads a few blocks

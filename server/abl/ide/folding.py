@@ -262,10 +262,14 @@ def _line_ranges(
 def _node_on_row(site: Site, row: int) -> Node | None:
     """The line's node when `locate` gives none because the cursor is in a trailing comment."""
     siblings = site.path[-1].node.children if site.path else site.document.source.nodes
-    for node in siblings:
-        if node.row == row:
-            return node.content or node
+    k = bisect_left(siblings, row, key=_row_of)  # siblings are in row order
+    if k < len(siblings) and siblings[k].row == row:
+        return siblings[k].content or siblings[k]
     return None
+
+
+def _row_of(node: Node) -> int:
+    return node.row
 
 
 def _comment_block(source: SourceFile, row: int, comment_rows: set[int]) -> Range:

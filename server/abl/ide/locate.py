@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import enum
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from abl.checks.layout import Placement, blocks
+from abl.checks.layout import Placement, last_block_at
 from abl.model import Agent, Document
 from abl.schema import lookup
 from abl.schema.types import DocumentKind, Key
@@ -179,12 +180,12 @@ def _descend(nodes: list[Node], row: int, column: int, char: int) -> tuple[list[
 
 
 def _last_at_or_before(nodes: list[Node], row: int) -> Node | None:
-    found = None
-    for node in nodes:
-        if node.row > row:
-            break
-        found = node
-    return found
+    k = bisect_right(nodes, row, key=_row_of)  # siblings are in row order
+    return nodes[k - 1] if k else None
+
+
+def _row_of(node: Node) -> int:
+    return node.row
 
 
 def _spans_row(node: Node, row: int) -> bool:
@@ -193,19 +194,12 @@ def _spans_row(node: Node, row: int) -> bool:
 
 def _owner(document: Document, row: int) -> tuple[Agent | None, DocumentKind | None]:
     """The agent (and kind of document) owning a row, from the layout of column-0 blocks."""
-    owner: Agent | None = None
-    kind: DocumentKind | None = DocumentKind.TOOLS_LIBRARY if document.is_library else None
-    for block in blocks(document):
-        if block.node.row > row:
-            break
-        owner = block.agent
-        if block.placement is Placement.LIBRARY:
-            kind = DocumentKind.TOOLS_LIBRARY
-        elif block.document is not None:
-            kind = block.document
-        elif block.placement is Placement.STRAY:
-            kind = None
-    return owner, kind
+    block = last_block_at(document, row)
+    if block is None:
+        return None, DocumentKind.TOOLS_LIBRARY if document.is_library else None
+    if block.placement is Placement.LIBRARY:
+        return block.agent, DocumentKind.TOOLS_LIBRARY
+    return block.agent, block.document  # None for a stray block
 
 
 def _label(path: list[Node], kind: DocumentKind | None) -> list[Step]:

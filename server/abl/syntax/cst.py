@@ -39,33 +39,176 @@ class Trivia:
 PIPE_MARKERS = frozenset({"|", "|-", "|+", ">", ">-", ">+"})
 
 
-@dataclass(slots=True, eq=False)
+class Anchor:
+    """Where one top-level block sits in its file now.
+
+    Every node of a block stores its offsets and rows counted from the block's anchor, and
+    reads them back absolute. A block that moves (an edit above it added characters or lines)
+    is moved by changing its anchor once, not by rewriting each of its nodes: a keystroke in a
+    20,000-line file moves thousands of blocks.
+    """
+
+    __slots__ = ("offset", "row", "text", "trivia")
+
+    def __init__(self, text: str, offset: int = 0, row: int = 0) -> None:
+        self.text = text  # the whole file's text
+        self.offset = offset
+        self.row = row
+        # The comment and blank lines inside the block (not those leading it): trivia keeps
+        # absolute positions, so these are moved with the block one by one.
+        self.trivia: list[Trivia] = []
+
+
 class Node:
     """One significant line of ABL (plus its pipe-block or open-bracket continuation lines).
 
     For an ENTRY, `key_*` and `value_*` locate the key and the value (trailing comment
     excluded). For TEXT, `value_*` is the whole text. For an ITEM, the node owns the
-    indentation and the dash; its content is `children[0]`.
+    indentation and the dash; its content is `children[0]`. Offsets and rows read absolute;
+    they are stored relative to the block's `anchor` (-1 stays -1: "none"). `key_*` mean
+    something for entries only, `value_end_row` for entries and text only.
     """
 
-    kind: NodeKind
-    row: int
-    line_start: int  # offset of the row's first character
-    start: int  # first offset owned by this node
-    end: int  # offset after the last byte owned (line terminators included)
-    col: int  # nesting column (indent width; for an item's content, the content column)
-    key: str = ""
-    key_start: int = 0
-    key_end: int = 0
-    value_start: int = 0
-    value_end: int = 0
-    value_end_row: int = 0
-    value_end_char: int = 0
-    comment_start: int = -1
-    pipe_end_row: int = -1  # last row of a pipe block, -1 when there is none
-    leading: list[Trivia] = field(default_factory=list)
-    children: list[Node] = field(default_factory=list)
-    source: str = field(default="", repr=False)
+    __slots__ = (
+        "_comment_start",
+        "_end",
+        "_key_end",
+        "_key_start",
+        "_line_start",
+        "_pipe_end_row",
+        "_row",
+        "_start",
+        "_value_end",
+        "_value_end_row",
+        "_value_start",
+        "anchor",
+        "children",
+        "col",
+        "key",
+        "kind",
+        "leading",
+        "value_end_char",
+    )
+
+    def __init__(
+        self, kind: NodeKind, row: int, line_start: int, start: int, end: int, col: int, anchor: Anchor
+    ) -> None:
+        """Positions are counted from `anchor` (the scanner makes nodes while it is at 0)."""
+        self.kind = kind
+        self.col = col  # nesting column (indent width; for an item's content, the content column)
+        self.key = ""
+        self.value_end_char = 0
+        self.leading: list[Trivia] = []
+        self.children: list[Node] = []
+        self.anchor = anchor
+        self._row = row
+        self._line_start = line_start  # offset of the row's first character
+        self._start = start  # first offset owned by this node
+        self._end = end  # offset after the last byte owned (line terminators included)
+        self._key_start = self._key_end = self._value_start = self._value_end = 0
+        self._value_end_row = 0
+        self._comment_start = self._pipe_end_row = -1
+
+    def __repr__(self) -> str:
+        return f"Node({self.kind.name}, row={self.row}, {self.start}..{self.end}, key={self.key!r})"
+
+    @property
+    def source(self) -> str:
+        return self.anchor.text
+
+    # --- offsets and rows, absolute ------------------------------------------------------
+
+    @property
+    def row(self) -> int:
+        return self._row + self.anchor.row
+
+    @row.setter
+    def row(self, value: int) -> None:
+        self._row = value - self.anchor.row
+
+    @property
+    def line_start(self) -> int:
+        return self._line_start + self.anchor.offset
+
+    @line_start.setter
+    def line_start(self, value: int) -> None:
+        self._line_start = value - self.anchor.offset
+
+    @property
+    def start(self) -> int:
+        return self._start + self.anchor.offset
+
+    @start.setter
+    def start(self, value: int) -> None:
+        self._start = value - self.anchor.offset
+
+    @property
+    def end(self) -> int:
+        return self._end + self.anchor.offset
+
+    @end.setter
+    def end(self, value: int) -> None:
+        self._end = value - self.anchor.offset
+
+    @property
+    def key_start(self) -> int:
+        return self._key_start + self.anchor.offset
+
+    @key_start.setter
+    def key_start(self, value: int) -> None:
+        self._key_start = value - self.anchor.offset
+
+    @property
+    def key_end(self) -> int:
+        return self._key_end + self.anchor.offset
+
+    @key_end.setter
+    def key_end(self, value: int) -> None:
+        self._key_end = value - self.anchor.offset
+
+    @property
+    def value_start(self) -> int:
+        return self._value_start + self.anchor.offset
+
+    @value_start.setter
+    def value_start(self, value: int) -> None:
+        self._value_start = value - self.anchor.offset
+
+    @property
+    def value_end(self) -> int:
+        return self._value_end + self.anchor.offset
+
+    @value_end.setter
+    def value_end(self, value: int) -> None:
+        self._value_end = value - self.anchor.offset
+
+    @property
+    def value_end_row(self) -> int:
+        return self._value_end_row + self.anchor.row
+
+    @value_end_row.setter
+    def value_end_row(self, value: int) -> None:
+        self._value_end_row = value - self.anchor.row
+
+    @property
+    def comment_start(self) -> int:
+        """Offset of the trailing comment, -1 when there is none."""
+        at = self._comment_start
+        return at + self.anchor.offset if at >= 0 else -1
+
+    @comment_start.setter
+    def comment_start(self, value: int) -> None:
+        self._comment_start = value - self.anchor.offset if value >= 0 else -1
+
+    @property
+    def pipe_end_row(self) -> int:
+        """Last row of a pipe block, -1 when there is none."""
+        at = self._pipe_end_row
+        return at + self.anchor.row if at >= 0 else -1
+
+    @pipe_end_row.setter
+    def pipe_end_row(self, value: int) -> None:
+        self._pipe_end_row = value - self.anchor.row if value >= 0 else -1
 
     # --- text -------------------------------------------------------------------------
 
@@ -84,11 +227,12 @@ class Node:
     @property
     def value(self) -> str:
         """The value as written, without the trailing comment (pipe marker for pipe blocks)."""
-        return self.source[self.value_start : self.value_end]
+        anchor = self.anchor
+        return anchor.text[self._value_start + anchor.offset : self._value_end + anchor.offset]
 
     @property
     def has_value(self) -> bool:
-        return self.value_end > self.value_start
+        return self._value_end > self._value_start
 
     @property
     def is_pipe(self) -> bool:
@@ -117,34 +261,38 @@ class Node:
 
     # --- positions --------------------------------------------------------------------
 
+    # Columns are differences of offsets of one block, so they read the stored fields.
+
     @property
     def key_range(self) -> Range:
-        return Range.on_line(self.row, self.key_start - self.line_start, self.key_end - self.line_start)
+        return Range.on_line(self.row, self._key_start - self._line_start, self._key_end - self._line_start)
 
     @property
     def value_range(self) -> Range:
-        if self.value_end <= self.value_start:
-            c = (self.key_end if self.is_entry else self.start) - self.line_start
-            if self.is_entry:
+        row = self._row + self.anchor.row
+        if self._value_end <= self._value_start:
+            c = (self._key_end if self.kind is NodeKind.ENTRY else self._start) - self._line_start
+            if self.kind is NodeKind.ENTRY:
                 c += 1  # just after the colon
-            return Range.empty(self.row, c)
+            return Range.empty(row, c)
         return Range(
-            Position(self.row, self.value_start - self.line_start),
-            Position(self.value_end_row, self.value_end_char),
+            Position(row, self._value_start - self._line_start),
+            Position(self._value_end_row + self.anchor.row, self.value_end_char),
         )
 
     @property
     def head_range(self) -> Range:
         """The line's own text: from the key (or text, or dash) to the end of its value."""
+        row = self._row + self.anchor.row
         if self.kind is NodeKind.ITEM:
-            dash = self.value_start - 1 - self.line_start
-            return Range.on_line(self.row, dash, dash + 1)
+            dash = self._value_start - 1 - self._line_start
+            return Range.on_line(row, dash, dash + 1)
         if self.kind is NodeKind.ENTRY:
-            start = Position(self.row, self.key_start - self.line_start)
-            if self.value_end <= self.value_start:
-                return Range(start, Position(self.row, self.key_end - self.line_start + 1))
+            start = Position(row, self._key_start - self._line_start)
+            if self._value_end <= self._value_start:
+                return Range(start, Position(row, self._key_end - self._line_start + 1))
             return Range(start, self.value_range.end)
-        return Range(Position(self.row, self.value_start - self.line_start), self.value_range.end)
+        return Range(Position(row, self._value_start - self._line_start), self.value_range.end)
 
     def range(self) -> Range:
         """From the line's first character to the end of its last descendant's head."""
@@ -158,7 +306,7 @@ class Node:
     @property
     def content(self) -> Node | None:
         """For an item: the node written after the dash (`TO: X` in `- TO: X`)."""
-        if self.kind is NodeKind.ITEM and self.children and self.children[0].row == self.row:
+        if self.kind is NodeKind.ITEM and self.children and self.children[0]._row == self._row:
             return self.children[0]
         return None
 

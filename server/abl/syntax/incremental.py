@@ -10,9 +10,9 @@ is whether it is at the start of the file (a byte-order mark, an indented first 
 file-wide rule that only the first TAB_INDENTATION warning is reported; both are handled below.
 
 A segment whose text is unchanged keeps its nodes (the same objects); their offsets, and their rows
-when lines were added or removed above, are moved in place in one pass over the block's nodes
-(`TopBlock.row_shift` records the move, so the model can tell that ranges built from the block
-are stale). A segment whose node's own text is unchanged but whose trailing comment and blank
+when lines were added or removed above, move with the block's anchor (`cst.Anchor`: nodes store
+positions relative to it), so a moved block costs the same whatever its size (`TopBlock.row_shift`
+records the move, so the model can tell that ranges built from the block are stale). A segment whose node's own text is unchanged but whose trailing comment and blank
 lines differ is scanned (not parsed) to confirm the new lines leave the node as it was, then
 carried over the same way. Other segments are read on their own. The result equals
 `parse(new_text)` in every observable way (tree, dump, diagnostics, `to_text`); only the
@@ -492,45 +492,21 @@ def _move_carried(pieces: list[_Piece], text: str) -> None:
 
 
 def _move(node: Node, shift: int, row_shift: int, text: str, own_leading: bool) -> None:
-    """Move a subtree by `shift` offsets and `row_shift` rows, in place, and point it at `text`.
+    """Move a top-level tree by `shift` offsets and `row_shift` rows and point it at `text`.
 
-    Only the fields the scanner sets for each kind are moved (an item has no key and no value end
-    row), so a moved node is indistinguishable from a freshly read one.
+    Its nodes count from the block's anchor, so the anchor moves and they follow; only the
+    trivia lines inside the block (usually none) and, when `own_leading`, those leading it are
+    moved one by one. A moved tree is indistinguishable from a freshly read one.
     """
-    todo = [node]
-    if not shift and not row_shift:
-        while todo:
-            n = todo.pop()
-            n.source = text
-            todo.extend(n.children)
-        return
-    entry, item = NodeKind.ENTRY, NodeKind.ITEM
-    while todo:
-        n = todo.pop()
-        n.source = text
-        if shift:
-            n.line_start += shift
-            n.start += shift
-            n.end += shift
-            n.value_start += shift
-            n.value_end += shift
-            if n.kind is entry:
-                n.key_start += shift
-                n.key_end += shift
-            if n.comment_start >= 0:
-                n.comment_start += shift
-        if row_shift:
-            n.row += row_shift
-            if n.kind is not item:
-                n.value_end_row += row_shift
-            if n.pipe_end_row >= 0:
-                n.pipe_end_row += row_shift
-        if n is not node or own_leading:
-            for t in n.leading:
-                t.row += row_shift
-                t.start += shift
-                t.end += shift
-        todo.extend(n.children)
+    anchor = node.anchor
+    anchor.text = text
+    if shift or row_shift:
+        anchor.offset += shift
+        anchor.row += row_shift
+        if anchor.trivia:
+            _move_trivia(anchor.trivia, shift, row_shift)
+        if own_leading:
+            _move_trivia(node.leading, shift, row_shift)
 
 
 # --- putting the file together -----------------------------------------------------------

@@ -18,7 +18,7 @@ from lark.lexer import Lexer
 from abl.diagnostics import Diagnostic, Severity
 from abl.gcpause import paused_gc
 from abl.resources import grammar_text
-from abl.syntax.cst import Node, SourceFile, TopBlock
+from abl.syntax.cst import Anchor, Node, SourceFile, TopBlock
 from abl.syntax.scanner import ScanResult, scan
 from abl.text import LineIndex, Range
 
@@ -91,13 +91,39 @@ def _parse(text: str) -> SourceFile:
 
 def build_tree(scanned: ScanResult) -> list[Node]:
     """Nest the scanner's nodes into top-level trees. Raises `LarkError` only on a scanner bug."""
-    return _parser().parse(scanned)  # type: ignore[return-value]  # the inline transformer builds Nodes, not a Tree
+    nodes: list[Node] = _parser().parse(scanned)  # type: ignore[assignment]  # the transformer builds Nodes
+    return _anchored(nodes)
 
 
 def _flat(nodes: list[Node]) -> list[Node]:
     for n in nodes:
         n.children = []
+    return _anchored(nodes)
+
+
+def _anchored(nodes: list[Node]) -> list[Node]:
+    """Give each top-level tree an anchor of its own, shared by all of its nodes.
+
+    The scanner starts an anchor at each column-0 line, which is where top-level trees start
+    (nothing nests under a column-0 line's parent), and notes the trivia lines inside each.
+    Only an indented first line, or a file whose nesting could not be read, puts two trees on
+    one anchor. Every anchor is still at offset 0 and row 0 here, so nodes can change anchor
+    without their stored offsets changing.
+    """
+    previous: Node | None = None
+    for node in nodes:
+        if previous is not None and node.anchor is previous.anchor:
+            anchor = Anchor(node.anchor.text)
+            for n in node.walk():
+                n.anchor = anchor
+            _note_trivia(previous)
+            _note_trivia(node)
+        previous = node
     return nodes
+
+
+def _note_trivia(top: Node) -> None:
+    top.anchor.trivia = [t for n in top.walk() if n is not top for t in n.leading]
 
 
 def _block_text(source: SourceFile, node: Node) -> str:

@@ -5,6 +5,10 @@ It never fails. Each physical line is classified once (blank, whole-line comment
 lines; indentation becomes `_INDENT`/`_DEDENT` tokens. Problems it can see on its own
 (unterminated quotes, unclosed brackets, inconsistent dedents, ambiguous tabs) become
 diagnostics here.
+
+Nodes store positions relative to their block's anchor (`cst.Anchor`). While a text is scanned
+every anchor is at offset 0 and row 0, so the scanner writes the stored fields directly: the
+property setters would compute the same values, more slowly, for every line of every file.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from itertools import pairwise
 from lark import Token
 
 from abl.diagnostics import Diagnostic, Severity
-from abl.syntax.cst import PIPE_MARKERS, Node, NodeKind, Trivia, TriviaKind
+from abl.syntax.cst import PIPE_MARKERS, Anchor, Node, NodeKind, Trivia, TriviaKind
 from abl.syntax.limits import (
     LIMIT_CODE,
     MAX_LINE_CHARS,
@@ -86,6 +90,7 @@ class _Scanner:
         self.pos = 0
         self.tab_warned = False
         self.deep_warned = False  # NESTING_TOO_DEEP is reported once per top-level block
+        self.anchor: Anchor | None = None  # of the top-level block being read
 
     # --- driver -----------------------------------------------------------------------
 
@@ -129,6 +134,13 @@ class _Scanner:
         row = self.row
         nodes_here: list[Node] = []
         node_start = start
+        opens_block = content == indent_from or self.anchor is None
+        if opens_block:
+            # A line at column 0 starts a top-level block (so does the file's first line): its
+            # nodes, and those of the lines nested under it, move together.
+            self.anchor = Anchor(text)
+        anchor = self.anchor
+        assert anchor is not None
         # A run of `- ` dashes: each opens an item whose content sits at a deeper column. (A line
         # over the length limit is not split into items: `_content_node` reports it whole.)
         too_long = content_end - start > MAX_LINE_CHARS
@@ -137,15 +149,15 @@ class _Scanner:
             and text.startswith("-", content)
             and (content + 1 == content_end or text[content + 1] in " \t")
         ):
-            item = Node(NodeKind.ITEM, row, start, node_start, content + 1, col, source=text)
-            item.value_start = item.value_end = content + 1
+            item = Node(NodeKind.ITEM, row, start, node_start, content + 1, col, anchor)
+            item._value_start = item._value_end = content + 1
             nodes_here.append(item)
             nxt = content + 1
             while nxt < content_end and text[nxt] in " \t":
                 nxt += 1
             delta = nxt - content
             col += delta
-            item.end = nxt
+            item._end = nxt
             node_start = nxt
             content = nxt
             if content == content_end:
@@ -159,15 +171,17 @@ class _Scanner:
                 self._count_items(node)
         else:
             # A bare dash: the item owns the rest of the line.
-            nodes_here[-1].end = line_end
+            nodes_here[-1]._end = line_end
             self.row += 1
         if len(nodes_here) > 1:
             for outer, inner in pairwise(nodes_here):
-                outer.end = inner.start
+                outer._end = inner._start
         # Emit tokens: the first node at the line's indentation, inner ones one level deeper each.
         for k, node in enumerate(nodes_here):
             if k == 0:
                 node.leading = self.pending
+                if self.pending and not opens_block:
+                    anchor.trivia.extend(self.pending)  # comment and blank lines inside the block
                 self.pending = []
                 self._indent_to(node, node.col, len(ws))
             else:
@@ -182,9 +196,11 @@ class _Scanner:
         self, line_start: int, node_start: int, content: int, content_end: int, col: int
     ) -> tuple[Node, list[tuple[str, int]], bool]:
         text = self.text
+        anchor = self.anchor
+        assert anchor is not None  # set by `_significant` before any node is made
         m = _KEY.match(text, content, content_end)
         if m is not None:
-            node = Node(NodeKind.ENTRY, self.row, line_start, node_start, content_end, col, source=text)
+            node = Node(NodeKind.ENTRY, self.row, line_start, node_start, content_end, col, anchor)
             group = m.lastindex or 2
             key_start, key_end = m.span(group)
             if group in (3, 4):  # quoted key: the range covers the quotes
@@ -193,22 +209,22 @@ class _Scanner:
             node.key = m.group(group)
             if group == 1:
                 node.key = "USE BEHAVIOR_PROFILE"
-            node.key_start = key_start
-            node.key_end = key_end
+            node._key_start = key_start
+            node._key_end = key_end
             v = m.end()
             while v < content_end and text[v] in " \t":
                 v += 1
             allow_slashes = node.key.upper() == "WHEN"
             parens = False
         else:
-            node = Node(NodeKind.TEXT, self.row, line_start, node_start, content_end, col, source=text)
+            node = Node(NodeKind.TEXT, self.row, line_start, node_start, content_end, col, anchor)
             v = content
             allow_slashes = False
             parens = _SIGNATURE_START.match(text, content, content_end) is not None
         if content_end - line_start > MAX_LINE_CHARS:
             # Not read past the key: the value stays empty (every byte still belongs to the node).
-            node.value_start = node.value_end = v
-            node.value_end_row = self.row
+            node._value_start = node._value_end = v
+            node._value_end_row = self.row
             node.value_end_char = v - line_start
             self.diagnostics.append(
                 Diagnostic(
@@ -220,10 +236,10 @@ class _Scanner:
             )
             return node, [], parens
         shape = _value_shape(text, v, content_end, allow_slashes, parens=parens)
-        node.value_start = v
-        node.value_end = shape.end if shape.end > v else v
-        node.comment_start = shape.comment
-        node.value_end_row = self.row
+        node._value_start = v
+        node._value_end = shape.end if shape.end > v else v
+        node._comment_start = shape.comment
+        node._value_end_row = self.row
         node.value_end_char = node.value_end - line_start
         if shape.error is not None:
             s, e, msg = shape.error
@@ -239,13 +255,13 @@ class _Scanner:
         """Swallow a pipe block or the rest of an open flow collection; return the new end."""
         if node.kind is NodeKind.ENTRY and node.value.strip() in PIPE_MARKERS:
             end = self._pipe_block(node, line_end)
-            node.end = end
+            node._end = end
             return end
         if open_brackets:
             end = self._bracket_continuation(node, open_brackets, line_end, parens)
-            node.end = end
+            node._end = end
             return end
-        node.end = line_end
+        node._end = line_end
         self.row += 1
         return line_end
 
@@ -271,7 +287,7 @@ class _Scanner:
                 self.row = row + 1
             pos = le
             row += 1
-        node.pipe_end_row = last_row if last_row >= 0 else node.row
+        node._pipe_end_row = last_row if last_row >= 0 else node.row
         return end
 
     def _bracket_continuation(
@@ -299,11 +315,11 @@ class _Scanner:
                 stack = shape.open_brackets
                 if shape.too_deep >= 0:
                     self._too_deep(Range.on_line(row, shape.too_deep - pos, shape.too_deep - pos + 1), "brackets")
-                node.value_end = shape.end
-                node.value_end_row = row
+                node._value_end = shape.end
+                node._value_end_row = row
                 node.value_end_char = shape.end - pos
                 if shape.comment >= 0:
-                    node.comment_start = shape.comment
+                    node._comment_start = shape.comment
             pos = le
             row += 1
             line_end = le
