@@ -70,3 +70,28 @@ class LineIndex:
         start = self._starts[line]
         end = self._starts[line + 1] if line + 1 < len(self._starts) else len(self.text)
         return self.text[start:end].rstrip("\r\n")
+
+
+def common_prefix(a: str, b: str) -> int:
+    """How many leading characters `a` and `b` share (slices compared in C, halving the span)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:  # largest m with a[:m] == b[:m], comparing in halving chunks
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def common_suffix(a: str, b: str, prefix: int) -> int:
+    """How many trailing characters `a` and `b` share, not reaching into their common `prefix`."""
+    lo, hi = 0, min(len(a), len(b)) - prefix
+    la, lb = len(a), len(b)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

@@ -44,6 +44,10 @@ class Positions:
         # The enum's value, not `str()` of it: that gives the member's name for an lsprotocol enum.
         self._encoding = str(getattr(encoding, "value", encoding))
 
+    @property
+    def index(self) -> LineIndex:
+        return self._index
+
     def _units(self, text: str) -> int:
         if self._encoding == lsp.PositionEncodingKind.Utf32:
             return len(text)

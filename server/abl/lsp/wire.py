@@ -19,6 +19,7 @@ from typing import Any
 
 from abl.diagnostics import Diagnostic
 from abl.lsp.convert import Positions, PositionsFor, diagnostic
+from abl.text import LineIndex, common_prefix, common_suffix
 
 log = logging.getLogger("abl.lsp")
 
@@ -34,23 +35,51 @@ class DiagnosticWire:
     def __init__(self, unstructure: Callable[[Any], Any]) -> None:
         self._unstructure = unstructure
         self._by_path: dict[str, dict[int, _Entry]] = {}
+        self._texts: dict[str, str] = {}  # each file's text when it was last published
 
     def fragments(self, path: str, diags: list[Diagnostic], here: Positions, other: PositionsFor) -> list[str]:
         kept = self._by_path.get(path, {})
+        above, below = _unchanged_rows(self._texts.get(path), here.index)
         now: dict[int, _Entry] = {}
         out: list[str] = []
         for d in diags:
-            where = _client_ranges(d, here, other)
             entry = kept.get(id(d))
+            if entry is not None and entry[0] is d and not d.related:
+                # The same object on rows whose text did not change reads the same to the
+                # client: no need to measure its ranges again (a thousand diagnostics a publish).
+                r = d.range
+                if r.end.line < above or r.start.line > below:
+                    now[id(d)] = entry
+                    out.append(entry[2])
+                    continue
+            where = _client_ranges(d, here, other)
             if entry is None or entry[0] is not d or entry[1] != where:
                 entry = (d, where, json.dumps(self._unstructure(diagnostic(d, here, other))))
             now[id(d)] = entry
             out.append(entry[2])
         self._by_path[path] = now  # only what is on the client now is kept
+        self._texts[path] = here.index.text
         return out
 
     def forget(self, path: str) -> None:
         self._by_path.pop(path, None)
+        self._texts.pop(path, None)
+
+
+def _unchanged_rows(before: str | None, index: LineIndex) -> tuple[int, int]:
+    """Rows of the text that read as they did `before`, at the same row numbers: those above
+    the first value and those below the second."""
+    text = index.text
+    if before is None:
+        return 0, index.line_count
+    if before is text or before == text:
+        return index.line_count, -1
+    prefix = common_prefix(before, text)
+    first = index.position(prefix).line  # every row above ends inside the shared start
+    if before.count("\n") != text.count("\n"):
+        return first, index.line_count  # the rows below the edit have new numbers
+    changed_end = len(text) - common_suffix(before, text, prefix)
+    return first, index.position(max(changed_end, prefix)).line
 
 
 def _client_ranges(d: Diagnostic, here: Positions, other: PositionsFor) -> tuple[int, ...]:

@@ -33,7 +33,7 @@ from abl.gcpause import paused_gc
 from abl.syntax.cst import Node, NodeKind, SourceFile, TopBlock, Trivia
 from abl.syntax.parser import build_tree, parse, top_level_problem
 from abl.syntax.scanner import ScanResult, scan
-from abl.text import LineIndex, Position, Range
+from abl.text import LineIndex, Position, Range, common_prefix, common_suffix
 
 # A line break followed by a line that starts a top-level node: not indented, not a comment,
 # not blank (a lone `\r` before the line break counts as blank, as in the scanner).
@@ -104,8 +104,8 @@ def _edit_inside_one_block(old: SourceFile, new_text: str) -> SourceFile | None:
     nodes, blocks, old_text = old.nodes, old.blocks, old.text
     if len(nodes) < 2 or len(blocks) != len(nodes) or any(b.diagnostics is None or b.tabs_unread for b in blocks):
         return None
-    prefix = _common_prefix(old_text, new_text)
-    old_end = len(old_text) - _common_suffix(old_text, new_text, prefix)
+    prefix = common_prefix(old_text, new_text)
+    old_end = len(old_text) - common_suffix(old_text, new_text, prefix)
     k = _segment_at(nodes, prefix)
     if k < 1:
         return None  # the file's first segment has a context of its own (BOM, leading lines)
@@ -266,8 +266,8 @@ def _match(old: SourceFile, previous: list[_OldSegment], new_text: str, starts: 
     """
     old_text = old.text
     delta = len(new_text) - len(old_text)
-    prefix = _common_prefix(old_text, new_text)
-    suffix_from = len(new_text) - _common_suffix(old_text, new_text, prefix)
+    prefix = common_prefix(old_text, new_text)
+    suffix_from = len(new_text) - common_suffix(old_text, new_text, prefix)
     by_start: dict[int, int] = {}
     by_length: dict[int, list[int]] = {}
     for k, seg in enumerate(previous):
@@ -332,29 +332,6 @@ def _match_changed(
 
 def _may_move(old_start: int, new_start: int, body: str) -> bool:
     return (old_start == 0) == (new_start == 0) or _MOVABLE_FIRST.match(body) is not None
-
-
-def _common_prefix(a: str, b: str) -> int:
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:  # largest m with a[:m] == b[:m], comparing in halving chunks
-        mid = (lo + hi + 1) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _common_suffix(a: str, b: str, prefix: int) -> int:
-    lo, hi = 0, min(len(a), len(b)) - prefix
-    la, lb = len(a), len(b)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 # --- one segment each ------------------------------------------------------------------
