@@ -26,7 +26,7 @@ import re
 from abl.checks.context import Check, agent_rule, document_rule
 from abl.checks.handoff_text import clipped
 from abl.diagnostics import Fix, TextEdit
-from abl.model import Agent, AgentKind, Assignment
+from abl.model import Agent, AgentKind, Assignment, Document
 from abl.model.fields import root
 from abl.text import Range
 
@@ -149,20 +149,29 @@ def _identifier(name: str) -> str:
 
 def _rename_fix(check: Check, agent: Agent, new: str) -> Fix:
     """The declaration and every reference to it in this file; other files keep the old name."""
-    old = agent.name.text
-    ranges = [agent.name.range]
-    for other in check.document.agents:
-        ranges.extend(
-            route.target.range for route in other.handoffs if route.target is not None and route.target.text == old
-        )
-        ranges.extend(
-            delegate.target.range
-            for delegate in other.delegates
-            if delegate.target is not None and delegate.target.text == old
-        )
-        ranges.extend(ref.range for _, ref in other.other_handoff_refs if ref.text == old)
+    ranges = [agent.name.range, *_references_by_name(check.document).get(agent.name.text, ())]
     edits = tuple(TextEdit(r, new) for r in dict.fromkeys(ranges))
     return Fix(f"Rename to `{new}` in this file", edits, False)
+
+
+def _references_by_name(document: Document) -> dict[str, list[Range]]:
+    """Where the file's routes, delegates and other handoff references name each agent, built
+    once per file: a file of thousands of misnamed agents asks for every one of them."""
+    kept = document.memo.get("names.references")
+    if isinstance(kept, dict):
+        return kept
+    found: dict[str, list[Range]] = {}
+    for other in document.agents:
+        for route in other.handoffs:
+            if route.target is not None:
+                found.setdefault(route.target.text, []).append(route.target.range)
+        for delegate in other.delegates:
+            if delegate.target is not None:
+                found.setdefault(delegate.target.text, []).append(delegate.target.range)
+        for _, ref in other.other_handoff_refs:
+            found.setdefault(ref.text, []).append(ref.range)
+    document.memo["names.references"] = found
+    return found
 
 
 def _short_path(path: str) -> str:
