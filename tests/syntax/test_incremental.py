@@ -152,6 +152,7 @@ def assert_same_as_full_parse(got: SourceFile, text: str) -> None:
     assert got.index.line_count == want.index.line_count
     _anchors_hold(got)
     _anchors_hold(want)
+    assert got.rows_moved == any(b.row_shift for b in got.blocks)
 
 
 # --- random edits -------------------------------------------------------------------------

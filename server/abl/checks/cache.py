@@ -412,13 +412,18 @@ class CheckCache:
             return False
         if reads.documents and stored.documents_seen != self._documents_version:
             return False
-        if not all(project.handed_over(name) == found for name, found in reads.handed.items()):
-            return False
-        if not all(project.graph_facts(*asked) == found for asked, found in reads.facts.items()):
-            return False
-        if not all(project.namesakes(name) == found for name, found in reads.namesakes.items()):
-            return False
-        return all(project.agent(name) is found for name, found in reads.agents.items())
+        # Plain loops: asked for every agent of a file at every keystroke.
+        for name, handed in reads.handed.items():
+            if project.handed_over(name) != handed:
+                return False
+        for asked, facts in reads.facts.items():
+            if project.graph_facts(*asked) != facts:
+                return False
+        for name, places in reads.namesakes.items():
+            if project.namesakes(name) != places:
+                return False
+        agent = project.agent
+        return all(agent(name) is found for name, found in reads.agents.items())
 
     def _uses_crlf(self, document: Document) -> bool:
         known = self._crlf.get(id(document))

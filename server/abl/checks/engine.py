@@ -96,18 +96,27 @@ def rule_failed(codes: str, error: BaseException) -> Diagnostic:
     )
 
 
+# Each code's registry severity and whether its fixes may be safe: read for every diagnostic of
+# a file at every keystroke.
+_REGISTERED: dict[str, tuple[Severity, bool]] = {}
+
+
 def _normalise(diags: list[Diagnostic]) -> list[Diagnostic]:
     """Registry severities and fix safety, one copy of each diagnostic, in source order."""
     seen: set[tuple] = set()
     out: list[Diagnostic] = []
     for d in diags:
-        entry = lookup(d.code)
+        known = _REGISTERED.get(d.code)
+        if known is None:
+            entry = lookup(d.code)
+            known = _REGISTERED[d.code] = (entry.severity, entry.fix_safety.allows_safe_fixes)
+        severity, allows_safe = known
         fixes = d.fixes
-        if not entry.fix_safety.allows_safe_fixes and any(f.safe for f in fixes):
+        if fixes and not allows_safe and any(f.safe for f in fixes):
             # The registry is the one source of fix safety (what the docs page says).
             fixes = tuple(replace(f, safe=False) for f in fixes)
-        if entry.severity is not d.severity or fixes is not d.fixes:
-            d = Diagnostic(d.code, entry.severity, d.message, d.range, fixes, d.related)
+        if severity is not d.severity or fixes is not d.fixes:
+            d = Diagnostic(d.code, severity, d.message, d.range, fixes, d.related)
         key = (d.code, d.range, d.message)
         if key in seen:
             continue

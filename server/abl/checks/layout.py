@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from abl.model import Agent, Document
 from abl.schema import lookup
 from abl.schema.types import DocumentKind
-from abl.syntax.cst import Node
+from abl.syntax.cst import Node, NodeKind
 from abl.text import LineIndex, Position, Range
 
 
@@ -81,23 +81,25 @@ def _blocks(doc: Document) -> Iterator[Block]:
     steps = {id(node) for _, node in doc.column_zero_steps}
     before = _BY_FILE.get(doc.path, {})
     now: dict[int, Block] = {}
+    entry = NodeKind.ENTRY
     for node in doc.source.nodes:
-        if not node.is_entry:
+        if node.kind is not entry:
             continue  # not `KEY: value` at all: the parser reports it
-        owning = owner.get(id(node))
+        key = id(node)
+        owning = owner.get(key)
         if owning is None:
             placement = Placement.LIBRARY if library else Placement.STRAY
-        elif id(node) in headers:
+        elif key in headers:
             placement = Placement.HEADER
-        elif id(node) in steps:
+        elif key in steps:
             placement = Placement.FLOW_STEP
         else:
             placement = Placement.SECTION
-        block = before.get(id(node))
+        block = before.get(key)
         if block is None or block.node is not node or block.agent is not owning or block.placement is not placement:
             kind = document_kind(owning) if owning is not None else DocumentKind.TOOLS_LIBRARY if library else None
             block = Block(node, placement, owning, kind, lookup.section(node.key, kind))
-        now[id(node)] = block
+        now[key] = block
         yield block
     _BY_FILE[doc.path] = now
 

@@ -19,7 +19,7 @@ def relower(old: Document, source: SourceFile) -> Document:
     one = _relower_one_section(old, source)
     if one is not None:
         return one
-    moved = {id(block.node) for block in source.blocks if block.row_shift}
+    moved = {id(block.node) for block in source.blocks if block.row_shift} if source.rows_moved else set()
     by_header = {id(agent.header): agent for agent in old.agents}
 
     def carry(fresh: Agent) -> Agent | None:
@@ -39,9 +39,12 @@ def _relower_one_section(old: Document, source: SourceFile) -> Document | None:
     """The keystroke: one section of one agent was re-read, nothing moved. Only that agent is
     lowered again; the file's grouping into agents is the old one. None for any other edit."""
     before_nodes, nodes = old.source.nodes, source.nodes
-    if len(before_nodes) != len(nodes) or any(block.row_shift for block in source.blocks):
+    if len(before_nodes) != len(nodes) or source.rows_moved:
         return None
-    changed = [i for i, (a, b) in enumerate(zip(before_nodes, nodes, strict=True)) if a is not b]
+    if source.edited_block >= 0 and source.edited_from == id(old.source):
+        changed = [source.edited_block]  # the reparse re-read that block and kept every other
+    else:
+        changed = [i for i, (a, b) in enumerate(zip(before_nodes, nodes, strict=True)) if a is not b]
     if len(changed) != 1:
         return None
     before, after = before_nodes[changed[0]], nodes[changed[0]]

@@ -398,6 +398,13 @@ class SourceFile:
     diagnostics: list[Diagnostic]
     index: LineIndex
     blocks: list[TopBlock] = field(default_factory=list)
+    # What the reparse that made this tree did, for the layers above: whether any block has a
+    # `row_shift`, and the one block re-read by a keystroke (-1: another kind of edit).
+    rows_moved: bool = False
+    edited_block: int = -1
+    edited_from: int = 0  # `id` of the tree that reparse started from (valid while it lives)
+    # Whether every block can be carried over on its own (None: not worked out yet).
+    blocks_whole: bool | None = None
 
     def to_text(self) -> str:
         """Reassemble the input from the tree (the losslessness invariant)."""

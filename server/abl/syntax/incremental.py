@@ -102,7 +102,11 @@ def _edit_inside_one_block(old: SourceFile, new_text: str) -> SourceFile | None:
     segment. That segment is read again; the blocks before it stay, the blocks after it are
     moved. None when the edit is of another kind (the general path then handles it)."""
     nodes, blocks, old_text = old.nodes, old.blocks, old.text
-    if len(nodes) < 2 or len(blocks) != len(nodes) or any(b.diagnostics is None or b.tabs_unread for b in blocks):
+    if len(nodes) < 2 or len(blocks) != len(nodes):
+        return None
+    if old.blocks_whole is None:
+        old.blocks_whole = all(b.diagnostics is not None and not b.tabs_unread for b in blocks)
+    if not old.blocks_whole:
         return None
     prefix = common_prefix(old_text, new_text)
     old_end = len(old_text) - common_suffix(old_text, new_text, prefix)
@@ -138,34 +142,50 @@ def _edit_inside_one_block(old: SourceFile, new_text: str) -> SourceFile | None:
         _move_trivia(trailing, delta, row_shift)
     else:
         trailing = piece.tail
-    new_blocks: list[TopBlock] = []
-    for j, block in enumerate(blocks):
-        if j < k:
-            block.row_shift = 0
-            new_blocks.append(block)
-        elif j == k:
-            new_blocks.append(TopBlock(piece.node, _block_text(new_text, piece.node), piece.diagnostics, False, 0))
-        else:
-            own = block.diagnostics or []  # never None here: checked on entry
-            moved = [_shift_diagnostic(d, row_shift) for d in own] if row_shift else own
-            text = _block_text(new_text, block.node) if j == k + 1 else block.text
-            new_blocks.append(TopBlock(block.node, text, moved, False, row_shift))
-    diagnostics: list[Diagnostic] = []
-    warned = False
-    for block in new_blocks:
-        for d in block.diagnostics or ():
-            if d.code == TAB_CODE:
-                if warned:
-                    continue
-                warned = True
-            diagnostics.append(d)
+    # The old tree is given up: its block records are updated in place. A block's `row_shift`
+    # says how it moved in this reparse, so those before the edit go back to 0, which they
+    # already are unless the last reparse moved rows.
+    if old.rows_moved or row_shift:
+        for j in range(k):
+            blocks[j].row_shift = 0
+        for j in range(k + 1, len(blocks)):
+            block = blocks[j]
+            block.row_shift = row_shift
+            if row_shift:
+                block.diagnostics = [_shift_diagnostic(d, row_shift) for d in block.diagnostics or ()]
+    new_blocks = blocks.copy()
+    new_blocks[k] = TopBlock(piece.node, _block_text(new_text, piece.node), piece.diagnostics, False, 0)
+    if k + 1 < len(blocks):
+        new_blocks[k + 1].text = _block_text(new_text, new_blocks[k + 1].node)
+    diagnostics = [d for block in new_blocks for d in block.diagnostics or ()]
+    if any(d.code == TAB_CODE for d in diagnostics):
+        diagnostics = _first_tab_warning_only(diagnostics)
+    entry = NodeKind.ENTRY
     for node in new_nodes:
-        problem = top_level_problem(node)
-        if problem is not None:
-            diagnostics.append(problem)
+        if node.kind is not entry:  # a column-0 line must be a section
+            problem = top_level_problem(node)
+            if problem is not None:
+                diagnostics.append(problem)
     source = SourceFile(new_text, new_nodes, trailing, diagnostics, index)
     source.blocks = new_blocks
+    source.rows_moved = bool(row_shift) and k + 1 < len(blocks)
+    source.edited_block = k
+    source.edited_from = id(old)
+    source.blocks_whole = True
     return source
+
+
+def _first_tab_warning_only(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """A file reports its first TAB_INDENTATION warning only."""
+    out: list[Diagnostic] = []
+    warned = False
+    for d in diagnostics:
+        if d.code == TAB_CODE:
+            if warned:
+                continue
+            warned = True
+        out.append(d)
+    return out
 
 
 def _segment_at(nodes: list[Node], offset: int) -> int:
@@ -522,6 +542,7 @@ def _assemble(text: str, index: LineIndex, pieces: list[_Piece]) -> SourceFile:
         )
         for piece in owners
     ]
+    source.rows_moved = any(block.row_shift for block in source.blocks)
     return source
 
 
