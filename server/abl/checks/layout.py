@@ -56,8 +56,47 @@ def last_block_at(doc: Document, row: int) -> Block | None:
 def _placed(doc: Document) -> tuple[Block, ...]:
     cached = doc.memo.get("layout.blocks")
     if not isinstance(cached, tuple):
-        cached = doc.memo["layout.blocks"] = tuple(_blocks(doc))
+        patched = _patched(doc)
+        cached = doc.memo["layout.blocks"] = patched if patched is not None else tuple(_blocks(doc))
     return cached
+
+
+def _patched(doc: Document) -> tuple[Block, ...] | None:
+    """The previous document's blocks with the re-read agent's blocks placed again: a keystroke
+    replaces one agent and keeps every node's row, so the rest of the file is placed as it was.
+    None when that is not what happened, or anything does not line up."""
+    before = doc.previous
+    if before is None or doc.edited_agent < 0 or doc.source.rows_moved:
+        return None
+    kept = before.memo.get("layout.blocks")
+    if not isinstance(kept, tuple) or len(before.agents) != len(doc.agents):
+        return None
+    agent, old_agent = doc.agents[doc.edited_agent], before.agents[doc.edited_agent]
+    header = agent.header
+    first = bisect_right(kept, header.row, key=_row_of) - 1
+    if first < 0 or kept[first].node is not header or kept[first].agent is not old_agent:
+        return None
+    last = first
+    while last < len(kept) and kept[last].agent is old_agent:
+        last += 1
+    steps = {id(node) for owner, node in doc.column_zero_steps if owner is agent}
+    kind = document_kind(agent)
+    placed: list[Block] = []
+    for node in agent.sections:
+        if node.kind is not NodeKind.ENTRY:
+            continue
+        if node is header:
+            placement = Placement.HEADER
+        elif id(node) in steps:
+            placement = Placement.FLOW_STEP
+        else:
+            placement = Placement.SECTION
+        placed.append(Block(node, placement, agent, kind, lookup.section(node.key, kind)))
+    if len(placed) != last - first or any(
+        b.node.row != old.node.row for b, old in zip(placed, kept[first:last], strict=True)
+    ):
+        return None
+    return kept[:first] + tuple(placed) + kept[last:]
 
 
 def _row_of(block: Block) -> int:

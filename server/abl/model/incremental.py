@@ -75,6 +75,9 @@ def _relower_one_section(old: Document, source: SourceFile) -> Document | None:
     for entry in doc.column_zero_steps:
         by_agent.setdefault(id(entry[0]), []).append(entry)
     doc.column_zero_steps = [entry for agent in doc.agents for entry in by_agent.get(id(agent), ())]
+    old.previous = None  # one generation only: no chain of every version of the file
+    doc.previous = old
+    doc.edited_agent = doc.agents.index(fresh)
     return doc
 
 

@@ -498,3 +498,9 @@ class Document:
     # Answers computed from this document by later layers (e.g. the checks' block layout),
     # kept with it so that they are dropped with it when the file changes.
     memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    # Set when a keystroke re-read one agent only (`model.incremental`): the document this one
+    # was made from and the index of the agent that replaced its predecessor, so that later
+    # layers can patch what they kept instead of rebuilding it. One generation is kept: the
+    # previous document's own link is cut when this one is made.
+    previous: Document | None = field(default=None, repr=False, compare=False)
+    edited_agent: int = field(default=-1, repr=False, compare=False)
