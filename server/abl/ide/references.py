@@ -22,6 +22,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import NamedTuple
 
 from abl.checks.layout import offset_range
@@ -83,6 +84,9 @@ class ReferenceIndex:
         for path, occurrences in files:
             self._by_path.setdefault(path, []).extend(occurrences)
         self._symbols: dict[Symbol, list[Occurrence]] | None = None
+        # Each file's occurrences in groups with the rows they span (one group per agent), when
+        # known: the occurrence under a cursor is looked for in its own agent only.
+        self._groups: dict[str, list[_Group]] = {}
 
     @property
     def _by_symbol(self) -> dict[Symbol, list[Occurrence]]:
@@ -103,6 +107,12 @@ class ReferenceIndex:
         if cached is not None and cached[0] is project and _same(cached[1], documents):
             return cached[2]
         index = ReferenceIndex((doc.path, document_occurrences(doc)) for doc in documents)
+        for doc in documents:
+            groups = doc.memo.get("ide.references.groups")
+            if isinstance(groups, list) and doc.path not in index._groups:
+                index._groups[doc.path] = groups
+            else:
+                index._groups.pop(doc.path, None)  # two documents of one path: read them all
         _PROJECT_CACHE.pop(id(project), None)
         _PROJECT_CACHE[id(project)] = (project, documents, index)
         while len(_PROJECT_CACHE) > _PROJECTS_KEPT:
@@ -111,10 +121,15 @@ class ReferenceIndex:
 
     def at(self, path: str, pos: Position) -> Occurrence | None:
         """The occurrence under a position (the narrowest when they nest)."""
+        groups = self._groups.get(path)
+        if groups is None:
+            return _narrowest(self._by_path.get(path, ()), pos)
         best = None
-        for occ in self._by_path.get(path, ()):
-            if occ.range.start <= pos <= occ.range.end and (best is None or _width(occ.range) < _width(best.range)):
-                best = occ
+        for first, last, occurrences in groups:
+            if first <= pos.line <= last:
+                found = _narrowest(occurrences, pos)
+                if found is not None and (best is None or _width(found.range) < _width(best.range)):
+                    best = found
         return best
 
     def occurrences(self, symbol: Symbol) -> list[Occurrence]:
@@ -148,13 +163,37 @@ def _width(r: Range) -> tuple[int, int]:
     return (r.end.line - r.start.line, r.end.character - r.start.character)
 
 
+def _narrowest(occurrences: Iterable[Occurrence], pos: Position) -> Occurrence | None:
+    best = None
+    for occ in occurrences:
+        if occ.range.start <= pos <= occ.range.end and (best is None or _width(occ.range) < _width(best.range)):
+            best = occ
+    return best
+
+
+# Occurrences that lie within rows `first..last`.
+_Group = tuple[int, int, list[Occurrence]]
+
+
+def _group(occurrences: list[Occurrence]) -> _Group:
+    if not occurrences:
+        return (0, -1, occurrences)
+    return (
+        min(o.range.start.line for o in occurrences),
+        max(o.range.end.line for o in occurrences),
+        occurrences,
+    )
+
+
 # --- one document -------------------------------------------------------------------------
 
 
 def document_occurrences(doc: Document) -> list[Occurrence]:
     cached = doc.memo.get("ide.references")
     if cached is None:
-        cached = doc.memo["ide.references"] = list(_Collector(doc).collect())
+        groups = _Collector(doc).groups()
+        doc.memo["ide.references.groups"] = groups
+        cached = doc.memo["ide.references"] = list(chain.from_iterable(g[2] for g in groups))
     return cached  # type: ignore[return-value]
 
 
@@ -162,7 +201,7 @@ def document_occurrences(doc: Document) -> list[Occurrence]:
 # touched, and an agent object it did not touch is on the same rows with the same text, so its
 # occurrences (positions included) still hold. A file's entry holds its current agents only
 # (with the agents themselves, so no id is another agent's while it lives).
-_BY_FILE: dict[str, dict[int, tuple[Agent, list[Occurrence]]]] = {}
+_BY_FILE: dict[str, dict[int, tuple[Agent, _Group]]] = {}
 
 
 class _Collector:
@@ -171,18 +210,19 @@ class _Collector:
         self.path = doc.path
         self.index: LineIndex = doc.source.index
 
-    def collect(self) -> Iterator[Occurrence]:
-        for tool in self.doc.library_tools:
-            yield self.occ(SymbolKind.TOOL, None, tool.name, True, "tool")
+    def groups(self) -> list[_Group]:
+        """The library's tools, then each agent's occurrences, with the rows each group spans."""
+        out = [_group([self.occ(SymbolKind.TOOL, None, tool.name, True, "tool") for tool in self.doc.library_tools])]
         before = _BY_FILE.get(self.path, {})
-        now: dict[int, tuple[Agent, list[Occurrence]]] = {}
+        now: dict[int, tuple[Agent, _Group]] = {}
         for agent in self.doc.agents:
             kept = before.get(id(agent))
             if kept is None or kept[0] is not agent:
-                kept = (agent, list(self.agent(agent)))
+                kept = (agent, _group(list(self.agent(agent))))
             now[id(agent)] = kept
-            yield from kept[1]
+            out.append(kept[1])
         _BY_FILE[self.path] = now
+        return out
 
     def occ(self, kind: SymbolKind, scope: str | None, name: Name, definition: bool, role: str) -> Occurrence:
         return Occurrence(Symbol(kind, name.text, scope), self.path, name.range, definition, role)
