@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import gc
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +18,7 @@ from abl.checks.engine import CheckOptions, check_project
 from abl.model import lower
 from abl.model.incremental import relower
 from abl.syntax import parse
-from abl.syntax.cst import Node
+from abl.syntax.cst import Anchor, Node
 from abl.syntax.incremental import reparse
 from abl.workspace import Project
 from fixture import parse_fixture
@@ -420,3 +421,24 @@ def test_a_namesake_that_moves_updates_the_duplicate_name_report() -> None:
     assert second == _fresh_check(project.texts)
     project.edit("/p/b.abl", "# moved down a line\nAGENT: Invoices\nGOAL: more bills\n")
     assert not [d for d in check_project(project, STRICT, cache)["/p/a.abl"] if d.code == "DUPLICATE_AGENT_NAME"]
+
+
+def test_keystrokes_keep_no_replaced_block_alive() -> None:
+    """A block an edit replaced holds the text of its time (a file's worth): nothing kept
+    across edits may hold on to it, or typing grows the heap by a file per keystroke."""
+    text = "".join(f'AGENT: A{i}\nGOAL: "g{i}"\nPERSONA: p\n\n' for i in range(30))
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+
+    def anchors_alive() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, Anchor))
+
+    before = anchors_alive()
+    for i in range(40):
+        text = text.replace(f'"g{i % 30}', f'"g{i % 30}x', 1)
+        project.edit("/p/a.abl", text)
+        check_project(project, STRICT, cache)
+    assert anchors_alive() <= before + 3  # the edited blocks' new anchors replace the old

@@ -96,6 +96,14 @@ def _patched(doc: Document) -> tuple[Block, ...] | None:
         b.node.row != old.node.row for b, old in zip(placed, kept[first:last], strict=True)
     ):
         return None
+    # The file's kept placements follow, so that they hold the current nodes only: a node the
+    # edit replaced must not be kept alive (it points at the text of its time, a file's worth).
+    by_node = _BY_FILE.get(doc.path)
+    if by_node is not None:
+        for old in kept[first:last]:
+            by_node.pop(id(old.node), None)
+        for block in placed:
+            by_node[id(block.node)] = block
     return kept[:first] + tuple(placed) + kept[last:]
 
 
