@@ -14,6 +14,7 @@ import asyncio
 import inspect
 import json
 import logging
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -66,18 +67,21 @@ class DiagnosticWire:
         self._texts.pop(path, None)
 
 
+_NONE_BELOW = sys.maxsize  # no row is below it: not even one past the end of the text
+
+
 def _unchanged_rows(before: str | None, index: LineIndex) -> tuple[int, int]:
     """Rows of the text that read as they did `before`, at the same row numbers: those above
     the first value and those below the second."""
     text = index.text
     if before is None:
-        return 0, index.line_count
+        return 0, _NONE_BELOW
     if before is text or before == text:
-        return index.line_count, -1
+        return index.line_count, -1  # every row, even one past the end, reads as it did
     prefix = common_prefix(before, text)
     first = index.position(prefix).line  # every row above ends inside the shared start
     if before.count("\n") != text.count("\n"):
-        return first, index.line_count  # the rows below the edit have new numbers
+        return first, _NONE_BELOW  # the rows below the edit have new numbers
     changed_end = len(text) - common_suffix(before, text, prefix)
     return first, index.position(max(changed_end, prefix)).line
 
