@@ -5,8 +5,12 @@ listed in `EvalResult.unresolved` so the runtime can tell "false" from "could no
 (`route_condition_unresolved`). Paths read only to test their existence (`IS SET`, `EXISTS`,
 `EMPTY`, `has()`) are not listed: asking whether something is set is a complete answer.
 
-Division or modulo by zero, arithmetic on non-numbers and runaway nesting make the whole
-condition not hold: the result is `UNDEFINED`, falsy, with an error saying why.
+Division or modulo by zero, arithmetic on non-numbers, a number out of range, an author's
+pattern stopped at its time limit (`patterns`) and runaway nesting make the whole condition not
+hold: the result is `UNDEFINED`, falsy, with an error saying why.
+
+Numbers: integers stay exact below `MAX_INT`; a larger result is a float, and one past the
+largest float is out of range. No operation converts an integer of any size without a check.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import patterns
 from .ast import (
     Binary,
     Call,
@@ -56,8 +61,10 @@ from .values import (
     arithmetic_number,
     contains,
     equal,
+    in_range,
     is_list,
     is_missing,
+    is_nan,
     is_number,
     is_object,
     member_of,
@@ -70,7 +77,6 @@ from .values import (
 
 MAX_CALL_DEPTH = 32  # documented limit on nested function calls
 MAX_EVAL_DEPTH = 200  # any hand-built tree deeper than this is refused
-_MAX_INT_BITS = 4096
 _DEFAULT_ENV = Environment()
 
 
@@ -226,7 +232,7 @@ class _Evaluation:
         number = arithmetic_number(value)
         if number is None:
             raise _DoesNotHold(node.span, f"cannot negate {_describe(value)}")
-        return -number
+        return self.in_range(node, -number)
 
     def is_set(self, node: IsSet) -> bool:
         present = not is_missing(self.probe(node.operand))
@@ -237,7 +243,7 @@ class _Evaluation:
         if isinstance(value, bool):
             return False
         number = numeric(value)
-        return number is not None and not (isinstance(number, float) and math.isnan(number))
+        return number is not None and not is_nan(number)
 
     def binary(self, node: Binary) -> Any:
         op = node.op
@@ -275,21 +281,26 @@ class _Evaluation:
             raise _DoesNotHold(node.span, f"`{op}` needs numbers, not {_describe(left)} and {_describe(right)}")
         if op in ("/", "%") and b == 0:
             raise _DoesNotHold(node.op_span, "division by zero: the condition does not hold")
-        if op == "+":
-            result = a + b
-        elif op == "-":
-            result = a - b
-        elif op == "*":
-            result = a * b
-        elif op == "/":
-            result = divide(a, b)
-        else:
-            result = _remainder(a, b)
-        if isinstance(result, float) and not math.isfinite(result):
+        try:
+            if op == "+":
+                result = a + b
+            elif op == "-":
+                result = a - b
+            elif op == "*":
+                result = a * b
+            elif op == "/":
+                result = divide(a, b)
+            else:
+                result = _remainder(a, b)
+        except OverflowError:  # an integer too large for the float it meets
+            raise _DoesNotHold(node.span, "the number is out of range") from None
+        return self.in_range(node, result)
+
+    def in_range(self, node: Expr, result: int | float) -> int | float:
+        number = in_range(result)
+        if number is None:
             raise _DoesNotHold(node.span, "the number is out of range")
-        if isinstance(result, int) and result.bit_length() > _MAX_INT_BITS:
-            raise _DoesNotHold(node.span, "the number is out of range")
-        return result
+        return number
 
     def compare(self, node: Compare) -> bool:
         left, right = self.eval(node.left), self.eval(node.right)
@@ -327,7 +338,10 @@ class _Evaluation:
             message = f"invalid regular expression {pattern!r}"
             self.errors.append(ExprError(node.right.span, message))
             return False
-        found = compiled.search(to_text(subject)[:MAX_STRING])
+        try:
+            found = patterns.search(compiled, to_text(subject))
+        except patterns.PatternTimeout as stopped:
+            raise _DoesNotHold(node.right.span, f"the pattern {_clip(pattern)} was not used: {stopped}") from None
         if found is None:
             return False
         captures: dict[str, str | None] = {"0": found.group(0)}
@@ -394,10 +408,19 @@ class _Evaluation:
             result = run(*args)
         except TypeError as problem:
             return self.fail_call(node, f"{name}() cannot take these arguments ({problem})")
+        except OverflowError:  # an integer too large for the float it meets
+            return self.fail_call(node, f"{name}() gave a number out of range")
         except (ValueError, ArithmeticError, IndexError, KeyError, re.error) as problem:
             return self.fail_call(node, f"{name}() failed: {problem}")
+        except patterns.PatternTimeout as stopped:
+            raise _DoesNotHold(node.span, f"{name}(): its pattern was not used: {stopped}") from None
         if isinstance(result, str):
             return self.cap(node, result)
+        if is_number(result):
+            number = in_range(result)
+            if number is None:
+                return self.fail_call(node, f"{name}() gave a number out of range")
+            return number
         return result
 
     def fail_call(self, node: Call, message: str) -> Any:
@@ -423,6 +446,11 @@ def _remainder(a: int | float, b: int | float) -> int | float:
         rest = abs(a) % abs(b)
         return -rest if a < 0 else rest
     return math.fmod(a, b)
+
+
+def _clip(text: str, width: int = 40) -> str:
+    shown = text if len(text) <= width else text[: width - 3] + "..."
+    return f"`{shown}`"
 
 
 def _describe(value: Any) -> str:

@@ -3,7 +3,8 @@
 Names are case-insensitive and may be written with the CEL prefix (`abl.upper(x)`). Functions
 take already-evaluated arguments (`IF` is eager, as documented) and never raise on bad input
 types: they coerce as documented or return null. Time and ids come from an `Environment` so a
-runtime can make every run repeatable.
+runtime can make every run repeatable. An author's pattern runs through `patterns`, within its
+bounds; one stopped there raises `PatternTimeout`, for the evaluator to report.
 """
 
 from __future__ import annotations
@@ -12,15 +13,14 @@ import math
 import random
 import re
 import string
-import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from . import patterns
 from .scope import walk_value
 from .values import (
     MAX_STRING,
@@ -28,8 +28,10 @@ from .values import (
     arithmetic_number,
     contains,
     equal,
+    is_finite,
     is_list,
     is_missing,
+    is_nan,
     is_number,
     is_object,
     numeric,
@@ -80,27 +82,16 @@ UNAVAILABLE = {
 
 # ---- regular expressions --------------------------------------------------------------------
 
-_MAX_PATTERN = 2_000
-
-
-@lru_cache(maxsize=256)
-def _compiled(pattern: str, flags: int) -> re.Pattern[str] | None:
-    if len(pattern) > _MAX_PATTERN:
-        return None
-    try:
-        with warnings.catch_warnings():  # "possible nested set" notes are not the author's concern
-            warnings.simplefilter("ignore", FutureWarning)
-            return re.compile(pattern, flags)
-    except (re.error, OverflowError, RecursionError):
-        return None
-
 
 def compile_regex(pattern: str, flag_letters: str = "") -> re.Pattern[str] | None:
-    """A compiled pattern, or None when it is not a valid regular expression."""
+    """A compiled pattern, or None when it is not a pattern that can be used (`patterns`)."""
     flags = 0
     for letter in flag_letters:
         flags |= {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}.get(letter, 0)
-    return _compiled(pattern, flags)
+    try:
+        return patterns.compile_pattern(pattern, flags)
+    except patterns.PatternError:
+        return None
 
 
 # ---- math ------------------------------------------------------------------------------------
@@ -146,7 +137,7 @@ def _mul(*args: Any) -> Any:
     for number in numbers:
         product = product * number
         if isinstance(product, int) and product.bit_length() > 1024:
-            return None
+            raise OverflowError("the product is too large")  # stops the loop; reported as out of range
     return _finite(product)
 
 
@@ -167,9 +158,11 @@ def divide(a: int | float, b: int | float) -> int | float:
 def _round(value: Any, decimals: Any = 0) -> Any:
     number = numeric(value) if not isinstance(value, bool) else int(value)
     places = numeric(decimals)
-    if number is None or places is None or not math.isfinite(number):
+    if number is None or places is None or not is_finite(number):
         return None
     places = max(-15, min(15, int(places)))
+    if isinstance(number, int) and places >= 0:
+        return number  # already whole (and of any length, which a decimal would not hold)
     try:
         rounded = Decimal(str(number)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
     except InvalidOperation:
@@ -208,7 +201,7 @@ def _avg(*args: Any) -> Any:
 
 def _int_arg(value: Any, default: int) -> int:
     number = numeric(value)
-    if number is None or not math.isfinite(number):
+    if number is None or not is_finite(number):
         return default
     return int(number)
 
@@ -279,7 +272,7 @@ def _regex_replace(text: Any, pattern: Any, replacement: Any) -> str:
     template = to_text(replacement).replace("\\", "\\\\")
     template = re.sub(r"\$(\d)", r"\\g<\1>", template)
     try:
-        return compiled.sub(template, s)
+        return patterns.sub(compiled, template, s, MAX_STRING)
     except (re.error, IndexError):
         return s
 
@@ -288,7 +281,7 @@ def _regex_extract(text: Any, pattern: Any, group: Any = UNDEFINED) -> Any:
     compiled = compile_regex(to_text(pattern))
     if compiled is None or is_missing(text):
         return None
-    found = compiled.search(to_text(text))
+    found = patterns.search(compiled, to_text(text))
     if found is None:
         return None
     default = 1 if compiled.groups else 0
@@ -337,11 +330,14 @@ _COMMA_DECIMAL_LOCALES = ("de", "es", "it", "pt", "nl", "fr", "tr", "id", "da", 
 
 def _format_currency(amount: Any, currency: Any = "USD", locale: Any = "en-US") -> Any:
     number = numeric(amount)
-    if number is None or not math.isfinite(number):
+    if number is None or not is_finite(number):
         return None
     code = (to_text(currency) or "USD").upper()
     places = 0 if code in _NO_DECIMALS else 2
-    value = Decimal(str(number)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+    try:
+        value = Decimal(str(number)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+    except InvalidOperation:  # more digits than a decimal amount holds
+        return None
     whole, _, fraction = f"{abs(value):f}".partition(".")
     grouped = f"{int(whole):,}"
     language = to_text(locale).lower()[:2] or "en"
@@ -409,7 +405,7 @@ def _format_date(value: Any, pattern: Any = "YYYY-MM-DD", zone: Any = UNDEFINED)
 
 def _ordinal(value: Any) -> str:
     number = numeric(value)
-    if number is None or not math.isfinite(number):
+    if number is None or not is_finite(number):
         return ""
     n = int(number)
     suffix = "th" if 10 <= abs(n) % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(abs(n) % 10, "th")
@@ -423,7 +419,7 @@ def _to_number(value: Any) -> Any:
     if isinstance(value, bool):
         return int(value)
     number = numeric(value)
-    if number is None or (isinstance(number, float) and math.isnan(number)):
+    if number is None or is_nan(number):
         return None
     return number
 
@@ -515,7 +511,7 @@ def _sentence_count(text: Any) -> int:
 
 def _matches_pattern(text: Any, pattern: Any) -> bool:
     compiled = compile_regex(to_text(pattern))
-    return compiled is not None and compiled.search(to_text(text)) is not None
+    return compiled is not None and patterns.search(compiled, to_text(text)) is not None
 
 
 def _upper(v: Any) -> str:
@@ -557,7 +553,7 @@ _TABLE: list[Builtin] = [
     Builtin("FORMAT_DATE", _format_date, 1, 3),
     Builtin("ORDINAL", _ordinal, 1, 1),
     Builtin("IS_ARRAY", lambda v: is_list(v), 1, 1),
-    Builtin("IS_NUMBER", lambda v: is_number(v) and not math.isnan(v), 1, 1),
+    Builtin("IS_NUMBER", lambda v: is_number(v) and not is_nan(v), 1, 1),
     Builtin("IS_STRING", lambda v: isinstance(v, str), 1, 1),
     Builtin("TO_NUMBER", _to_number, 1, 1),
     Builtin("TO_STRING", to_text, 1, 1),

@@ -14,6 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 MAX_STRING = 100_000  # string results are capped at this many characters
+MAX_INT = 10**30
+"""Integers an expression gives are exact below this magnitude. A larger result is a
+floating-point number, as every number is in JavaScript, and one past the largest of those is
+out of range. A saved session holds integers up to this bound (`abl.runtime.session_file`)."""
 
 
 class _Undefined:
@@ -65,12 +69,38 @@ def truthy(value: Any) -> bool:
     if isinstance(value, bool):
         return value
     if is_number(value):
-        return value != 0 and not math.isnan(value)
+        return value != 0 and not is_nan(value)
     if isinstance(value, str):
         return value != "" and value.strip().lower() != "false"
     if is_list(value) or is_object(value):
         return len(value) > 0
     return True
+
+
+def is_nan(value: Any) -> bool:
+    """Not a number (a float NaN). Never converts: an integer of any size is a number."""
+    return isinstance(value, float) and math.isnan(value)
+
+
+def is_finite(value: int | float) -> bool:
+    """Neither infinite nor NaN; integers always are (however long: no conversion to float)."""
+    return not isinstance(value, float) or math.isfinite(value)
+
+
+def in_range(value: int | float) -> int | float | None:
+    """A computed number as an expression gives it (see `MAX_INT`): an integer below `MAX_INT`
+    as it is, a larger one as a float, a finite float as it is; None when no finite float can
+    hold it (out of range)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        if -MAX_INT < value < MAX_INT:
+            return value
+        try:
+            return float(value)
+        except OverflowError:
+            return None
+    return value if math.isfinite(value) else None
 
 
 def parse_number(text: str) -> int | float | None:
@@ -146,7 +176,7 @@ def order(op: str, left: Any, right: Any) -> bool:
             return _apply_order(op, left, right)
         return _apply_order(op, a_num, b_num)
     a, b = ordering_number(left), ordering_number(right)
-    if a is None or b is None or math.isnan(a) or math.isnan(b):
+    if a is None or b is None or is_nan(a) or is_nan(b):
         return False
     return _apply_order(op, a, b)
 
@@ -176,13 +206,28 @@ def to_text(value: Any) -> str:
             return str(int(value))
         return repr(value)
     if is_number(value):
-        return str(value)
+        return _integer_text(value)
     if is_list(value) or is_object(value):
         try:
             return json.dumps(value, ensure_ascii=False, default=_json_default)
         except (TypeError, ValueError, RecursionError):
+            pass
+        try:
             return str(value)
+        except (ValueError, RecursionError):  # an integer too long to write, nesting too deep
+            return f"[an {type_name(value)} that cannot be written as text]"
     return str(value)
+
+
+# Python refuses to write an integer of more digits than this as text (`sys.int_info`).
+_MAX_INT_TEXT_DIGITS = 4_300
+
+
+def _integer_text(value: int) -> str:
+    """An integer's digits; past what Python writes out, a description of its length."""
+    if value.bit_length() < _MAX_INT_TEXT_DIGITS * 3.32:  # 3.32 bits per decimal digit
+        return str(value)
+    return f"[a number of about {math.floor(math.log10(abs(value))) + 1:,} digits]"
 
 
 def _json_default(value: Any) -> Any:

@@ -16,6 +16,7 @@ from typing import Any
 from abl.expr import UNDEFINED, ChainScope, DictScope, Environment, evaluate, names, parse_condition
 from abl.expr.ast import Expr, Literal, walk
 from abl.expr.parse import ConditionParse
+from abl.expr.values import in_range, is_number
 from abl.runtime.templates import MaskRule, has_placeholders, render
 
 
@@ -97,8 +98,27 @@ def value_of(
         return None, tuple(e.message for e in parsed.errors) or ("the value cannot be read",)
     expr = _fill_written_text(parsed.expr, values, env)
     result = evaluate(expr, scope_of(values, extras), env=env)
-    value = None if result.value is UNDEFINED else result.value
-    return value, tuple(e.message for e in result.errors)
+    problems = tuple(e.message for e in result.errors)
+    value = stored(result.value)
+    if value is None and is_number(result.value):
+        problems += ("the number is out of range",)
+    return value, problems
+
+
+def stored(value: Any) -> Any:
+    """An expression's value as a variable holds it: plain data, where a name that is not set
+    is null, also inside a list or an object (`[a, b]` with `a` unset is `[null, b]`), and a
+    number is one a saved session holds (`in_range`: a written `1e999` is null, an integer of
+    40 digits a float)."""
+    if value is UNDEFINED:
+        return None
+    if isinstance(value, list):
+        return [stored(item) for item in value]
+    if isinstance(value, dict):
+        return {key: stored(item) for key, item in value.items()}
+    if is_number(value):
+        return in_range(value)
+    return value
 
 
 def _fill_written_text(expr: Expr, values: Mapping[str, Any], env: Environment) -> Expr:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from abl.expr import patterns
 from abl.expr.values import is_number
 from abl.model.types import Agent, GatherField
-from abl.runtime import patterns
 from abl.runtime.engine import Engine, TurnContext
 from abl.runtime.history import Entry
 from abl.runtime.models import FieldSpec
@@ -296,9 +296,9 @@ def _check_rules(rules: str, value: Any) -> str | None:
         elif name == "pattern":
             pattern = arg.strip("\"'/")
             try:
-                matched = patterns.fullmatch(re.compile(pattern), str(value))
-            except re.error:
-                continue
+                matched = patterns.fullmatch(patterns.compile_pattern(pattern), str(value))
+            except patterns.PatternError:
+                continue  # not a pattern: `abl check` reports it, the value is not held to it
             except patterns.PatternTimeout:
                 return f"the value could not be checked against the pattern {pattern} in time"
             if not matched:

@@ -24,6 +24,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from abl.expr.values import MAX_INT
 from abl.runtime.events import EVENTS
 from abl.runtime.session_types import SessionError
 
@@ -35,7 +36,7 @@ MAX_SESSION_BYTES = 256 * 2**20
 MAX_VALUE_DEPTH = 64  # lists and objects inside each other in a value or a trace field
 MAX_COUNT = 10**9  # turns, sequence numbers, clock ticks, ids handed out
 MAX_MS = 10**13  # declared time, in milliseconds (about 300 years)
-MAX_INT = 10**30  # numbers in values: beyond this no arithmetic or text conversion is safe
+# Integers in values are below MAX_INT, the bound of what expressions give (larger ones become floats).
 MAX_NAME = 1_000  # characters of an agent, thread or variable name
 
 HISTORY_MODES = ("full", "none", "summary_only", "auto", "last_n")
@@ -450,7 +451,8 @@ class _Checker:
 
     def on_timeout(self, value: Any, where: str) -> None:
         self.text(value, where)
-        if value.strip() not in ("continue", "escalate") and not value.strip().startswith("respond:"):
+        word = value.strip().lower()  # sessions saved before the action was normalised kept its case
+        if word not in ("continue", "escalate") and not word.startswith("respond:"):
             self.fail(where, f"expected continue, escalate or respond:<text>, got {_describe(value)}")
 
     def greeting(self, value: Any, where: str) -> None:

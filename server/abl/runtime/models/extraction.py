@@ -24,7 +24,7 @@ from datetime import date, datetime
 
 from rapidfuzz import fuzz
 
-from abl.runtime import patterns
+from abl.expr import patterns
 from abl.runtime.models.base import Extraction, FieldSpec, ModelError
 from abl.runtime.models.dates import DateOrder, find_dates, find_times
 from abl.runtime.models.lexical import concepts, name_words, words
@@ -168,8 +168,8 @@ def extract_field(
 
 def _by_explicit_pattern(spec: FieldSpec, message: str, kind: str, taken: Sequence[tuple[int, int]]) -> Found | None:
     try:
-        pattern = re.compile(spec.pattern or "")
-    except re.error as err:
+        pattern = patterns.compile_pattern(spec.pattern or "")
+    except patterns.PatternError as err:
         raise ModelError(
             f"field `{spec.name}`: extraction_pattern {spec.pattern!r} is not a valid regular expression ({err})"
         ) from None
