@@ -834,16 +834,21 @@ PATTERN_BACKTRACKS = Code(
     group=Group.LINT,
     title="Pattern that can backtrack for ever",
     summary=(
-        "An `extraction_pattern` or `pattern(...)` repeats a group that repeats itself, so a message "
-        "that almost matches takes time that doubles with each character."
+        "An `extraction_pattern`, a `pattern(...)` or a pattern in a condition or a `SET` value "
+        "repeats a group that repeats itself, so a message that almost matches takes time that "
+        "doubles with each character."
     ),
     explanation=(
-        "A gather field's pattern runs on what the customer typed. In `(a+)+` or `(\\w+\\s?)+` the "
+        "A gather field's pattern runs on what the customer typed, and so do the patterns of "
+        'conditions and `SET` values (`x matches /.../`, `x.matches("...")`, `MATCHES_PATTERN`, '
+        "`NOT_MATCHES_PATTERN`, `REGEX_EXTRACT`, `REGEX_REPLACE`) on the values it gave. In `(a+)+` "
+        "or `(\\w+\\s?)+` the "
         "outer repeat and the inner one can share the same characters in every possible way, and "
         "on a message that fails to match near its end the regular-expression engine tries them "
         "all: each character doubles the time, so 24 characters take most of a second and 30 about "
         "a minute. The turn stalls meanwhile (this tool's "
-        "runtime stops a pattern after a quarter of a second and treats the field as not found). "
+        "runtime stops a pattern after a quarter of a second: a field is then not found, a "
+        "condition does not hold). "
         "Make each pass of the outer repeat consume something the inner one cannot, such as a "
         "separator: `[A-Z0-9]+(?:-[A-Z0-9]+)*` matches the same codes in linear time. The pattern "
         "is read, never run, by the checker."
@@ -853,8 +858,9 @@ PATTERN_BACKTRACKS = Code(
     fix="No quick fix: which rewrite keeps the texts the field must accept is the author's call.",
     fix_safety=FixSafety.NONE,
     runtime=(
-        "The pattern runs on each message while the field is gathered; this tool's runtime stops it "
-        "after 0.25 s and reads the field as not given."
+        "The pattern runs on each message while the field is gathered, and whenever the condition "
+        "or value is evaluated; this tool's runtime stops it after 0.25 s, reads the field as not "
+        "given and the condition as not holding (negated or not), and says so in the trace."
     ),
 )
 

@@ -1,10 +1,13 @@
 """Regular expressions an author wrote, which run on what customers type.
 
 ## What it does
-- `PATTERN_BACKTRACKS`: a gather field's `extraction_pattern`, or the `pattern(...)` of its
-  `VALIDATE`, repeats a group that can itself repeat with nothing else to tell the turns apart:
-  `(a+)+`, `(\\w+\\s?)+`, `(x*)*`. On a message that almost matches, such a pattern tries every
-  way of splitting the text between the two repeats: time doubles with each character.
+- `PATTERN_BACKTRACKS`: a gather field's `extraction_pattern`, the `pattern(...)` of its
+  `VALIDATE`, or a pattern written in a condition or a `SET` value (`x matches /.../`,
+  `x matches "..."`, `x.matches("...")`, `MATCHES_PATTERN`, `NOT_MATCHES_PATTERN`,
+  `REGEX_EXTRACT`, `REGEX_REPLACE`) repeats a group that can itself repeat with nothing else to
+  tell the turns apart: `(a+)+`, `(\\w+\\s?)+`, `(x*)*`. On a message that almost matches, such a
+  pattern tries every way of splitting the text between the two repeats: time doubles with each
+  character.
 
 ## Why is this bad?
 The turn stalls while the pattern runs (the local runtime stops it after a quarter of a second
@@ -20,6 +23,7 @@ The pattern is read with Python's own regular-expression parser and never run he
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 import warnings
@@ -27,8 +31,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from abl.checks.context import Check, agent_rule
+from abl.expr import Call, Expr, Literal, RegexLiteral, TextOp, parse_condition, walk
+from abl.expr.functions import canonical_name
+from abl.expr.patterns import MAX_PATTERN_LENGTH
 from abl.model import Agent
-from abl.model.types import Scalar
+from abl.model.types import Assignment, Condition, Name, Scalar
+from abl.text import LineIndex, Range
 
 # Python's parser of regular expressions: `re._parser` from 3.11, `sre_parse` before.
 try:
@@ -41,9 +49,8 @@ _UNBOUNDED = _sre.MAXREPEAT
 # What never backtracks into itself, so nothing inside it can blow up (Python 3.11+).
 _ATOMIC = tuple(op for op in (getattr(_sre, "POSSESSIVE_REPEAT", None), getattr(_sre, "ATOMIC_GROUP", None)) if op)
 _ZERO_WIDTH = (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT)
-# Longer patterns are not examined (the runtime reads no more of a text than 10,000 characters;
-# a pattern this long is generated).
-_MAX_PATTERN = 2_000
+# Longer patterns are not examined: the runtime does not compile them either.
+_MAX_PATTERN = MAX_PATTERN_LENGTH
 # `pattern(...)` in `VALIDATE`, read as the runtime reads it.
 _RULE = re.compile(r"([A-Za-z_]+)\s*\(([^()]*)\)")
 
@@ -60,6 +67,97 @@ def pattern_backtracks(check: Check, agent: Agent) -> None:
                     "stalls; make each repeat consume something the other cannot, as in `[a-z]+(?:-[a-z]+)*`",
                     where.range,
                 )
+    for place, written in _written_patterns(check, agent):
+        if backtracks(written):
+            check.report(
+                "PATTERN_BACKTRACKS",
+                f"the pattern `{_clip(written)}` repeats a group that repeats itself, so on a text that almost "
+                "matches it tries every way to split the text and the turn stalls; make each repeat consume "
+                "something the other cannot, as in `[a-z]+(?:-[a-z]+)*`",
+                place,
+            )
+
+
+# Functions whose second argument is a pattern (the first, written as a method: `x.regex_extract("...")`).
+_PATTERN_FUNCTIONS = frozenset({"REGEX_REPLACE", "REGEX_EXTRACT", "MATCHES_PATTERN", "NOT_MATCHES_PATTERN"})
+
+
+def _written_patterns(check: Check, agent: Agent) -> Iterator[tuple[Range, str]]:
+    """Every pattern written as a literal in the agent's conditions and `SET` values, with its
+    range (the whole expression's, should the pattern's not lie inside it)."""
+    index = check.document.source.index
+    for whole, base, expr in _expressions(agent, index):
+        for (start, end), pattern in _literal_patterns(expr):
+            where = Range(index.position(base + start), index.position(base + end))
+            yield (where if _within(where, whole) else whole), pattern
+
+
+def _within(inner: Range, outer: Range) -> bool:
+    return (outer.start.line, outer.start.character) <= (inner.start.line, inner.start.character) and (
+        inner.end.line,
+        inner.end.character,
+    ) <= (outer.end.line, outer.end.character)
+
+
+def _expressions(agent: Agent, index: LineIndex) -> Iterator[tuple[Range, int, Expr]]:
+    """The agent's conditions and `SET` values, wherever they are written (routes, `COMPLETE`,
+    triggers, flow steps, handlers), parsed: (their range, the offset their text starts at, the
+    expression)."""
+    for found in _conditions_and_assignments(agent):
+        if isinstance(found, Condition):
+            if found.parse.expr is not None:
+                yield found.range, index.offset(found.range.start), found.parse.expr
+            continue
+        text = found.expr
+        parsed = parse_condition(text.strip())
+        if parsed.expr is not None and not parsed.natural_language:
+            lead = len(text) - len(text.lstrip())
+            yield found.expr_range, index.offset(found.expr_range.start) + lead, parsed.expr
+
+
+def _conditions_and_assignments(agent: Agent) -> Iterator[Condition | Assignment]:
+    """Every `Condition` and `Assignment` of the agent's model, in no particular order."""
+    pending: list[object] = [agent]
+    seen: set[int] = set()
+    while pending:
+        item = pending.pop()
+        if isinstance(item, (Condition, Assignment)):
+            if id(item) not in seen:  # one held in two places is reported once
+                seen.add(id(item))
+                yield item
+        elif isinstance(item, (list, tuple)):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(item.values())
+        elif (
+            dataclasses.is_dataclass(item)
+            and not isinstance(item, (type, Scalar, Name))
+            and type(item).__module__.startswith("abl.model")
+            and id(item) not in seen
+        ):
+            seen.add(id(item))
+            pending.extend(getattr(item, spec.name) for spec in dataclasses.fields(item))
+
+
+def _literal_patterns(expr: Expr) -> Iterator[tuple[tuple[int, int], str]]:
+    """The patterns written as literals in an expression: `/.../`, the text right of `matches`,
+    and the pattern argument of `.matches()` and the regex functions."""
+    for node in walk(expr):
+        if isinstance(node, RegexLiteral):
+            yield node.span, node.pattern
+            continue
+        operand: Expr | None = None
+        if isinstance(node, TextOp) and node.op == "matches":
+            operand = node.right
+        elif isinstance(node, Call):
+            name = canonical_name(node.name)
+            position = 0 if node.target is not None else 1  # a method's target is its first argument
+            if (name in _PATTERN_FUNCTIONS or (name == "MATCHES" and node.target is not None)) and len(
+                node.args
+            ) > position:
+                operand = node.args[position]
+        if isinstance(operand, Literal) and isinstance(operand.value, str):
+            yield operand.span, operand.value
 
 
 def _patterns(extraction: Scalar | None, validate: Scalar | None) -> Iterator[tuple[Scalar, str]]:
