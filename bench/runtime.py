@@ -18,8 +18,9 @@ per session, measured with tracemalloc.
 
 Last, one long conversation as `abl run --session FILE --trace-out FILE` runs it (the CLI's own
 driver, the files on disk): 1,250 to 10,000 turns of the retail hub's script, with the time per
-turn at each length and the size of both files. Linear means the time per turn stays flat as
-the conversation grows (the session file is appended to, not rewritten, after each turn).
+turn at each length and the size of both files; then the same with `--record FILE` alone (the
+conversation written as a conversation test). Linear means the time per turn stays flat as the
+conversation grows (each file is appended to, not rewritten, after each turn).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ sys.path.insert(0, str(ROOT / "server"))
 
 from abl.cli.driver import Driver  # noqa: E402
 from abl.runtime import RuntimeOptions, start_session  # noqa: E402
+from abl.runtime.testing.recorder import Recording  # noqa: E402
 from abl.workspace import Project, load_project  # noqa: E402
 
 SCENARIOS_DIR = ROOT / "tests" / "runtime" / "scenarios"
@@ -142,20 +144,32 @@ def memory_per_session(count: int) -> float:
     return (after - before) / count
 
 
-def long_conversation(project: Project, turns: int, folder: Path) -> tuple[float, float, int, int]:
-    """(CPU seconds, wall seconds, session file bytes, trace file bytes) for `turns` turns with
-    both files kept up to date after every turn."""
+def long_conversation(
+    project: Project, turns: int, folder: Path, record: bool = False
+) -> tuple[float, float, list[int]]:
+    """(CPU seconds, wall seconds, file sizes in bytes) for `turns` turns with the files kept up
+    to date after every turn: the session and the trace, or (`record`) the recorded test alone."""
     script = KINDS["routing"][1].script
     session = start_session(project, "Retail_Hub", RuntimeOptions(trace_level="debug"))
-    session_file, trace_file = folder / f"{turns}.session", folder / f"{turns}.trace.jsonl"
-    driver = Driver(session, project, "Retail_Hub", trace_out=trace_file, session_file=session_file)
+    if record:
+        files = [folder / f"{turns}.abltest.yaml"]
+        recording = Recording(
+            project=folder,
+            agent="Retail_Hub",
+            greeting=tuple((r.agent, r.text) for r in session.greeting),
+            start_events=tuple(e.to_dict() for e in session.trace),
+        )
+        driver = Driver(session, project, "Retail_Hub", recording=recording, record_path=files[0])
+    else:
+        files = [folder / f"{turns}.session", folder / f"{turns}.trace.jsonl"]
+        driver = Driver(session, project, "Retail_Hub", trace_out=files[1], session_file=files[0])
     driver.persist()
     t0, w0 = time.process_time(), time.perf_counter()
     for index in range(turns):
         driver.send(script[index % len(script)])
     seconds, wall = time.process_time() - t0, time.perf_counter() - w0
     assert not driver.problems, driver.problems
-    return seconds, wall, session_file.stat().st_size, trace_file.stat().st_size
+    return seconds, wall, [f.stat().st_size for f in files]
 
 
 def main() -> int:
@@ -182,13 +196,20 @@ def main() -> int:
         f"{args.sessions:,} sessions held at once: {per / 1024:.1f} KiB per session ({per * args.sessions / 2**20:.0f} MiB in all)"
     )
     hub = projects[KINDS["routing"][1].folder]
+    lengths = (args.long // 8, args.long // 4, args.long // 2, args.long)
     with tempfile.TemporaryDirectory() as folder:
-        for turns in (args.long // 8, args.long // 4, args.long // 2, args.long):
-            seconds, wall, session_bytes, trace_bytes = long_conversation(hub, turns, Path(folder))
+        for turns in lengths:
+            seconds, wall, (session_bytes, trace_bytes) = long_conversation(hub, turns, Path(folder))
             print(
                 f"{turns:>6,} turns with --session and --trace-out: {seconds:6.2f} CPU s ({wall:.2f} s wall), "
                 f"{seconds / turns * 1000:.2f} ms per turn; session file {session_bytes / 2**20:.1f} MiB, "
                 f"trace file {trace_bytes / 2**20:.1f} MiB"
+            )
+        for turns in lengths:
+            seconds, wall, (test_bytes,) = long_conversation(hub, turns, Path(folder), record=True)
+            print(
+                f"{turns:>6,} turns with --record: {seconds:6.2f} CPU s ({wall:.2f} s wall), "
+                f"{seconds / turns * 1000:.2f} ms per turn; recorded test {test_bytes / 2**20:.1f} MiB"
             )
     return 0
 

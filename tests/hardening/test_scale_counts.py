@@ -1,21 +1,24 @@
 """Checking grows linearly with the input: counted in Python function calls, not in seconds.
 
 Each case checks an input and one twice its size (routes in one supervisor, agents in one file,
-agents in one long handoff loop, tiny documents) and compares how many Python functions ran:
-linear work doubles, quadratic work quadruples. Counting calls is deterministic, so the ratio
-can be asserted where a time could not.
+agents in one long handoff loop, tiny documents; the turns of a conversation kept as a recorded
+test) and compares how many Python functions ran: linear work doubles, quadratic work
+quadruples. Counting calls is deterministic, so the ratio can be asserted where a time could not.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from abl.checks.engine import check_project
 from abl.ide.folding import folding_ranges, selection_ranges
 from abl.ide.tokens import semantic_tokens
+from abl.runtime.testing.recorder import RecordedTurn, Recording, RecordingFile
+from abl.runtime.trace import Redactor
 from abl.text import Position
 from abl.workspace import Project
 
@@ -118,3 +121,38 @@ def test_editor_features_are_linear() -> None:
     small, large = (_project(_agents(n)) for n in (60, 120))
     ratio = _calls(lambda: _editor_work(large)) / _calls(lambda: _editor_work(small))
     assert ratio < MAX_RATIO, f"twice the file cost {ratio:.2f} times the calls"
+
+
+def _recorded(turns: int, folder: Path) -> Callable[[], None]:
+    """`abl run --record` over `turns` turns: each turn added, then the test file brought up to date."""
+    recording = Recording(project=folder, agent="Hub", greeting=(("Hub", "Hello."),))
+    kept = RecordingFile(recording, folder / f"{turns}.abltest.yaml")
+    turn = RecordedTurn(
+        user="where is my order?",
+        replies=(("Orders", "It is on its way."),),
+        active_agent="Orders",
+        events=({"type": "handoff", "from": "Hub", "to": "Orders", "historyMessages": 2},),
+    )
+
+    def work() -> None:
+        for _ in range(turns):
+            recording.add(turn)
+            kept.write()
+
+    return work
+
+
+def test_recording_a_conversation_is_linear(tmp_path: Path) -> None:
+    # Written whole after every turn, 2,000 turns took 188 s; appended, each turn costs the same.
+    ratio = _calls(_recorded(240, tmp_path)) / _calls(_recorded(120, tmp_path))
+    assert ratio < MAX_RATIO, f"twice the turns cost {ratio:.2f} times the calls"
+
+
+def test_a_long_secret_is_registered_in_a_few_calls_per_character() -> None:
+    # A 100,000-character text typed into a sensitive field took 8 s to register: the pattern
+    # that finds a secret with separators between its characters was compiled for all of it.
+    secret = "Pass Phrase 42 " * 2_000
+    redactor = Redactor()
+    calls = _calls(lambda: redactor.add_secret(secret))
+    assert calls < 10 * len(secret), f"{calls:,} calls for {len(secret):,} characters"
+    assert redactor.text("it is " + secret.upper() + "!") == "it is [redacted]!"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from abl.runtime.testing.expectations import Observed, check_turn
 from abl.runtime.testing.loader import load_file
-from abl.runtime.testing.recorder import RecordedTurn, Recording, key_events, write
+from abl.runtime.testing.recorder import RecordedTurn, Recording, RecordingFile, dump, key_events, write
 
 
 def _ev(seq, kind, agent="Loan_Supervisor", **fields):
@@ -111,3 +111,75 @@ def test_time_waited_in_the_chat_is_recorded_as_after(tmp_path: Path):
     assert "after: 90000ms\n" in test_path.read_text()
     waited, at_once = load_file(test_path).conversations[0].turns
     assert waited.after_ms == 90_000 and at_once.after_ms == 0
+
+
+# `--record` keeps the test file up to date after every turn by appending the turn's lines:
+# the file must then be exactly what writing the whole recording gives, after every turn, for
+# texts YAML writes quoted, folded or over several lines.
+AWKWARD_MESSAGES = [
+    "I want a loan offer",
+    "",
+    "- 85k: yes # not a comment",
+    "she said \"no\" and 'yes'",
+    "first line\nsecond line\n",
+    "a\u2028b\u0085c",
+    "{{annual_income}} [x] {y} &anchor *alias !tag",
+    "word " * 60,
+    "日本語 ünïcode 😀",
+    "\ud800 half of a pair",
+    "null",
+    "123",
+]
+
+
+def _turn(user: str, ended: bool = False) -> RecordedTurn:
+    return RecordedTurn(
+        user=user,
+        replies=(("Loan_Supervisor", f"You said: {user}"),),
+        active_agent="A",
+        events=FIRST.events,
+        ended=ended,
+    )
+
+
+def test_a_recording_file_is_the_whole_test_after_every_turn(tmp_path: Path):
+    recording = Recording(project=tmp_path, agent="Loan_Supervisor", greeting=(("Loan_Supervisor", "Hello."),))
+    test_path = tmp_path / "recorded.abltest.yaml"
+    kept = RecordingFile(recording, test_path)
+    kept.write()
+    for number, message in enumerate(AWKWARD_MESSAGES, start=1):
+        recording.add(_turn(message, ended=number == len(AWKWARD_MESSAGES)))
+        kept.write()
+        assert test_path.read_text(encoding="utf-8") == dump(recording, test_path), message
+        assert len(load_file(test_path).conversations[0].turns) == number
+
+
+def test_only_the_first_turn_and_a_new_start_write_the_file_whole(tmp_path: Path):
+    recording = Recording(project=tmp_path, agent="Loan_Supervisor", greeting=(("Loan_Supervisor", "Hello."),))
+    test_path = tmp_path / "recorded.abltest.yaml"
+    kept = RecordingFile(recording, test_path)
+    inodes = []
+    for message in ["one", "two", "three"]:
+        recording.add(_turn(message))
+        kept.write()
+        inodes.append(test_path.stat().st_ino)  # a whole write renames a new file into place
+    assert inodes[1] == inodes[2]
+    recording.turns.clear()  # `/reset` in the chat: a new conversation
+    recording.greeting = (("Loan_Supervisor", "Hello again."),)
+    recording.add(_turn("four"))
+    kept.write()
+    assert test_path.stat().st_ino != inodes[2]
+    assert test_path.read_text(encoding="utf-8") == dump(recording, test_path)
+
+
+def test_a_recording_file_changed_by_someone_else_is_written_whole(tmp_path: Path):
+    recording = Recording(project=tmp_path, agent="Loan_Supervisor")
+    test_path = tmp_path / "recorded.abltest.yaml"
+    kept = RecordingFile(recording, test_path)
+    recording.add(_turn("one"))
+    kept.write()
+    with open(test_path, "a", encoding="utf-8") as other:
+        other.write("  - user: typed in by hand\n")
+    recording.add(_turn("two"))
+    kept.write()
+    assert test_path.read_text(encoding="utf-8") == dump(recording, test_path)

@@ -2,10 +2,10 @@
 
 Shared by the script mode (`abl.cli.run`) and the interactive chat (`abl.cli.chat`): the
 session, the trace file (`--trace-out`), the saved session (`--session`) and the recorded test
-(`--record`). The trace file and the saved session grow by what each turn added (appended
-lines), so a long conversation costs time in proportion to its length, not to its square; each
-is written whole again only when lines already written must change (a reset, or a secret that
-became known and must be scrubbed from them).
+(`--record`). The trace file, the saved session and the recorded test grow by what each turn
+added (appended lines), so a long conversation costs time in proportion to its length, not to
+its square; each is written whole again only when lines already written must change (a reset,
+or for the trace and the session, a secret that became known and must be scrubbed from them).
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from typing import Any
 
 from abl.runtime import Session
 from abl.runtime.session_journal import SessionJournal
-from abl.runtime.testing.recorder import RecordedTurn, Recording
-from abl.runtime.testing.recorder import write as write_recording
+from abl.runtime.testing.recorder import RecordedTurn, Recording, RecordingFile
 from abl.runtime.trace import Trace, to_json
 from abl.workspace import Project
 
@@ -43,6 +42,7 @@ class Driver:
     waited_ms: int = 0  # time declared to pass before the next message
     _journal: SessionJournal | None = None
     _trace_file: TraceFile | None = None
+    _record_file: RecordingFile | None = None
 
     def wait(self, ms: int) -> None:
         self.session.wait(ms)
@@ -89,8 +89,9 @@ class Driver:
                 self._trace_file = TraceFile(self.session, self.trace_out)
             self._write(self.trace_out, self._trace_file.write)
         if self.recording is not None and self.record_path is not None:
-            recording, record_path = self.recording, self.record_path
-            self._write(record_path, lambda: write_recording(recording, record_path))
+            if self._record_file is None:
+                self._record_file = RecordingFile(self.recording, self.record_path)
+            self._write(self.record_path, self._record_file.write)
 
     def _write(self, path: Path, action: Callable[[], None]) -> None:
         try:

@@ -4,6 +4,11 @@ Each turn keeps the user's message, the active agent after it, the reply, and th
 events with the fields that describe a routing decision (who handed off to whom, returnable or
 not, how many history messages, what came back, how a handoff ended). Timing, ids and
 sequence numbers are left out, so the recorded test stays true on a re-run.
+
+`write` writes a test file whole; `RecordingFile` keeps one up to date as the conversation goes
+on, appending each turn's lines to the file (the turns are the document's last entry, so the
+file is a complete test after every turn and a long conversation costs time in proportion to
+its length, not to its square).
 """
 
 from __future__ import annotations
@@ -105,14 +110,35 @@ def to_document(recording: Recording, test_path: Path) -> dict[str, Any]:
     return doc
 
 
+class _Dumper(yaml.SafeDumper):
+    """Writes a value repeated in the document in full each time, never as an `*alias` of an
+    earlier one: a turn's lines then read the same whether written alone or with the rest."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _yaml(value: Any) -> str:
+    return yaml.dump(value, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+_HEADER = (
+    "# Recorded with `abl run --record`. Loosen the reply checks (`contains`, `regex`) where the\n"
+    "# exact wording does not matter, and keep the events that state what must happen.\n"
+)
+
+
 def dump(recording: Recording, test_path: Path) -> str:
     """The recorded test as YAML text."""
-    header = (
-        "# Recorded with `abl run --record`. Loosen the reply checks (`contains`, `regex`) where the\n"
-        "# exact wording does not matter, and keep the events that state what must happen.\n"
-    )
-    body = yaml.safe_dump(to_document(recording, test_path), sort_keys=False, allow_unicode=True, width=100)
-    return header + body
+    return _HEADER + _yaml(to_document(recording, test_path))
+
+
+def turn_lines(turn: RecordedTurn) -> str:
+    """One turn as the lines `dump` writes for it at the end of the file: an item of the one
+    test's `turns` (written inside a document of the same shape, whose first lines are dropped,
+    so its indentation and line breaks are those of the whole file)."""
+    text = _yaml({"tests": [{"turns": [_turn(turn)]}]})
+    return text.split("\n", 2)[2]
 
 
 def write(recording: Recording, test_path: Path) -> None:
@@ -122,6 +148,50 @@ def write(recording: Recording, test_path: Path) -> None:
     temporary = test_path.with_name(test_path.name + ".tmp")
     temporary.write_text(dump(recording, test_path), encoding="utf-8")
     os.replace(temporary, test_path)
+
+
+class RecordingFile:
+    """A test file kept up to date with a recording: written whole while it holds no turn, after
+    the recording started over (a reset) or when the file was changed by someone else; otherwise
+    each new turn's lines are appended, in one write, so an interrupted run leaves every turn
+    before the last one whole."""
+
+    def __init__(self, recording: Recording, path: Path) -> None:
+        self._recording = recording
+        self._path = Path(path)
+        self._written = 0  # turns in the file
+        self._start: tuple[object, object] | None = None  # the greeting and start events written
+        self._size = -1
+
+    def write(self) -> None:
+        recording = self._recording
+        start = (recording.greeting, recording.start_events)
+        turns = recording.turns
+        if (
+            self._written == 0
+            or len(turns) < self._written
+            or self._start is None
+            or start[0] is not self._start[0]
+            or start[1] is not self._start[1]
+            or not self._unchanged()
+        ):
+            write(recording, self._path)
+            self._written, self._start = len(turns), start
+            self._size = self._path.stat().st_size
+            return
+        if len(turns) == self._written:
+            return
+        data = "".join(turn_lines(turn) for turn in turns[self._written :]).encode("utf-8")
+        with open(self._path, "ab") as handle:
+            handle.write(data)
+        self._written = len(turns)
+        self._size += len(data)
+
+    def _unchanged(self) -> bool:
+        try:
+            return self._path.stat().st_size == self._size
+        except OSError:
+            return False
 
 
 def _turn(turn: RecordedTurn) -> dict[str, Any]:
