@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fuzz import targets
+from fuzz.conversations import CONVERSATION, mutate_conversation, mutate_project
 from fuzz.corpus import Files, Pool
 from fuzz.mutate import mutate, mutate_runtime_file, splice
 from fuzz.reduce import reduce_files
-from fuzz.targets import ABL_TARGETS, SLOW_SECONDS_PER_10KB, TARGETS, Broken, Slow
+from fuzz.targets import ABL_TARGETS, RUN_TARGETS, SLOW_SECONDS_PER_10KB, TARGETS, Broken, Slow
 
 HARD_LIMIT_SECONDS = 20.0
 # Share of the budget per target: parsing is cheap and gets many inputs, the editor features
@@ -39,7 +40,11 @@ WEIGHTS = {
     "session": 0.6,
     "mocks": 0.4,
     "test_file": 0.6,
+    "run": 2.0,
 }
+# Targets that hold each request (an editor feature, a turn) to the time limit themselves,
+# rather than the whole run: one input makes many requests.
+PER_REQUEST = ("ide", "run")
 
 
 class Hang(BaseException):
@@ -128,7 +133,7 @@ def classify(target: str, files: Files, seconds: float, problem: BaseException |
         return "broken", _signature(target, problem)
     if problem is not None:
         return "crash", _signature(target, problem)
-    if target != "ide" and per_10kb(seconds, files) > SLOW_SECONDS_PER_10KB:  # ide: per request, in the target
+    if target not in PER_REQUEST and per_10kb(seconds, files) > SLOW_SECONDS_PER_10KB:
         # Timed again, twice: on a busy machine one run can stall; the fastest of three is the input's own.
         fastest = min(seconds, *(run_once(target, files)[0] for _ in range(2)))
         if per_10kb(fastest, files) > SLOW_SECONDS_PER_10KB:
@@ -166,10 +171,15 @@ def write_failure(folder: Path, failure: Failure) -> Path:
 def read_case(path: Path) -> Files:
     """A case file written by `write_failure`: `#- /path` lines start each file. The newline
     that `write_failure` adds after a file lacking one is kept; the invariants do not depend on it."""
+    return split_case(path.read_bytes())
+
+
+def split_case(data: bytes) -> Files:
+    """The files of a case's text (see `read_case`); text with no `#- /path` line is one file."""
     files: Files = {}
     current: str | None = None
     chunks: list[bytes] = []
-    for line in path.read_bytes().splitlines(keepends=True):
+    for line in data.splitlines(keepends=True):
         if line.startswith(b"#- /"):
             if current is not None:
                 files[current] = b"".join(chunks)
@@ -194,6 +204,13 @@ class Fuzzer:
         self.seen: set[str] = set()
 
     def next_input(self, target: str) -> Files:
+        if target in RUN_TARGETS:
+            files = self.pool.run()
+            if self.rng.random() < 0.8:
+                files = {**files, CONVERSATION: mutate_conversation(files[CONVERSATION], self.rng)}
+            if self.rng.random() < 0.3:
+                files = mutate_project(files, self.rng)
+            return files
         if target not in ABL_TARGETS:
             data = self.pool.runtime(target)
             return {f"/input/{target}.yaml": mutate_runtime_file(data, self.rng) if self.rng.random() < 0.9 else data}
@@ -220,12 +237,13 @@ class Fuzzer:
         stats.inputs += 1
         stats.seconds += seconds
         stats.input_bytes += sum(len(d) for d in files.values())
-        # The editor target's limit is per request (all positions of a file take many): its figure too.
-        timed = targets.slowest_request if target == "ide" else seconds
-        rate = per_10kb(timed, files)
+        # The limit of the editor and runtime targets is per request (an input makes many): their figures too.
+        per_request = target in PER_REQUEST
+        timed = targets.slowest_request if per_request else seconds
+        rate = targets.slowest_request_rate if per_request else per_10kb(seconds, files)
         if rate > stats.slowest_per_10kb:
             stats.slowest_per_10kb = rate
-            what = "slowest request" if target == "ide" else "run"
+            what = ("slowest turn" if target == "run" else "slowest request") if per_request else "run"
             stats.slowest_input = f"{sum(len(d) for d in files.values())} bytes, {what} {timed:.3f} s"
             stats.slowest_files = files
         found = classify(target, files, seconds, problem)

@@ -15,11 +15,19 @@ hold; any other exception is a crash. The invariants are the documented ones:
   raises, and what it returns points inside the files; formatting is idempotent.
 - `session`, `mocks`, `test_file`: the loaders of untrusted runtime files raise only their
   own error type, with a message.
+- `run`: a project that `abl run` accepts, run on a conversation (hostile messages among
+  ordinary ones) as `abl run` runs it: starting the session raises nothing but `SessionError`,
+  a turn raises nothing at all and takes no longer than 1 s per 10 KB of the project, its
+  message and the longest message before it (which a replay reads again); afterwards the trace file holds every event as JSON, the saved session loads back
+  in the same state, and the recorded conversation test reads back.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
+import json
 import os
 import tempfile
 import time
@@ -30,6 +38,7 @@ from pathlib import Path
 from abl.checks.autofix import FixOutcome, fix_project
 from abl.checks.engine import CheckOptions, check_file, check_project
 from abl.checks.fixes import UNREADABLE_CODES
+from abl.cli.driver import Driver
 from abl.cli.run import UsageProblem, read_mocks
 from abl.config import DEFAULT
 from abl.diagnostics import Diagnostic
@@ -55,13 +64,17 @@ from abl.ide.navigation import (
 )
 from abl.ide.symbols import document_outline, workspace_symbols
 from abl.ide.tokens import semantic_tokens
+from abl.launch import LaunchRefused, entry_agent, judge, runnable_agents
 from abl.model import load_document
+from abl.runtime import RuntimeOptions, Session, SessionError, start_session
 from abl.runtime.session_file import SessionFileError, read_session
 from abl.runtime.testing.loader import load_file
+from abl.runtime.testing.recorder import Recording
 from abl.runtime.testing.yamlread import FormatError
 from abl.syntax import parse
 from abl.text import Position, Range
 from abl.workspace import Project, decode
+from fuzz.conversations import CONVERSATION, read_conversation
 
 STRICT = CheckOptions(strict_rules=True)
 # The slowest any one run (or, in the editor target, any one request) may be, per 10 KB of input.
@@ -89,13 +102,20 @@ def load(files: Files) -> Project:
 
 
 def inside(text: str, rng: Range) -> bool:
-    lines = text.split("\n")
+    lengths = _line_lengths(text)
     for pos in (rng.start, rng.end):
-        if pos.line < 0 or pos.character < 0 or pos.line >= len(lines):
+        if pos.line < 0 or pos.character < 0 or pos.line >= len(lengths):
             return False
-        if pos.character > len(lines[pos.line]):
+        if pos.character > lengths[pos.line]:
             return False
     return (rng.start.line, rng.start.character) <= (rng.end.line, rng.end.character)
+
+
+@functools.lru_cache(maxsize=16)
+def _line_lengths(text: str) -> tuple[int, ...]:
+    # Asked for every range of every answer at every position: splitting the text each time
+    # made the harness, not the features under test, the slow part of the editor target.
+    return tuple(len(line) for line in text.split("\n"))
 
 
 # Model, tree and catalogue objects an answer holds on to (`locate`'s site): their ranges are
@@ -228,41 +248,50 @@ def positions(text: str, rng_seed: int = 0) -> list[Position]:
 
 
 class Slow(Broken):
-    """One editor request took longer than the limit for the project's size."""
+    """One editor request (or one turn) took longer than the limit for the input's size."""
 
 
-# The slowest single editor request of the last `ide` run, in seconds: what its limit is about.
+# The slowest single request (an editor request, a turn) of the last `ide` or `run` run: its
+# seconds, and its seconds per 10 KB of the input it is held to (what its limit is about).
 slowest_request = 0.0
+slowest_request_rate = 0.0
 
 
-def _timed(limit: float, what: str, call: Callable[[], object]) -> object:
-    global slowest_request
+def _reset_slowest() -> None:
+    global slowest_request, slowest_request_rate
+    slowest_request = slowest_request_rate = 0.0
+
+
+def _timed(size: int, what: str, call: Callable[[], object]) -> object:
+    """`call()`, held to the limit for an input of `size` bytes: 1 s per 10 KB."""
+    global slowest_request, slowest_request_rate
     started = time.perf_counter()
     found = call()
     seconds = time.perf_counter() - started
+    rate = seconds / max(1.0, size / 10_240)
     slowest_request = max(slowest_request, seconds)
-    if seconds > limit:
+    slowest_request_rate = max(slowest_request_rate, rate)
+    if rate > SLOW_SECONDS_PER_10KB:
         raise Slow(f"{what} took {seconds:.2f} s")
     return found
 
 
 def target_ide(files: Files) -> None:
-    global slowest_request
-    slowest_request = 0.0
+    _reset_slowest()
     project = load(files)
     # Each request is held to the same limit as a whole input elsewhere: 1 s per 10 KB.
-    limit = SLOW_SECONDS_PER_10KB * max(1.0, sum(len(d) for d in files.values()) / 10_240)
+    size = sum(len(d) for d in files.values())
     diagnostics = check_project(project)
     for path, text in project.texts.items():
         document = project.documents[path]
         whole = Range(Position(0, 0), Position(text.count("\n") + 1, 0))
         for name, call in _document_features(project, path, document, text, whole, diagnostics[path]):
-            _answers_inside(project, name, _timed(limit, name, call), path)
+            _answers_inside(project, name, _timed(size, name, call), path)
         points = positions(text)
         renamed = False
         for pos in points:
             for name, call in _position_features(project, path, pos):
-                _answers_inside(project, name, _timed(limit, f"{name} at {pos}", call), path)
+                _answers_inside(project, name, _timed(size, f"{name} at {pos}", call), path)
             try:
                 prepare_rename(project, path, pos)
             except RenameError:
@@ -352,6 +381,114 @@ def target_test_file(files: Files) -> None:
                 raise Broken("a test file was refused without a message") from problem
 
 
+# --- the runtime ----------------------------------------------------------------------------------
+
+# Projects judged by `abl run`'s loader, by their files: a project is mutated less often than its
+# conversation, and judging it is a whole `abl check`. None: refused (or no agent to run).
+_JUDGED: dict[bytes, tuple[Project, list[str]] | None] = {}
+_JUDGED_KEPT = 128
+
+
+def _runnable(files: Files) -> tuple[Project, list[str]] | None:
+    key = hashlib.blake2b(b"".join(p.encode() + b"\0" + d + b"\0" for p, d in sorted(files.items()))).digest()
+    if key in _JUDGED:
+        return _JUDGED[key]
+    project = load(files)
+    try:
+        judge(project)
+        agents = runnable_agents(project)
+        found = (project, agents) if agents else None
+    except LaunchRefused:
+        found = None
+    if len(_JUDGED) >= _JUDGED_KEPT:
+        del _JUDGED[next(iter(_JUDGED))]
+    _JUDGED[key] = found
+    return found
+
+
+def _entry(project: Project, agents: list[str], wanted: str | None) -> str:
+    if wanted in agents:
+        return str(wanted)
+    try:
+        return entry_agent(project, None)
+    except LaunchRefused:  # several agents and no one supervisor: `abl run` would ask; take the first
+        return agents[0]
+
+
+def target_run(files: Files) -> None:
+    """A conversation (`fuzz.conversations`) run through the project as `abl run` runs it, with
+    every file it can write kept up to date after each turn; then each file is read back."""
+    _reset_slowest()
+    script = read_conversation(files.get(CONVERSATION, b""))
+    sources = {path: data for path, data in files.items() if path != CONVERSATION}
+    judged = _runnable(sources)
+    if judged is None:
+        return  # refused by `abl run` (the project has errors): not the runtime's to run
+    project, agents = judged
+    agent = _entry(project, agents, script.agent)
+    size = sum(len(d) for d in sources.values())
+    options = RuntimeOptions(mocks=script.mocks, trace_level="debug")
+    with tempfile.TemporaryDirectory(prefix="abl-fuzz-run-") as folder:
+        out = Path(folder)
+        try:
+            session = _timed(size, "starting the session", lambda: start_session(project, agent, options))
+        except SessionError:
+            return  # the one error starting a session may raise
+        assert isinstance(session, Session)
+        recording = Recording(
+            project=out / "project",
+            agent=agent,
+            mocks=dict(script.mocks),
+            greeting=tuple((r.agent, r.text) for r in session.greeting),
+            start_events=tuple(e.to_dict() for e in session.trace),
+        )
+        driver = Driver(
+            session=session,
+            project=project,
+            agent=agent,
+            trace_out=out / "trace.jsonl",
+            session_file=out / "session.jsonl",
+            recording=recording,
+            record_path=out / "recorded.abltest.yaml",
+        )
+        driver.persist()
+        longest = 0  # a turn may read an earlier message again (a replay after a return)
+        for number, step in enumerate(script.steps, start=1):
+            if isinstance(step, int):
+                driver.wait(step)
+                continue
+            length = len(step.encode("utf-8", "surrogatepass"))
+            held_to = size + length + longest
+            longest = max(longest, length)
+            _timed(held_to, f"turn {number} ({len(step):,} characters)", lambda text=step: driver.send(text))
+        if driver.problems:
+            raise Broken(f"a file of the run could not be written: {driver.problems[0]}")
+        _read_back(project, session, options, driver)
+
+
+def _read_back(project: Project, session: Session, options: RuntimeOptions, driver: Driver) -> None:
+    """The trace file holds every event as JSON, the saved session loads, the recorded test reads."""
+    assert driver.trace_out is not None and driver.session_file is not None and driver.record_path is not None
+    # JSON Lines are split at "\n" only (a U+2028 inside a text is not a line break there).
+    lines = driver.trace_out.read_text(encoding="utf-8").split("\n")[:-1]
+    if len(lines) != session.trace_length:
+        raise Broken(f"{len(lines)} lines for {session.trace_length} events: the trace file is not one line per event")
+    for line in lines:
+        json.loads(line)
+    try:
+        resumed = Session.load(project, driver.session_file, options)
+    except SessionError as problem:
+        raise Broken(f"{'; '.join(problem.problems)}: the saved session cannot be loaded back") from problem
+    if resumed.state() != session.state():
+        raise Broken("the saved session loads back in another state")
+    recording = driver.recording
+    if recording is not None and (recording.turns or recording.greeting):  # a test needs one or the other
+        try:
+            load_file(driver.record_path)
+        except FormatError as problem:
+            raise Broken(f"{problem}: the recorded test cannot be read back") from problem
+
+
 # What each target is fed: ABL projects, or the runtime's own files.
 ABL_TARGETS: dict[str, Callable[[Files], None]] = {
     "parse": target_parse,
@@ -365,4 +502,6 @@ RUNTIME_TARGETS: dict[str, Callable[[Files], None]] = {
     "mocks": target_mocks,
     "test_file": target_test_file,
 }
-TARGETS = {**ABL_TARGETS, **RUNTIME_TARGETS}
+# Fed a project and a conversation (`fuzz.conversations`).
+RUN_TARGETS: dict[str, Callable[[Files], None]] = {"run": target_run}
+TARGETS = {**ABL_TARGETS, **RUNTIME_TARGETS, **RUN_TARGETS}

@@ -2,9 +2,10 @@
 
 A case is a file of `#- /path` sections (one per file of the project), as `python -m fuzz`
 writes them. A case named after a runtime loader (`session-…`, `mocks-…`, `test_file-…`) runs
-through that loader; any other runs through every ABL target (parse, lower, check, `--fix` and
-the editor features at every position), or, when it is large, through the target its name
-starts with.
+through that loader; one named `run-…` (a project and `/conversation.jsonl`) runs through the
+runtime as `abl run` runs it; any other runs through every ABL target (parse, lower, check,
+`--fix` and the editor features at every position), or, when it is large, through the target its
+name starts with.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from fuzz.runner import read_case, run_once
-from fuzz.targets import ABL_TARGETS, RUNTIME_TARGETS
+from fuzz.targets import ABL_TARGETS, RUN_TARGETS, RUNTIME_TARGETS
 
 CASES = sorted((Path(__file__).parent / "regressions").glob("*.abl"))
 
@@ -24,7 +25,7 @@ SMALL = 2_000
 
 
 def _targets(case: Path) -> list[str]:
-    runtime = [t for t in RUNTIME_TARGETS if case.name.startswith(f"{t}-")]
+    runtime = [t for t in (*RUNTIME_TARGETS, *RUN_TARGETS) if case.name.startswith(f"{t}-")]
     if runtime:
         return runtime
     named = [t for t in ABL_TARGETS if case.name.startswith(f"{t}-")]

@@ -7,6 +7,7 @@ case, except inside `CONTEXT`, where the platform reads only lowercase keys.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator
 
@@ -635,9 +636,10 @@ class _Lowering:
         def number(key: str, default: float) -> float:
             value = self.scalar(node.find(key))
             try:
-                return float(value.text) if value is not None else default
+                read = float(value.text) if value is not None else default
             except ValueError:
                 return default
+            return read if math.isfinite(read) else default  # `1e999`, `nan`: not a setting
 
         strategy = self.scalar(node.find("strategy"))
         unknown = self.scalar(node.find("unknown_relationship_strategy"))

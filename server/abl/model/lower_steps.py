@@ -55,6 +55,7 @@ _HANDOFF = re.compile(r"\s*HANDOFF\s+(?:to\s+)?([A-Za-z_]\w*)", re.I)
 _CALL_SYNTAX = re.compile(r"\s*([A-Za-z_][\w.]*)\s*\((.*)\)\s*$", re.S)
 _NAMED_ARGUMENT = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:)\s*(.*)$", re.S)
 _DURATION = re.compile(r"(\d+)\s*(ms|s|m|h)?")
+_MAX_DURATION_DIGITS = 18
 _UNIT_MS = {None: 1, "ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000}
 
 
@@ -63,8 +64,8 @@ def duration_ms(text: str | None) -> int | None:
     if text is None:
         return None
     m = _DURATION.fullmatch(unquote(text)[0].strip().lower())
-    if m is None:
-        return None
+    if m is None or len(m.group(1)) > _MAX_DURATION_DIGITS:
+        return None  # past any wait the runtime keeps (and past what `int` reads at all)
     return int(m.group(1)) * _UNIT_MS[m.group(2)]
 
 

@@ -5,7 +5,8 @@ A failure has a type (`tool_error`, `timeout_error`, `llm_error`, ...) and maybe
 the flow runs in between) the agent's; in each, a handler naming the subtype wins over one for
 the whole type, which wins over `default`. Retries are
 counted and their delays (fixed, linear or exponential, up to `RETRY_MAX_DELAY`) are reported and
-added to the session's timeline, never slept.
+added to the session's timeline, never slept. A call is tried again at most `MAX_RETRIES` times
+whatever `RETRY` says, and no delay is longer than the timeline goes (`MAX_MS`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,12 @@ from abl.model.steps import ErrorHandler, FlowStep, Move, Transition
 from abl.model.types import Scalar
 from abl.runtime.actions import run_actions
 from abl.runtime.engine import Engine, TurnContext
+from abl.runtime.session_file import MAX_MS
 from abl.runtime.state import Thread
 from abl.runtime.tools import CallResult
+
+# More tries than anyone means: a turn that retried `RETRY: 1000000000` times would never end.
+MAX_RETRIES = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +53,7 @@ def recover(
         return Recovery(failure, None, False)
     handler = found.handler
     result = failure
-    for attempt in range(1, handler.retry + 1):
+    for attempt in range(1, min(handler.retry, MAX_RETRIES) + 1):
         delay = retry_delay_ms(handler, attempt)
         engine.emit("tool_call_retry", {"tool": tool, "attempt": attempt, "delayMs": delay}, thread)
         engine.timeline.advance(delay)
@@ -124,4 +129,4 @@ def retry_delay_ms(handler: ErrorHandler, attempt: int) -> int:
         delay = base
     if handler.max_delay_ms is not None:
         delay = min(delay, handler.max_delay_ms)
-    return delay
+    return min(delay, MAX_MS)

@@ -681,7 +681,9 @@ def _match_choice(choices: tuple[Choice, ...], text: str) -> str | None:
         for option_id, label in choice.options:
             if said in (option_id.lower(), label.lower()):
                 return option_id
-    if said.isdigit() and 1 <= int(said) <= len(choices):
+    # `isdecimal`, not `isdigit`: `int` reads no superscripts; and a choice number is short
+    # (the digits of a whole message would not even convert).
+    if said.isdecimal() and len(said) <= 6 and 1 <= int(said) <= len(choices):
         return choices[int(said) - 1].id
     return None
 

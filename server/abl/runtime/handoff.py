@@ -26,6 +26,7 @@ from abl.runtime.engine import MAX_HANDOFF_DEPTH, Engine, TurnContext
 from abl.runtime.escalate import escalate
 from abl.runtime.evaluation import check, value_of
 from abl.runtime.history import Entry, Selection, resolve_mode, select
+from abl.runtime.session_file import MAX_MS
 from abl.runtime.state import ACTIVE, COMPLETED, WAITING, Frame, Thread
 from abl.runtime.values import initial_values
 from abl.text import Range
@@ -143,6 +144,8 @@ def perform(
             f"ENABLED_WHEN of the route to `{target}` is false",
         )
     timeout = duration_ms(route.timeout.text) if route.timeout is not None else None
+    if timeout is not None:
+        timeout = min(timeout, MAX_MS)  # a longer wait never ends (time stops there, see `timeline`)
     delay = int(engine.options.handoff_delays.get(target, 0))
     if timeout is not None and delay > timeout:
         engine.timeline.advance(timeout)
@@ -189,7 +192,7 @@ def perform(
 
     if route.is_returnable:
         caller.status = WAITING
-        on_timeout = route.on_timeout.text.strip() if route.on_timeout is not None else "escalate"
+        on_timeout = timeout_action(route.on_timeout.text if route.on_timeout is not None else None)
         data.stack.append(
             Frame(
                 caller.id,
@@ -396,3 +399,14 @@ def _count(route: HandoffRoute) -> int | None:
 
 _NOWHERE = Range.empty(0, 0)
 _RETURNS_TRUE = ReturnFlag(Name("RETURN", _NOWHERE), Scalar("true", "true", False, _NOWHERE))
+
+
+def timeout_action(written: str | None) -> str:
+    """`ON_TIMEOUT` as the parent reads it, in the words a saved session holds: `continue`,
+    `respond:<text>`, or `escalate` (also for anything else, as when it is not written)."""
+    text = (written or "").strip()
+    if text.lower() == "continue":
+        return "continue"
+    if text.lower().startswith("respond:"):
+        return "respond:" + text[len("respond:") :]
+    return "escalate"

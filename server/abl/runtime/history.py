@@ -26,6 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 AUTO_FALLBACK_LAST_N = 5
+# A `count` past this is every message of any conversation; the count is kept in a saved session,
+# which holds counts up to this.
+MAX_LAST_N = 10**9
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +174,7 @@ def resolve_mode(mode: str, count: int | None, summary_text: str) -> tuple[str, 
     if mode == "last_n":
         if count is None or count <= 0:
             return "full", None
-        return "last_n", count
+        return "last_n", min(count, MAX_LAST_N)
     if mode in ("none", "summary_only", "full"):
         return mode, None
     return "full", None

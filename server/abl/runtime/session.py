@@ -231,7 +231,7 @@ class Session:
             "format": FORMAT,
             "version": FORMAT_VERSION,
             "state": saved_state(engine),
-            "trace": [redactor.apply(e.to_dict()) for e in engine.trace.events],
+            "trace": [redactor.apply_event(e).to_dict() for e in engine.trace.events],
             "clock_ticks": self._clock.ticks,
             "ids": dict(self._ids.counts),
             "trace_level": self.options.trace_level,

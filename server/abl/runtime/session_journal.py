@@ -129,7 +129,7 @@ class SessionJournal:
             delta["log"] = [saved_entry(redactor, entry.to_data()) for entry in engine.data.log[self._log :]]
         events = engine.trace.events_since(self._events)
         if events:
-            delta["trace"] = [redactor.apply(event.to_dict()) for event in events]
+            delta["trace"] = [redactor.apply_event(event).to_dict() for event in events]
         ticks, ids = self._session.counters
         counters_text = encode((ticks, ids))
         if counters_text != self._counters:

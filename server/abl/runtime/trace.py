@@ -133,11 +133,15 @@ class Redactor:
     also inside longer words and with other separators between its characters (`ID AB 12` holds
     the secret `ab-12`), since templates and functions (`UPPER`, `REPLACE`) reshape values. A
     shorter secret is replaced only where it stands as a whole word, so that a PIN digit does
-    not eat every number of the trace. `version` counts changes, so a writer knows when text
-    it already wrote must be scrubbed again.
+    not eat every number of the trace; one of more than `SPELLED_OUT_UP_TO` letters and digits
+    (a long text typed into a sensitive field) is found as written, in any letter case, since a
+    pattern allowing separators between thousands of characters takes seconds to compile.
+    `version` counts changes, so a writer knows when text it already wrote must be scrubbed
+    again.
     """
 
     SPELLED_OUT = 4
+    SPELLED_OUT_UP_TO = 256
 
     def __init__(self, sensitive_names: Iterable[str] = (), secrets: Iterable[object] = ()) -> None:
         self._names: set[str] = set()
@@ -220,6 +224,8 @@ def _secret_pattern(secret: str) -> str:
     characters = [c for c in secret if c.isalnum()]
     if len(characters) < Redactor.SPELLED_OUT:
         return rf"(?<![0-9A-Za-z]){re.escape(secret)}(?![0-9A-Za-z])"
+    if len(characters) > Redactor.SPELLED_OUT_UP_TO:
+        return re.escape(secret)
     return r"[^0-9A-Za-z]{0,3}".join(re.escape(c) for c in characters)
 
 
