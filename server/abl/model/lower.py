@@ -322,7 +322,7 @@ class _Lowering:
                         "session",
                         type=self.scalar(find_entry(props, "TYPE")),
                         description=self.scalar(find_entry(props, "DESCRIPTION")),
-                        initial=self.scalar(find_entry(props, "INITIAL") or find_entry(props, "initial_value")),
+                        initial=self.scalar(find_entry(props, "INITIAL", "initial_value")),
                     )
                 )
 
@@ -354,7 +354,7 @@ class _Lowering:
                 scope,
                 type=self.scalar(find_entry(props, "TYPE")),
                 description=self.scalar(find_entry(props, "DESCRIPTION")),
-                initial=self.scalar(find_entry(props, "INITIAL") or find_entry(props, "initial_value")),
+                initial=self.scalar(find_entry(props, "INITIAL", "initial_value")),
                 sensitive=_is_true(self.scalar(find_entry(props, "SENSITIVE"))),
                 display=self.scalar(find_entry(props, "SENSITIVE_DISPLAY")),
                 mask=self.mask_config(find_entry(props, "MASK_CONFIG")),
@@ -438,6 +438,7 @@ class _Lowering:
             options=options,
             description=self.scalar(find_entry(props, "DESCRIPTION")),
             sensitive=sensitive,
+            # VALIDATION is a key of its own, read when VALIDATE is absent
             validate=self.scalar(find_entry(props, "VALIDATE") or find_entry(props, "VALIDATION")),
             retry_prompt=self.scalar(find_entry(props, "RETRY_PROMPT")),
             max_retries=self.scalar(find_entry(props, "MAX_RETRIES")),
@@ -666,9 +667,9 @@ class _Lowering:
     def delegate(self, agent: Agent, node: Node) -> None:
         for i, item in enumerate(c for c in node.children if c.is_item):
             props = item.children
-            target = self.scalar(find_entry(props, "AGENT") or find_entry(props, "TO"))
+            target = self.scalar(find_entry(props, "AGENT", "TO"))
             inputs: list[tuple[Name, str]] = []
-            for k, val, _ in self.pairs(find_entry(props, "INPUT") or find_entry(props, "PASS")):
+            for k, val, _ in self.pairs(find_entry(props, "INPUT", "PASS")):
                 inputs.append((k, val.raw if val else k.text))
             agent.delegates.append(
                 Delegate(
@@ -676,11 +677,11 @@ class _Lowering:
                     item.range(),
                     Name(target.text, target.range) if target else None,
                     self.condition(find_entry(props, "WHEN")),
-                    self.scalar(find_entry(props, "PURPOSE") or find_entry(props, "SUMMARY")),
+                    self.scalar(find_entry(props, "PURPOSE", "SUMMARY")),
                     tuple(inputs),
                     tuple(self.map_entries(find_entry(props, "RETURNS"))),
                     self.scalar(find_entry(props, "TIMEOUT")),
-                    self.scalar(find_entry(props, "ON_FAIL") or find_entry(props, "ON_FAILURE")),
+                    self.scalar(find_entry(props, "ON_FAIL", "ON_FAILURE")),
                     remote=_is_remote(self, props),
                 )
             )

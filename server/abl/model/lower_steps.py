@@ -498,7 +498,7 @@ class StepReader:
             return
         if any(c.is_item for c in node.children):
             for item, props in _items(node):
-                action = self.low.scalar(find_entry(props, "ACTION") or find_entry(props, "ACTION_ID"))
+                action = self.low.scalar(find_entry(props, "ACTION", "ACTION_ID"))
                 if action is None:
                     continue
                 rest = [p for p in props if not (p.is_entry and p.key.upper() in ("ACTION", "ACTION_ID", "CONDITION"))]

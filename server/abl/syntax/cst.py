@@ -353,13 +353,14 @@ def winning_walk(root: Node) -> Iterator[Node]:
             )
 
 
-def find_entry(nodes: Iterable[Node], key: str) -> Node | None:
-    """The entry among `nodes` whose key matches `key`, ignoring case. When a key is repeated
-    the later one wins, as on the platform (`DUPLICATE_KEY` says so)."""
-    want = key.lower()
+def find_entry(nodes: Iterable[Node], key: str, *aliases: str) -> Node | None:
+    """The entry among `nodes` whose key matches `key` (or one of its `aliases`), ignoring case.
+    When a key is repeated, under its own name or an alias, the later one wins, as on the
+    platform (`DUPLICATE_KEY` says so)."""
+    wanted = {key.lower(), *(a.lower() for a in aliases)}
     found = None
     for node in nodes:
-        if node.kind is NodeKind.ENTRY and node.key.lower() == want:
+        if node.kind is NodeKind.ENTRY and node.key.lower() in wanted:
             found = node
     return found
 
