@@ -14,6 +14,7 @@ from abl.checks.layout import block_end
 from abl.diagnostics import Fix, TextEdit
 from abl.model import HandoffRoute
 from abl.syntax.cst import Node, SourceFile
+from abl.syntax.cst import find_entry as find_child_entry
 from abl.text import Position, Range
 
 _AGENT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -102,14 +103,11 @@ def find_entry(root: Node, key_range: Range) -> Node | None:
 
 
 def route_entry(route: HandoffRoute, key: str) -> Node | None:
-    """The route's own entry `key` (case-insensitive), e.g. `ON_RETURN` or `RETURN`."""
+    """The route's own entry `key` (case-insensitive), e.g. `ON_RETURN` or `RETURN`: the later
+    one when it is written twice, the one the model reads (`DUPLICATE_KEY` says so)."""
     if route.node is None:
         return None
-    want = key.upper()
-    for child in route.node.children:
-        if child.is_entry and child.key.upper() == want:
-            return child
-    return None
+    return find_child_entry(route.node.children, key)
 
 
 def route_anchor(route: HandoffRoute) -> Range:
