@@ -12,12 +12,15 @@ import enum
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from operator import attrgetter
 
 from abl.model import Agent, Document
 from abl.schema import lookup
 from abl.schema.types import DocumentKind
 from abl.syntax.cst import Node, NodeKind
 from abl.text import LineIndex, Position, Range
+
+_ROW = attrgetter("node.row")  # blocks are in row order: the key to bisect them by
 
 
 class Placement(enum.Enum):
@@ -49,7 +52,7 @@ def blocks(doc: Document) -> Iterator[Block]:
 def last_block_at(doc: Document, row: int) -> Block | None:
     """The last block starting on or before `row` (by bisection: asked per cursor position)."""
     placed = _placed(doc)
-    k = bisect_right(placed, row, key=_row_of)
+    k = bisect_right(placed, row, key=_ROW)
     return placed[k - 1] if k else None
 
 
@@ -73,7 +76,7 @@ def _patched(doc: Document) -> tuple[Block, ...] | None:
         return None
     agent, old_agent = doc.agents[doc.edited_agent], before.agents[doc.edited_agent]
     header = agent.header
-    first = bisect_right(kept, header.row, key=_row_of) - 1
+    first = bisect_right(kept, header.row, key=_ROW) - 1
     if first < 0 or kept[first].node is not header or kept[first].agent is not old_agent:
         return None
     last = first
@@ -105,10 +108,6 @@ def _patched(doc: Document) -> tuple[Block, ...] | None:
         for block in placed:
             by_node[id(block.node)] = block
     return kept[:first] + tuple(placed) + kept[last:]
-
-
-def _row_of(block: Block) -> int:
-    return block.node.row
 
 
 # Each file's blocks of the last time they were placed, by node: an edit re-reads a few blocks

@@ -21,11 +21,14 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from operator import attrgetter
 
 from abl.ide.locate import Part, Site, locate
 from abl.model import Document
 from abl.syntax.cst import Node, SourceFile, Trivia, TriviaKind
 from abl.text import Position, Range
+
+_ROW = attrgetter("row")  # siblings are in row order: the key to bisect them by
 
 REGION = "region"
 COMMENT = "comment"
@@ -262,14 +265,10 @@ def _line_ranges(
 def _node_on_row(site: Site, row: int) -> Node | None:
     """The line's node when `locate` gives none because the cursor is in a trailing comment."""
     siblings = site.path[-1].node.children if site.path else site.document.source.nodes
-    k = bisect_left(siblings, row, key=_row_of)  # siblings are in row order
+    k = bisect_left(siblings, row, key=_ROW)  # siblings are in row order
     if k < len(siblings) and siblings[k].row == row:
         return siblings[k].content or siblings[k]
     return None
-
-
-def _row_of(node: Node) -> int:
-    return node.row
 
 
 def _comment_block(source: SourceFile, row: int, comment_rows: set[int]) -> Range:

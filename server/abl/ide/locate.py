@@ -19,6 +19,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from operator import attrgetter
 
 from abl.checks.layout import Placement, last_block_at
 from abl.model import Agent, Document
@@ -26,6 +27,8 @@ from abl.schema import lookup
 from abl.schema.types import DocumentKind, Key
 from abl.syntax.cst import Node, NodeKind
 from abl.text import Position, Range
+
+_ROW = attrgetter("row")  # siblings are in row order: the key to bisect them by
 
 _WORD = re.compile(r"[A-Za-z0-9_.\-]+")
 _PARTIAL_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -180,12 +183,8 @@ def _descend(nodes: list[Node], row: int, column: int, char: int) -> tuple[list[
 
 
 def _last_at_or_before(nodes: list[Node], row: int) -> Node | None:
-    k = bisect_right(nodes, row, key=_row_of)  # siblings are in row order
+    k = bisect_right(nodes, row, key=_ROW)  # siblings are in row order
     return nodes[k - 1] if k else None
-
-
-def _row_of(node: Node) -> int:
-    return node.row
 
 
 def _spans_row(node: Node, row: int) -> bool:

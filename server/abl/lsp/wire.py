@@ -36,7 +36,8 @@ class DiagnosticWire:
     def __init__(self, unstructure: Callable[[Any], Any]) -> None:
         self._unstructure = unstructure
         self._by_path: dict[str, dict[int, _Entry]] = {}
-        self._texts: dict[str, str] = {}  # each file's text when it was last published
+        # Each file's text and line count when it was last published.
+        self._texts: dict[str, tuple[str, int]] = {}
 
     def fragments(self, path: str, diags: list[Diagnostic], here: Positions, other: PositionsFor) -> list[str]:
         kept = self._by_path.get(path, {})
@@ -59,7 +60,7 @@ class DiagnosticWire:
             now[id(d)] = entry
             out.append(entry[2])
         self._by_path[path] = now  # only what is on the client now is kept
-        self._texts[path] = here.index.text
+        self._texts[path] = (here.index.text, here.index.line_count)
         return out
 
     def forget(self, path: str) -> None:
@@ -70,17 +71,18 @@ class DiagnosticWire:
 _NONE_BELOW = sys.maxsize  # no row is below it: not even one past the end of the text
 
 
-def _unchanged_rows(before: str | None, index: LineIndex) -> tuple[int, int]:
-    """Rows of the text that read as they did `before`, at the same row numbers: those above
-    the first value and those below the second."""
+def _unchanged_rows(published: tuple[str, int] | None, index: LineIndex) -> tuple[int, int]:
+    """Rows of the text that read as they did when `published` (text, line count), at the same
+    row numbers: those above the first value and those below the second."""
     text = index.text
-    if before is None:
+    if published is None:
         return 0, _NONE_BELOW
+    before, lines_before = published
     if before is text or before == text:
         return index.line_count, -1  # every row, even one past the end, reads as it did
     prefix = common_prefix(before, text)
     first = index.position(prefix).line  # every row above ends inside the shared start
-    if before.count("\n") != text.count("\n"):
+    if lines_before != index.line_count:
         return first, _NONE_BELOW  # the rows below the edit have new numbers
     changed_end = len(text) - common_suffix(before, text, prefix)
     return first, index.position(max(changed_end, prefix)).line

@@ -553,13 +553,9 @@ def _scanner_diagnostics(text: str, owners: list[_Piece]) -> list[Diagnostic]:
     for piece in owners:
         if piece.tabs_unread and not warned:
             _read_tab_warning(text, piece)
-        for d in piece.diagnostics:
-            if d.code == TAB_CODE:
-                if warned:
-                    continue
-                warned = True
-            out.append(d)
-    return out
+        warned = warned or any(d.code == TAB_CODE for d in piece.diagnostics)
+        out.extend(piece.diagnostics)
+    return _first_tab_warning_only(out)
 
 
 def _read_tab_warning(text: str, piece: _Piece) -> None:
