@@ -196,6 +196,41 @@ def test_two_insertions_at_one_place_do_not_both_apply() -> None:
     )
 
 
+def _pairwise(text: str, fixes: list[Fix]) -> tuple[str, list[int]]:
+    """`apply_fixes` as its docstring says, every new edit against every taken one."""
+    taken: list[tuple[int, int, str]] = []
+    applied = []
+    for number, fix in enumerate(fixes):
+        new = [(e.range.start.character, e.range.end.character, e.new_text) for e in fix.edits]
+        new = [s for s in new if s not in taken]
+        pairs = [(a, b) for a in new for b in taken] + [(a, b) for i, a in enumerate(new) for b in new[i + 1 :]]
+        if any(_overlap_or_touch(a, b) for a, b in pairs):
+            continue
+        taken.extend(new)
+        applied.append(number)
+    for start, end, new_text in sorted(taken, reverse=True):
+        text = text[:start] + new_text + text[end:]
+    return text, applied
+
+
+def _overlap_or_touch(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+    overlap = a[0] < b[1] and b[0] < a[1]
+    a_inserts_at_b = a[0] == a[1] and b[0] <= a[0] <= b[1]
+    b_inserts_at_a = b[0] == b[1] and a[0] <= b[0] <= a[1]
+    return overlap or a_inserts_at_b or b_inserts_at_a
+
+
+_SPAN = st.tuples(st.integers(0, 12), st.integers(0, 4), st.sampled_from(["", "x", "yz"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_SPAN, min_size=1, max_size=3), max_size=12))
+def test_fixes_by_the_thousand_are_taken_as_the_pairwise_rule_says(spans: list[list[tuple[int, int, str]]]) -> None:
+    text = "abcdefghijklmnop"
+    fixes = [Fix("f", tuple(_edit(0, s, min(s + n, len(text)), t) for s, n, t in edits), True) for edits in spans]
+    assert apply_fixes(text, fixes) == _pairwise(text, fixes)
+
+
 # --- the registry says what --fix does ---------------------------------------------------------------
 
 

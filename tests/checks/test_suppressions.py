@@ -67,6 +67,33 @@ def test_a_misspelt_code_is_offered_the_right_one_first() -> None:
     assert apply_fixes(text, [d.fixes[0]])[0] == "a: 1  # abl: ignore[W801]\n"
 
 
+def test_every_code_that_does_not_exist_is_removed_by_one_edit() -> None:
+    text = "a: 1  # abl: ignore[x1, W801, x2 x3, UNUSED_SUPPRESSION] why\n"
+    found = suppressions.apply(text, [warning("W801", 0)])
+    assert [d.code for d in found] == ["INVALID_SUPPRESSION"] * 4
+    assert len({d.fixes[-1] for d in found}) == 1
+    assert found[0].fixes[-1].title == "Remove 4 codes that do not exist from the suppression"
+    assert apply_fixes(text, [d.fixes[0] for d in found]) == ("a: 1  # abl: ignore[W801] why\n", [0, 1, 2, 3])
+
+
+def test_a_misspelt_code_keeps_its_guess_when_the_others_are_removed() -> None:
+    text = "a: 1  # abl: ignore[x1, W8O1, x2]\n"
+    x1, misspelt, x2 = suppressions.apply(text, [warning("W801", 0)])[1:]
+    assert [f.title for f in misspelt.fixes] == ["Write `W801`", "Remove `W8O1` from the suppression"]
+    assert apply_fixes(text, [misspelt.fixes[-1]])[0] == "a: 1  # abl: ignore[x1, x2]\n"
+    # `--fix --unsafe-fixes` takes each one's first fix: the guess and the shared removal, at once.
+    assert apply_fixes(text, [x1.fixes[0], misspelt.fixes[0], x2.fixes[0]]) == (
+        "a: 1  # abl: ignore[W801]\n",
+        [0, 1, 2],
+    )
+
+
+def test_a_suppression_code_is_never_the_guess() -> None:
+    (d,) = suppressions.apply("a: 1  # abl: ignore[UNUSED_SUPRESSION]\n", [])
+    assert "did you mean" not in d.message
+    assert [f.title for f in d.fixes] == ["Remove the suppression"]
+
+
 def test_the_first_comment_block_may_start_after_blank_lines_and_a_byte_order_mark() -> None:
     text = "\ufeff\n# title\n# abl: ignore-file[W801]\n\nAGENT: A\n"
     assert suppressions.apply(text, [warning("W801", 4)]) == []

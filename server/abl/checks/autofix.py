@@ -17,10 +17,10 @@ the parser's own diagnostics are fixed all the same.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from abl.checks.fixes import apply_fixes, settled, unsettled_rows
+from abl.checks.fixes import UNREADABLE_CODES, apply_fixes, settled, unsettled_rows
 from abl.diagnostics import Diagnostic, Fix
 from abl.workspace import Project
 
@@ -64,7 +64,7 @@ def fix_project(
             # A fix waits while its block does not parse: which block a line belongs to is the
             # parser's guess there, so an edit may land beside what it means to change.
             spans = unsettled_rows(project.documents[path].source)
-            chosen = [(d, f) for d in check(path) if (f := chosen_fix(d, unsafe)) is not None and settled(d, f, spans)]
+            chosen = _chosen(check(path), unsafe, spans)
             if not chosen:
                 continue
             text = project.texts[path]
@@ -79,3 +79,24 @@ def fix_project(
         if not changed:
             break
     return outcome
+
+
+def _chosen(
+    diagnostics: Iterable[Diagnostic], unsafe: bool, spans: Sequence[tuple[int, int]]
+) -> list[tuple[Diagnostic, Fix]]:
+    """Each diagnostic with the fix `--fix` applies for it now. A fix offered by many diagnostics
+    (one list rewritten for each of its bad items) is judged once."""
+    judged: dict[int, bool] = {}
+    chosen = []
+    for d in diagnostics:
+        fix = chosen_fix(d, unsafe)
+        if fix is None:
+            continue
+        if spans:
+            key = id(fix) if d.code not in UNREADABLE_CODES else -1 - id(fix)
+            if key not in judged:
+                judged[key] = settled(d, fix, spans)
+            if not judged[key]:
+                continue
+        chosen.append((d, fix))
+    return chosen

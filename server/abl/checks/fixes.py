@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 
 from abl.diagnostics import Diagnostic, Fix, TextEdit
@@ -49,23 +50,78 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, list[int]]:
     text. A fix whose edits were all taken already (two diagnostics offering the same change)
     counts as applied. Returns the new text and the indexes of the fixes applied."""
     index = LineIndex(text)
-    taken: list[tuple[int, int, str]] = []
+    taken = _Taken()
     applied: list[int] = []
+    # One fix offered by many diagnostics is judged once: taken, its edits are all taken already
+    # the next time; skipped, it still conflicts (edits are only ever added).
+    judged: dict[int, bool] = {}
     for number, fix in enumerate(fixes):
-        spans = [(index.offset(e.range.start), index.offset(e.range.end), e.new_text) for e in fix.edits]
-        new = [s for s in spans if s not in taken]
-        if any(_conflict(a, b) for a in new for b in taken) or any(
-            _conflict(a, b) for i, a in enumerate(new) for b in new[i + 1 :]
-        ):
+        if id(fix) in judged:
+            if judged[id(fix)]:
+                applied.append(number)
             continue
-        taken.extend(new)
-        applied.append(number)
-    for start, end, new_text in sorted(taken, key=lambda s: (s[0], s[1]), reverse=True):
-        text = text[:start] + new_text + text[end:]
-    return text, applied
+        judged[id(fix)] = False
+        spans = [(index.offset(e.range.start), index.offset(e.range.end), e.new_text) for e in fix.edits]
+        new = _Taken()
+        for span in spans:
+            if span in taken:
+                continue
+            if taken.conflicts(span) or new.conflicts(span):
+                break
+            new.add(span)
+        else:
+            for span in new.spans:
+                taken.add(span)
+            applied.append(number)
+            judged[id(fix)] = True
+    return _spliced(text, taken.spans), applied
 
 
-def _conflict(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+def _spliced(text: str, spans: list[_Span]) -> str:
+    """`text` with sorted, non-overlapping edits made, in one pass over it."""
+    pieces: list[str] = []
+    done = 0
+    for start, end, new_text in spans:
+        pieces += (text[done:start], new_text)
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+_Span = tuple[int, int, str]
+
+
+class _Taken:
+    """The edits taken so far, sorted. No two of them conflict, so sorted by start their ends
+    never decrease either, and the edits that can conflict with a new one are found by bisection
+    (fixes by the thousand in one file stay linear)."""
+
+    def __init__(self) -> None:
+        self.spans: list[_Span] = []
+        self._ends: list[int] = []
+        self._set: set[_Span] = set()
+
+    def __contains__(self, span: _Span) -> bool:
+        return span in self._set
+
+    def conflicts(self, span: _Span) -> bool:
+        # Only an edit ending at or after `span` starts and starting at or before it ends can
+        # conflict with it (overlap, or an insertion at either end).
+        i = bisect_left(self._ends, span[0])
+        while i < len(self.spans) and self.spans[i][0] <= span[1]:
+            if _conflict(span, self.spans[i]):
+                return True
+            i += 1
+        return False
+
+    def add(self, span: _Span) -> None:
+        i = bisect_left(self.spans, span)
+        self.spans.insert(i, span)
+        self._ends.insert(i, span[1])
+        self._set.add(span)
+
+
+def _conflict(a: _Span, b: _Span) -> bool:
     """Two edits that overlap, or an insertion at either end of another edit: it was placed by
     what lies around it, which the other edit changes (and two insertions at one place would
     leave their order a guess)."""

@@ -40,6 +40,7 @@ MARKER = "abl:"
 _BLANKS = " \t\ufeff"  # a byte-order mark opens the first line like a blank
 SUPPRESSION_CODES = frozenset({"UNUSED_SUPPRESSION", "INVALID_SUPPRESSION"})
 _KINDS = ("ignore", "ignore-file")
+_SUPPRESSIBLE = sorted(set(BY_CODE) - SUPPRESSION_CODES)
 # `# abl: ignore[A, B]`, from the `#`; the list is optional, an unclosed `[` is kept to report it.
 _DIRECTIVE = re.compile(r"#\s*abl:\s*(?P<kind>[A-Za-z_-]*)(?:\s*\[(?P<codes>[^\]\n]*)(?P<close>\]?))?")
 # `KEY: |` (or `- KEY: |`): the lines indented deeper than the key are the block's text.
@@ -65,6 +66,10 @@ class Directive:
     in_header: bool  # inside the file's first comment block
     delete_range: Range  # what removing the whole directive deletes
     used: set[str] = field(default_factory=set)  # codes it hid (upper case); "*" for a blanket hit
+    _covered: frozenset[str] = field(init=False)  # the codes in upper case, looked up per diagnostic
+
+    def __post_init__(self) -> None:
+        self._covered = frozenset(ref.code.upper() for ref in self.codes or ())
 
     @property
     def counts(self) -> bool:
@@ -72,7 +77,7 @@ class Directive:
         return self.in_header if self.file_level else not self.own_line
 
     def covers(self, code: str) -> bool:
-        return self.codes is None or any(ref.code.upper() == code for ref in self.codes)
+        return self.codes is None or code in self._covered
 
 
 def apply(text: str, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
@@ -196,32 +201,44 @@ def _code_refs(row: int, start: int, written: str) -> Iterator[CodeRef]:
 
 def _known(refs: tuple[CodeRef, ...], delete: Range) -> tuple[tuple[CodeRef, ...], list[Diagnostic]]:
     """The codes that exist, and an `INVALID_SUPPRESSION` for each one that does not."""
-    good: list[CodeRef] = []
+    good = tuple(ref for ref in refs if _suppressible(ref.code))
+    if len(good) == len(refs):
+        return good, []
+    guesses = {i: _guess(ref.code) for i, ref in enumerate(refs) if not _suppressible(ref.code)}
+    # The codes without a "did you mean" share one removal: the list written without all of them.
+    # `--fix` then makes that edit once, in one pass, however many codes are wrong. A code with a
+    # guess is left to its first fix (writing the guess); its own removal takes out only itself.
+    unguessed = {i for i, guess in guesses.items() if guess is None}
+    shared = _without(refs, unguessed, delete) if unguessed else None
     problems: list[Diagnostic] = []
-    for ref in refs:
+    for i, guess in guesses.items():
+        ref = refs[i]
         code = ref.code.upper()
+        removal = shared if shared is not None and i in unguessed else _without(refs, {i}, delete)
         if code in SUPPRESSION_CODES:
-            problems.append(
-                _invalid(
-                    ref.range,
-                    f"`{code}` cannot be suppressed by a comment; turn it off in the project configuration "
-                    "(`ignore`) instead",
-                    *_remove_code(refs, ref, delete),
-                )
+            message = (
+                f"`{code}` cannot be suppressed by a comment; turn it off in the project configuration "
+                "(`ignore`) instead"
             )
-        elif code in BY_CODE:
-            good.append(ref)
-        else:
-            guess = did_you_mean(code, BY_CODE)
-            hint = f"; did you mean `{guess}`?" if guess else "; `abl explain --list` shows every code"
-            offered = [Fix(f"Write `{guess}`", (TextEdit(ref.range, guess),), False)] if guess else []
-            offered.extend(_remove_code(refs, ref, delete))
-            problems.append(
-                _invalid(
-                    ref.range, f"`{ref.code}` is not a diagnostic code, so nothing is suppressed for it{hint}", *offered
-                )
-            )
-    return tuple(good), problems
+            problems.append(_invalid(ref.range, message, removal))
+            continue
+        hint = f"; did you mean `{guess}`?" if guess else "; `abl explain --list` shows every code"
+        offered = [Fix(f"Write `{guess}`", (TextEdit(ref.range, guess),), False)] if guess else []
+        message = f"`{ref.code}` is not a diagnostic code, so nothing is suppressed for it{hint}"
+        problems.append(_invalid(ref.range, message, *offered, removal))
+    return good, problems
+
+
+def _suppressible(code: str) -> bool:
+    code = code.upper()
+    return code in BY_CODE and code not in SUPPRESSION_CODES
+
+
+def _guess(code: str) -> str | None:
+    """The code that `code` most likely meant, among those a comment can suppress."""
+    if code.upper() in SUPPRESSION_CODES:
+        return None
+    return did_you_mean(code.upper(), _SUPPRESSIBLE)
 
 
 def _deletion(row: int, line: str, comment: int, m: re.Match[str], own_line: bool) -> Range:
@@ -291,22 +308,40 @@ def _remove_all(directive: Directive) -> Fix:
 
 def _keep_codes(directive: Directive, unused: list[CodeRef]) -> Fix:
     assert directive.codes is not None
-    kept = [ref for ref in directive.codes if ref not in unused]
+    dropped = set(unused)
+    kept = [ref for ref in directive.codes if ref not in dropped]
     first, last = directive.codes[0].range, directive.codes[-1].range
     span = Range(first.start, last.end)
     title = "Remove " + ", ".join(f"`{ref.code.upper()}`" for ref in unused) + " from the suppression"
     return Fix(title, (TextEdit(span, ", ".join(ref.code for ref in kept)),), True)
 
 
-def _remove_code(refs: tuple[CodeRef, ...], ref: CodeRef, delete: Range) -> list[Fix]:
-    """Drop one code from the list, or the whole directive when it is the only one."""
-    others = [r for r in refs if r is not ref]
-    if not others:
-        return [Fix("Remove the suppression", (TextEdit(delete, ""),), False)]
-    span = Range(refs[0].range.start, refs[-1].range.end)
-    return [
-        Fix(f"Remove `{ref.code}` from the suppression", (TextEdit(span, ", ".join(r.code for r in others)),), False)
-    ]
+def _without(refs: tuple[CodeRef, ...], removed: set[int], delete: Range) -> Fix:
+    """The list without the codes at the indexes `removed`, or no directive when none is left.
+    Each run of removed codes is deleted with the separator before it (after it, for a run at the
+    start), so the codes kept stay as written and a fix writing one of them does not overlap."""
+    if len(removed) == len(refs):
+        return Fix("Remove the suppression", (TextEdit(delete, ""),), False)
+    named = f"`{refs[next(iter(removed))].code}`" if len(removed) == 1 else f"{len(removed)} codes that do not exist"
+    edits = []
+    for first, last in _runs(sorted(removed)):
+        if first:
+            span = Range(refs[first - 1].range.end, refs[last].range.end)
+        else:
+            span = Range(refs[0].range.start, refs[last + 1].range.start)
+        edits.append(TextEdit(span, ""))
+    return Fix(f"Remove {named} from the suppression", tuple(edits), False)
+
+
+def _runs(indexes: list[int]) -> Iterator[tuple[int, int]]:
+    """(first, last) of each run of consecutive numbers in sorted `indexes`."""
+    start = previous = indexes[0]
+    for i in indexes[1:]:
+        if i != previous + 1:
+            yield start, previous
+            start = i
+        previous = i
+    yield start, previous
 
 
 def _unused_diagnostic(directive: Directive, message: str, fix: Fix) -> Diagnostic:

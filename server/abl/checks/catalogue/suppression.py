@@ -82,8 +82,10 @@ INVALID_SUPPRESSION = Code(
     good_example=_verified_caller("  # abl: ignore[UNDEFINED_CONDITION_VAR] set by the telephony gateway"),
     also_fires=("UNDEFINED_CONDITION_VAR",),
     fix=(
-        "Offers the code with the closest name, and removing the unknown code. Unsafe: the first "
-        "starts hiding a diagnostic, and the second deletes what the author wrote."
+        "Offers the code with the closest name (never a suppression code), and removing the "
+        "unknown code; the codes with no close name in one list share one fix that removes them "
+        "all, so `--fix` clears a list of any length at once. Unsafe: the first starts hiding a "
+        "diagnostic, and the second deletes what the author wrote."
     ),
     fix_safety=FixSafety.UNSAFE,
     runtime="None: comments are not read by the platform.",
