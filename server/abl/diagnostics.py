@@ -22,6 +22,9 @@ class Severity(enum.Enum):
 class TextEdit:
     range: Range
     new_text: str
+    # An insertion that may share its place with the stacking insertions of other fixes (an item
+    # appended to one list, a block moved below one line): applied together, in the fixes' order.
+    stacks: bool = False
 
 
 @dataclass(frozen=True, slots=True)

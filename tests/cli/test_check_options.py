@@ -124,6 +124,18 @@ def test_fix_applies_only_what_is_reported(tmp_path: Path, capsys: pytest.Captur
     assert "HISTORY: none" in path.read_text()
 
 
+def test_fixes_that_do_not_settle_are_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import abl.cli.check as check_command
+    from abl.checks.autofix import FixOutcome
+
+    write(tmp_path, RETURN_TRUE_IN_CAPITALS)
+    monkeypatch.setattr(check_command, "fix_project", lambda *args, **kwargs: FixOutcome(settled=False))
+    _, _, err = run(capsys, "check", "--fix", str(tmp_path))
+    assert "the fixes did not settle" in err
+
+
 def test_a_default_is_never_inserted_by_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, hub("PASS: [x]"))
     run(capsys, "check", "--fix", "--all", str(tmp_path))

@@ -7,8 +7,10 @@ fixes in the order of what the author most likely meant, so that fix is the one 
 author's intent when several compete.
 
 Fixes are applied whole, the earlier diagnostic's first; one that overlaps a fix already taken
-waits for the next pass, where it is judged again on the new text (it may no longer apply).
-Passes repeat until a pass changes nothing, so a second run finds nothing left to do. A file
+waits for the next pass, where it is judged again on the new text (it may no longer apply);
+insertions that say they stack share their place instead (items appended to one list). Passes
+repeat until a pass changes nothing, so a second run finds nothing left to do; should they run
+out, or come back to a text they made before, the outcome says it did not settle. A file
 that was not valid UTF-8 is never fixed: writing it back would replace its unreadable bytes. In
 a top-level block the parser could not read (a syntax error in it), which block a line belongs
 to is a guess, so fixes there (safe or not) wait until the block parses (`fixes.unsettled_rows`);
@@ -24,9 +26,10 @@ from abl.checks.fixes import UNREADABLE_CODES, apply_fixes, settled, unsettled_r
 from abl.diagnostics import Diagnostic, Fix
 from abl.workspace import Project
 
-# More passes than any chain of fixes in the catalogue needs; a guard against two fixes that
-# undo each other, not a limit anyone should reach.
-MAX_PASSES = 10
+# More passes than any chain of fixes in the catalogue needs (fixes that would wait for one
+# another at one place stack instead, see `TextEdit.stacks`); a guard, not a limit anyone should
+# reach. Fixes that undo each other are caught sooner: a text seen before ends the passes.
+MAX_PASSES = 100
 
 
 @dataclass(slots=True)
@@ -36,6 +39,8 @@ class FixOutcome:
     original: dict[str, str] = field(default_factory=dict)  # path -> text before any fix
     texts: dict[str, str] = field(default_factory=dict)  # path -> text after the fixes
     fixed: dict[str, list[Diagnostic]] = field(default_factory=dict)  # in the text of their pass
+
+    settled: bool = True  # False when the passes ran out (or went round in a circle) with fixes left
 
     @property
     def changed(self) -> list[str]:
@@ -58,6 +63,7 @@ def fix_project(
     `check(path)` gives the diagnostics reported for one file of the current project."""
     outcome = FixOutcome()
     fixable = [p for p in paths if not project.read_diagnostics.get(p)]
+    seen = {p: {hash(project.texts[p])} for p in fixable}  # each file's texts so far, hashed
     for _ in range(MAX_PASSES):
         changed = False
         for path in fixable:
@@ -76,8 +82,13 @@ def fix_project(
             outcome.texts[path] = new_text
             project.update(path, new_text)
             changed = True
+            if hash(new_text) in seen[path]:  # a text seen before: fixes that undo one another
+                outcome.settled = False
+                return outcome
+            seen[path].add(hash(new_text))
         if not changed:
-            break
+            return outcome
+    outcome.settled = False
     return outcome
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from abl.diagnostics import Diagnostic, Fix, TextEdit
 from abl.syntax.cst import SourceFile
@@ -61,7 +62,10 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, list[int]]:
                 applied.append(number)
             continue
         judged[id(fix)] = False
-        spans = [(index.offset(e.range.start), index.offset(e.range.end), e.new_text) for e in fix.edits]
+        spans = [
+            _Span(index.offset(e.range.start), index.offset(e.range.end), e.new_text, e.stacks, number)
+            for e in fix.edits
+        ]
         new = _Taken()
         for span in spans:
             if span in taken:
@@ -81,14 +85,28 @@ def _spliced(text: str, spans: list[_Span]) -> str:
     """`text` with sorted, non-overlapping edits made, in one pass over it."""
     pieces: list[str] = []
     done = 0
-    for start, end, new_text in spans:
-        pieces += (text[done:start], new_text)
-        done = end
+    for span in spans:
+        pieces += (text[done : span.start], span.text)
+        done = span.end
     pieces.append(text[done:])
     return "".join(pieces)
 
 
-_Span = tuple[int, int, str]
+class _Span(NamedTuple):
+    start: int
+    end: int
+    text: str
+    stacks: bool
+    order: int  # the fix's place in the list: stacked insertions go in this order
+
+    @property
+    def key(self) -> tuple[int, int, str]:
+        """What makes two edits the same edit, whichever fixes offer it."""
+        return self.start, self.end, self.text
+
+
+def _place(span: _Span) -> tuple[int, int, int]:
+    return span.start, span.end, span.order
 
 
 class _Taken:
@@ -99,35 +117,37 @@ class _Taken:
     def __init__(self) -> None:
         self.spans: list[_Span] = []
         self._ends: list[int] = []
-        self._set: set[_Span] = set()
+        self._set: set[tuple[int, int, str]] = set()
 
     def __contains__(self, span: _Span) -> bool:
-        return span in self._set
+        return span.key in self._set
 
     def conflicts(self, span: _Span) -> bool:
         # Only an edit ending at or after `span` starts and starting at or before it ends can
         # conflict with it (overlap, or an insertion at either end).
-        i = bisect_left(self._ends, span[0])
-        while i < len(self.spans) and self.spans[i][0] <= span[1]:
+        i = bisect_left(self._ends, span.start)
+        while i < len(self.spans) and self.spans[i].start <= span.end:
             if _conflict(span, self.spans[i]):
                 return True
             i += 1
         return False
 
     def add(self, span: _Span) -> None:
-        i = bisect_left(self.spans, span)
+        i = bisect_right(self.spans, (span.start, span.end, span.order), key=_place)
         self.spans.insert(i, span)
-        self._ends.insert(i, span[1])
-        self._set.add(span)
+        self._ends.insert(i, span.end)
+        self._set.add(span.key)
 
 
 def _conflict(a: _Span, b: _Span) -> bool:
     """Two edits that overlap, or an insertion at either end of another edit: it was placed by
     what lies around it, which the other edit changes (and two insertions at one place would
-    leave their order a guess)."""
-    (a_start, a_end, _), (b_start, b_end, _) = a, b
+    leave their order a guess, unless both say they stack)."""
+    a_start, a_end, b_start, b_end = a.start, a.end, b.start, b.end
     if a_start < b_end and b_start < a_end:
         return True
+    if a_start == a_end == b_start == b_end and a.stacks and b.stacks:
+        return False
     if a_start == a_end and b_start <= a_start <= b_end:
         return True
     return b_start == b_end and a_start <= b_start <= a_end

@@ -57,8 +57,11 @@ def key_column(node: Node) -> int:
     return node.col + 2
 
 
-def insert_lines(source: SourceFile, after: Node, column: int, lines: Sequence[str]) -> TextEdit:
-    """An edit adding `lines` (indented to `column`) right after `after`'s block."""
+def insert_lines(
+    source: SourceFile, after: Node, column: int, lines: Sequence[str], *, stacks: bool = False
+) -> TextEdit:
+    """An edit adding `lines` (indented to `column`) right after `after`'s block; `stacks` when
+    other fixes may add their lines at the same place in the same pass (items of one list)."""
     nl = newline_of(source)
     offset = block_end(after)
     prefix = ""
@@ -66,7 +69,7 @@ def insert_lines(source: SourceFile, after: Node, column: int, lines: Sequence[s
         prefix = nl  # the block is the last line of a file without a final newline
     text = prefix + "".join(" " * column + line + nl for line in lines)
     at = source.index.position(offset)
-    return TextEdit(Range(at, at), text)
+    return TextEdit(Range(at, at), text, stacks)
 
 
 def add_lines_fix(title: str, source: SourceFile, after: Node, column: int, lines: Sequence[str], *, safe: bool) -> Fix:

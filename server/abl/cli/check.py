@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from abl.checks.autofix import FixOutcome, fix_project
+from abl.checks.autofix import MAX_PASSES, FixOutcome, fix_project
 from abl.checks.engine import DEFAULT_OPTIONS, check_file, has_errors
 from abl.cli import report
 from abl.cli.format import unified_diff
@@ -109,6 +109,12 @@ def _check_unit(unit: _Unit, args: argparse.Namespace, results: _Results) -> Non
             unit.project, unit.files, lambda path: _diagnostics(unit, path, args), unsafe=args.unsafe_fixes
         )
         _use_fixes(outcome, write=not args.diff, results=results)
+        if not outcome.settled:
+            print(
+                f"abl check: warning: the fixes did not settle (after {MAX_PASSES} passes, or fixes undid one "
+                "another); run `abl check` again to see what is left",
+                file=sys.stderr,
+            )
         if args.fix_only or args.diff:
             return  # only what was fixed is reported
     for path in unit.files:

@@ -127,7 +127,8 @@ def _declare(check: Check, agent: Agent, name: str) -> tuple[Fix, ...]:
         session = next((c for c in memory.children if c.is_entry and c.key.lower() == "session"), None)
         if session is not None and session.children:
             last = session.children[-1]
-            return (Fix(title, (insert_lines(source, last, last.col, [f"- {name}"]),), False),)
+            # Items appended to one list: several declarations go in together, in one pass.
+            return (Fix(title, (insert_lines(source, last, last.col, [f"- {name}"], stacks=True),), False),)
         if session is None and memory.children:
             column = memory.children[0].col
             lines = ["session:", f"  - {name}"]

@@ -267,7 +267,8 @@ def _move_below(check: Check, block: Block, header) -> Fix | None:
         body = nl + body
     return Fix(
         "Move below the first header",
-        (TextEdit(Range(index.position(start), index.position(end)), ""), TextEdit(Range(at, at), body)),
+        # Every stray block goes below the header in the same pass, in the order they were in.
+        (TextEdit(Range(index.position(start), index.position(end)), ""), TextEdit(Range(at, at), body, stacks=True)),
         False,
     )
 
