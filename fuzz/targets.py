@@ -231,8 +231,11 @@ def target_fix(files: Files) -> None:
             new = after - (before - fixed)
             if new:
                 raise Broken(f"safe fixes brought new or left fixed diagnostics: {sorted(new)}")
-        if _fix(project, unsafe).changed:
-            raise Broken(f"a second --fix{' --unsafe-fixes' if unsafe else ''} changed the files again")
+        again = _fix(project, unsafe)
+        if again.changed:
+            # Named by the codes fixed the second time, so that different causes are kept apart.
+            codes = ", ".join(sorted({d.code for found in again.fixed.values() for d in found}))
+            raise Broken(f"a second --fix{' --unsafe-fixes' if unsafe else ''} changed the files again ({codes})")
         _diagnostics_inside(project, check_project(project, STRICT))
 
 
