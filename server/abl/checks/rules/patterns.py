@@ -24,6 +24,7 @@ The pattern is read with Python's own regular-expression parser and never run he
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import re
 import warnings
@@ -36,7 +37,8 @@ from abl.expr.functions import canonical_name
 from abl.expr.patterns import MAX_PATTERN_LENGTH
 from abl.model import Agent
 from abl.model.types import Assignment, Condition, Name, Scalar
-from abl.text import LineIndex, Range
+from abl.syntax.cst import Node
+from abl.text import LineIndex, Position, Range
 
 # Python's parser of regular expressions: `re._parser` from 3.11, `sre_parse` before.
 try:
@@ -105,14 +107,29 @@ def _expressions(agent: Agent, index: LineIndex) -> Iterator[tuple[Range, int, E
     expression)."""
     for found in _conditions_and_assignments(agent):
         if isinstance(found, Condition):
-            if found.parse.expr is not None:
+            if found.parse.expr is not None and _may_hold_pattern(found.text):
                 yield found.range, index.offset(found.range.start), found.parse.expr
             continue
         text = found.expr
+        if not _may_hold_pattern(text):
+            continue
         parsed = parse_condition(text.strip())
         if parsed.expr is not None and not parsed.natural_language:
             lead = len(text) - len(text.lstrip())
             yield found.expr_range, index.offset(found.expr_range.start) + lead, parsed.expr
+
+
+def _may_hold_pattern(text: str) -> bool:
+    """Whether a text can hold a pattern literal at all: a `/.../`, `matches` (the operator, the
+    method, `MATCHES_PATTERN`) or a `REGEX_` function. Most conditions do not, and are not walked."""
+    if "/" in text:
+        return True
+    lowered = text.lower()
+    return "match" in lowered or "regex" in lowered
+
+
+# What holds no condition: plain values, positions (tuples themselves), and written text.
+_LEAVES = (str, int, float, Range, Position, Scalar, Name, Node)
 
 
 def _conditions_and_assignments(agent: Agent) -> Iterator[Condition | Assignment]:
@@ -121,6 +138,8 @@ def _conditions_and_assignments(agent: Agent) -> Iterator[Condition | Assignment
     seen: set[int] = set()
     while pending:
         item = pending.pop()
+        if item is None or isinstance(item, _LEAVES):
+            continue
         if isinstance(item, (Condition, Assignment)):
             if id(item) not in seen:  # one held in two places is reported once
                 seen.add(id(item))
@@ -136,7 +155,12 @@ def _conditions_and_assignments(agent: Agent) -> Iterator[Condition | Assignment
             and id(item) not in seen
         ):
             seen.add(id(item))
-            pending.extend(getattr(item, spec.name) for spec in dataclasses.fields(item))
+            pending.extend(getattr(item, name) for name in _field_names(type(item)))
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(spec.name for spec in dataclasses.fields(kind))
 
 
 def _literal_patterns(expr: Expr) -> Iterator[tuple[tuple[int, int], str]]:
