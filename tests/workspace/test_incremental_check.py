@@ -276,6 +276,46 @@ def test_checks_after_edits_equal_checks_from_scratch(files: dict[str, str], dat
         assert check_project(project, STRICT, cache) == _fresh_check(current)
 
 
+def _many_agents(count: int) -> str:
+    return "".join(
+        f'AGENT: Agent_{i}\nGOAL: "Help {i}"\nGATHER:\n  order_id:\n    PROMPT: "Order?"\n'
+        f"HANDOFF:\n  - TO: Agent_{(i + 1) % count}\n    WHEN: order_id IS SET\n    RETURN: true\n"
+        f"    ON_RETURN:\n      MAP:\n        nope: order_id\n\n"
+        for i in range(count)
+    )
+
+
+def test_agents_moved_by_a_new_line_keep_their_findings_moved() -> None:
+    # A line typed above them moves every agent below without changing one: their rules' findings
+    # are taken over a row lower instead of being worked out again.
+    text = _many_agents(30)
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    moved = text.replace('GOAL: "Help 0"\n', 'GOAL: "Help 0"\n# a note\n', 1)
+    project.edit("/p/a.abl", moved)
+    assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": moved})
+    agent_runs = [run for run in cache.runs if run.agent is not None]
+    assert len(agent_runs) < len(AGENT_RULES) * 30 // 4, f"{len(agent_runs)} agent rules ran again"
+
+
+def test_a_first_line_that_starts_ending_in_crlf_changes_the_line_ends_of_moved_fixes() -> None:
+    # Fixes write the line end of the file's first line. Once a `\r\n` was further down, "the
+    # file has a `\r\n`" held before and after a `\r\n` typed at the top, and the agents it
+    # moved kept fixes ending in `\n` (found by the test above).
+    (text,) = parse_fixture(_read(TESTS / "checks" / "cases" / "HISTORY_NOT_SET.fires.abl")).files.values()
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    lines = text.splitlines(keepends=True)
+    lines.insert(1, "\r\n\n")
+    for edited in ("".join(lines), "\r\n" + "".join(lines)):
+        project.edit("/p/a.abl", edited)
+        assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": edited})
+
+
 def _three_files() -> Project:
     project = Project("/p")
     project.update("/p/triage.abl", THREE.split("\nAGENT: Billing")[0])

@@ -21,6 +21,12 @@ changed:
   `source.text`: the agent (hence those lines) is the same and the file's line ends are of the
   same kind; read in any other way (other lines, other attributes): the document is the same.
 
+An agent that only moved (a line added or removed above it: the same blocks, on other rows) is
+lowered again, since the model's positions are absolute, but its rules' results move with it:
+each one that asked nothing whose answer changed (an agent of the same blocks counting as the
+same agent) and reported only on the agent's own rows is taken over, every row moved by the same
+number. So an agent rule's message never holds a line number.
+
 Two things are taken on trust, as the contract for agent rules: `source.text` is read at the
 agent's own lines (and for the kind of line ends a fix should use), and the documents inside
 `agents_by_name()` entries are read for their paths (to say where an agent is). Document rules
@@ -31,11 +37,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check
+from abl.checks.handoff_text import newline_of
 from abl.checks.layout import Block, blocks
-from abl.diagnostics import Diagnostic, Fix, TextEdit
+from abl.diagnostics import Diagnostic, Fix
 from abl.model import Agent, Document
 from abl.syntax.cst import Node, SourceFile
 from abl.text import LineIndex, Position, Range
@@ -101,7 +108,7 @@ class _Result:
     diagnostics: tuple[Diagnostic, ...]
     reads: _Reads
     document: Document | None  # the rule's own document, kept only when the result depends on it
-    crlf: bool  # whether that document's text had `\r\n` line ends
+    line_ends: int  # the kind of line ends of that document's text (`_line_ends`)
     names_seen: int
     roster_seen: int
     documents_seen: int
@@ -115,7 +122,7 @@ class _BlockResult:
     block: Block  # the placement the findings were made for
     node: Node
     shape: tuple  # (placement, kind of document, catalogue section) the block was read with
-    crlf: bool
+    line_ends: int
     row: int  # the block's first row when the findings were made
     diagnostics: tuple[Diagnostic, ...]
 
@@ -140,6 +147,7 @@ class _AgentEntry:
     # Every rule's findings together, with everything the rules consulted merged into one
     # record: an agent an edit did not touch then costs one validation instead of one per rule.
     settled: _Result | None = None
+    rows: tuple[int, int] = (0, -1)  # the agent's first and last row when the results were made
 
 
 class CheckCache:
@@ -154,7 +162,7 @@ class CheckCache:
         self._names_version = self._roster_version = self._documents_version = 0
         self._default_history = "full"
         self._in_session = False
-        self._crlf: dict[int, tuple[Document, bool]] = {}  # per check: id(document) → line ends
+        self._ends_of: dict[int, tuple[Document, int]] = {}  # per check: id(document) → line ends
         self.runs: list[RuleRun] = []  # rules that ran in the last check
         self.reused = 0  # rule results taken from the cache in the last check
 
@@ -174,7 +182,7 @@ class CheckCache:
         """Note what changed in the project since the last check and forget removed files."""
         self.runs = []
         self.reused = 0
-        self._crlf = {}
+        self._ends_of = {}
         names = tuple(project.agent_names())
         if names != self._names:
             self._names = names
@@ -216,14 +224,15 @@ class CheckCache:
         for codes, rule in DOCUMENT_RULES:
             self._one(project, document, None, rule, codes, entry.document_results, sink, run)
         kept_blocks = old.block_results if old is not None else {}
-        crlf = self._uses_crlf(document)
+        line_ends = self._line_ends(document)
         block_runs = 0
         for block in blocks(document):
             for codes, block_rule in BLOCK_RULES:
                 block_runs += 1
                 self._block(
-                    project, document, block, block_rule, codes, crlf, kept_blocks, entry.block_results, sink, run
+                    project, document, block, block_rule, codes, line_ends, kept_blocks, entry.block_results, sink, run
                 )
+        moved_from: dict[tuple, _AgentEntry] | None = None  # built when an agent is new
         for agent in document.agents:
             kept = old.agent_results.get(id(agent)) if old is not None else None
             if (
@@ -236,8 +245,14 @@ class CheckCache:
                 sink.extend(kept.settled.diagnostics)
                 self.reused += len(AGENT_RULES)
                 continue
-            results = kept.results if kept is not None and kept.agent is agent else {}
             lines = _AgentLines(agent)
+            if kept is not None and kept.agent is agent:
+                results = kept.results
+            else:
+                if moved_from is None:
+                    moved_from = _by_content(old) if old is not None else {}
+                before = moved_from.get(_content(agent))
+                results = self._moved_results(before, lines, project, document) if before is not None else {}
             first = len(sink)
             for codes, agent_rule in AGENT_RULES:
                 self._one(project, document, agent, agent_rule, codes, results, sink, run, lines)
@@ -246,7 +261,7 @@ class CheckCache:
                 if len(results) == len(AGENT_RULES)
                 else None
             )
-            entry.agent_results[id(agent)] = _AgentEntry(agent, results, settled)
+            entry.agent_results[id(agent)] = _AgentEntry(agent, results, settled, lines.rows())
         entry.rules = len(DOCUMENT_RULES) + block_runs + len(AGENT_RULES) * len(document.agents)
         complete = (
             len(entry.document_results) == len(DOCUMENT_RULES)
@@ -297,7 +312,7 @@ class CheckCache:
                 tuple(found),
                 reads,
                 document if reads.own_document else None,
-                self._uses_crlf(document) if reads.own_text else False,
+                self._line_ends(document) if reads.own_text else 0,
                 self._names_version,
                 self._roster_version,
                 self._documents_version,
@@ -312,7 +327,7 @@ class CheckCache:
         block: Block,
         rule: Callable,
         codes: str,
-        crlf: bool,
+        line_ends: int,
         kept: dict[tuple[Callable, int], _BlockResult],
         results: dict[tuple[Callable, int], _BlockResult],
         sink: list[Diagnostic],
@@ -321,7 +336,7 @@ class CheckCache:
         node = block.node
         key = (rule, id(node))
         stored = kept.get(key)
-        if stored is not None and stored.block is block and stored.row == node.row and stored.crlf == crlf:
+        if stored is not None and stored.block is block and stored.row == node.row and stored.line_ends == line_ends:
             # The very block object (`abl.checks.layout` keeps it while its node and agent are
             # the same), on the same row: the common case, decided without building its shape.
             results[key] = stored
@@ -329,19 +344,19 @@ class CheckCache:
             self.reused += 1
             return
         shape = (block.placement, block.document, block.match.section if block.match is not None else None)
-        if stored is not None and stored.node is node and stored.shape == shape and stored.crlf == crlf:
+        if stored is not None and stored.node is node and stored.shape == shape and stored.line_ends == line_ends:
             delta = node.row - stored.row
             if delta:
                 stored = _BlockResult(
                     block,
                     node,
                     shape,
-                    crlf,
+                    line_ends,
                     node.row,
                     tuple(_moved(d, delta, document.path) for d in stored.diagnostics),
                 )
             else:
-                stored = _BlockResult(block, node, shape, crlf, node.row, stored.diagnostics)
+                stored = _BlockResult(block, node, shape, line_ends, node.row, stored.diagnostics)
             results[key] = stored
             sink.extend(stored.diagnostics)
             self.reused += 1
@@ -362,7 +377,68 @@ class CheckCache:
             or reads.documents
         )
         if finished and not consulted:  # a block rule that asked the project is not kept
-            results[key] = _BlockResult(block, node, shape, crlf, node.row, tuple(found))
+            results[key] = _BlockResult(block, node, shape, line_ends, node.row, tuple(found))
+
+    def _moved_results(
+        self, before: _AgentEntry, lines: _AgentLines, project: Project, document: Document
+    ) -> dict[Callable, _Result]:
+        """The results of an agent that only moved (the same blocks, other rows: a line added or
+        removed above it), for the rules whose findings the move cannot change: everything
+        they consulted gives the same answers, or an agent of the same blocks, and every range
+        they report lies on the agent's own rows, which all moved by the same number."""
+        first, last = lines.rows()
+        delta = first - before.rows[0]
+        if last - first != before.rows[1] - before.rows[0]:
+            return {}
+        moved: dict[Callable, _Result] = {}
+        for rule, stored in before.results.items():
+            reads = stored.reads
+            if reads.nothing and not stored.diagnostics:
+                moved[rule] = stored  # found nothing, asked nothing: true wherever the agent is
+                continue
+            if reads.own_document or (reads.own_text and stored.line_ends != self._line_ends(document)):
+                continue
+            if reads.names and stored.names_seen != self._names_version:
+                continue
+            if reads.roster or reads.documents:
+                continue  # every agent (or document) was asked for, and one of them changed
+            if not self._same_answers(reads, project):
+                continue
+            if not all(_on_rows(d, before.rows, document.path) for d in stored.diagnostics):
+                continue
+            again = _Reads()
+            again.agents = {name: project.agent(name) for name in reads.agents}
+            again.handed, again.facts, again.namesakes = reads.handed, reads.facts, reads.namesakes
+            again.names, again.own_text = reads.names, reads.own_text
+            moved[rule] = _Result(
+                tuple(_moved(d, delta, document.path) for d in stored.diagnostics) if delta else stored.diagnostics,
+                again,
+                None,
+                stored.line_ends,
+                self._names_version,
+                self._roster_version,
+                self._documents_version,
+            )
+        return moved
+
+    @staticmethod
+    def _same_answers(reads: _Reads, project: Project) -> bool:
+        """What a rule asked of the project is answered the same way, an agent that only moved
+        counting as the same agent."""
+        for name, handed in reads.handed.items():
+            if project.handed_over(name) != handed:
+                return False
+        for asked, facts in reads.facts.items():
+            if project.graph_facts(*asked) != facts:
+                return False
+        for name, places in reads.namesakes.items():
+            if project.namesakes(name) != places:
+                return False
+        for name, found in reads.agents.items():
+            now = project.agent(name)
+            if now is not found and (now is None or found is None or _content(now) != _content(found)):
+                return False
+        return True
 
     def _settle(self, results: Iterable[_Result], document: Document, found: tuple[Diagnostic, ...]) -> _Result | None:
         """One record of what several results (an agent's rules, or a whole file's) consulted,
@@ -392,7 +468,7 @@ class CheckCache:
             found,
             merged,
             document if merged.own_document else None,
-            self._uses_crlf(document) if merged.own_text else False,
+            self._line_ends(document) if merged.own_text else 0,
             self._names_version,
             self._roster_version,
             self._documents_version,
@@ -404,7 +480,7 @@ class CheckCache:
             return True
         if reads.own_document and stored.document is not document:
             return False
-        if reads.own_text and stored.crlf != self._uses_crlf(document):
+        if reads.own_text and stored.line_ends != self._line_ends(document):
             return False
         if reads.names and stored.names_seen != self._names_version:
             return False
@@ -425,18 +501,42 @@ class CheckCache:
         agent = project.agent
         return all(agent(name) is found for name, found in reads.agents.items())
 
-    def _uses_crlf(self, document: Document) -> bool:
-        known = self._crlf.get(id(document))
+    def _line_ends(self, document: Document) -> int:
+        """The kind of the file's line ends, as fixes judge it: whether its first line ends in
+        `\r\n` (`newline_of`), and whether any line does."""
+        known = self._ends_of.get(id(document))
         if known is None or known[0] is not document:
-            known = (document, "\r\n" in document.source.text)
-            self._crlf[id(document)] = known
+            text = document.source.text
+            known = (document, 2 * (newline_of(document.source) == "\r\n") + ("\r\n" in text))
+            self._ends_of[id(document)] = known
         return known[1]
+
+
+def _content(agent: Agent) -> tuple:
+    """What an agent is read from: its file and its blocks (which a reparse hands on, moved or
+    not, while their text is the same). Two agents with the same content differ only in rows."""
+    return (agent.path, id(agent.header), *map(id, agent.sections))
+
+
+def _by_content(entry: _FileEntry) -> dict[tuple, _AgentEntry]:
+    return {_content(kept.agent): kept for kept in entry.agent_results.values()}
+
+
+def _on_rows(d: Diagnostic, rows: tuple[int, int], path: str) -> bool:
+    """Whether every range of `d` lies on `rows` (first, last) of its own file."""
+    first, last = rows
+    ranges = [d.range, *(e.range for f in d.fixes for e in f.edits)]
+    for where, range_, _ in d.related:
+        if where != path:
+            return False
+        ranges.append(range_)
+    return all(first <= r.start.line and (r.end.line <= last or r.end == Position(last + 1, 0)) for r in ranges)
 
 
 def _moved(d: Diagnostic, delta: int, path: str) -> Diagnostic:
     """A diagnostic of a block that moved `delta` rows, with every range in its file moved too."""
     fixes = tuple(
-        Fix(f.title, tuple(TextEdit(_shift(e.range, delta), e.new_text) for e in f.edits), f.safe) for f in d.fixes
+        Fix(f.title, tuple(replace(e, range=_shift(e.range, delta)) for e in f.edits), f.safe) for f in d.fixes
     )
     related = tuple((p, _shift(r, delta) if p == path else r, note) for p, r, note in d.related)
     return Diagnostic(d.code, d.severity, d.message, _shift(d.range, delta), fixes, related)
@@ -621,6 +721,11 @@ class _AgentLines:
     def __init__(self, agent: Agent) -> None:
         self._agent = agent
         self._spans: list[tuple[int, int]] | None = None
+
+    def rows(self) -> tuple[int, int]:
+        """The agent's first and last row."""
+        spans = self.spans()
+        return (min(a for a, _ in spans), max(b for _, b in spans)) if spans else (0, -1)
 
     def spans(self) -> list[tuple[int, int]]:
         if self._spans is None:
