@@ -22,7 +22,9 @@ answer's body was read):
    alternately inserting and deleting `x` inside a quoted GOAL string, each waiting for its
    diagnostics before the next; and edits that change the diagnostics, toggling a route's
    `HISTORY: none` to `recent` and back (an extra warning for us, a schema error for the peer;
-   the count is verified). Our server sends `version` with its diagnostics, so an edit is
+   the count is verified); and Enter pressed at the end of a GOAL line, then the new line taken
+   away again (every line below moves, and the diagnostics on them). Our server sends `version`
+   with its diagnostics, so an edit is
    matched on it; the peer sends none, so the next publish for the file is the edit's. A
    first unmeasured edit checks that the server publishes even when an edit leaves the
    diagnostics unchanged; if it does not, string edits are timed to the answer of a
@@ -329,6 +331,26 @@ class Doc:
             },
         )
 
+    def enter(self, row: int, insert: bool) -> float:
+        """Press Enter at the end of `row` (a new empty line below it), or take that line away
+        again; returns the time the change was written."""
+        end = len(self.lines[row])
+        if insert:
+            self.lines.insert(row + 1, "")
+            change = {"start": {"line": row, "character": end}, "end": {"line": row, "character": end}}
+        else:
+            del self.lines[row + 1]
+            change = {"start": {"line": row, "character": end}, "end": {"line": row + 1, "character": 0}}
+        self.version += 1
+        self.edits += 1
+        return self.client.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": self.uri, "version": self.version},
+                "contentChanges": [{"range": change, "text": "\n" if insert else ""}],
+            },
+        )
+
     def position(self, row: int, col: int) -> dict:
         return {"textDocument": {"uri": self.uri}, "position": {"line": row, "character": col}}
 
@@ -422,6 +444,21 @@ def toggle_edits(sites: list[tuple[Doc, tuple[int, int]]], count: int) -> tuple[
         if len(found.diagnostics) != before + (1 if i % 2 == 0 else -1):
             wrong += 1
     return times, wrong
+
+
+def enter_edits(sites: list[tuple[Doc, tuple[int, int]]], count: int, runs: dict[int, EditRun]) -> list[float]:
+    """Enter at the end of a GOAL line, then the new line taken away: every line below moves
+    down and back up, and so do the diagnostics on them."""
+    times = []
+    for i in range(count):
+        doc, (row, _) = sites[spread(i, len(sites))]
+        since = doc.client.mark()
+        sent = doc.enter(row, i % 2 == 0)
+        if runs[id(doc)].mode == "barrier":
+            times.append((doc.barrier() - sent) * 1e3)
+        else:
+            times.append((doc.wait_diagnostics(since).at - sent) * 1e3)
+    return times
 
 
 def burst_edits(docs: list[Doc], total: int, runs: dict[int, EditRun]) -> None:
@@ -722,6 +759,8 @@ class Bench:
         self.record(f"{key}_string", flavour, {**summary(times), "timed_to": mode})
         times, wrong = toggle_edits(toggle_sites, self.n(100, 10))
         self.record(f"{key}_toggle", flavour, {**summary(times), "wrong_counts": wrong})
+        times = enter_edits(goal_sites, self.n(100, 10), runs)
+        self.record(f"{key}_enter", flavour, {**summary(times), "timed_to": mode})
         if wrong:
             self.errors.append(f"{flavour.key} {key}: {wrong} toggles published an unexpected number of diagnostics")
 
@@ -934,10 +973,13 @@ def latency_table(b: Bench, sizes: dict[str, str]) -> list[str]:
     rows = [
         ("edit_5k_string", "edit in a GOAL string → diagnostics¹", sizes["5k"], "edit_5k"),
         ("edit_5k_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["5k"], "edit_5k"),
+        ("edit_5k_enter", "Enter (a new line: every line below moves) → diagnostics¹", sizes["5k"], "edit_5k"),
         ("edit_ws_string", "edit in a GOAL string → diagnostics¹", sizes["ws"], "edit_ws"),
         ("edit_ws_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["ws"], "edit_ws"),
+        ("edit_ws_enter", "Enter (a new line: every line below moves) → diagnostics¹", sizes["ws"], "edit_ws"),
         ("edit_20k_string", "edit in a GOAL string → diagnostics¹", sizes["20k"], "edit_20k"),
         ("edit_20k_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["20k"], "edit_20k"),
+        ("edit_20k_enter", "Enter (a new line: every line below moves) → diagnostics¹", sizes["20k"], "edit_20k"),
         ("completion_rest", "completion, at rest", sizes["5k"], "request"),
         ("completion_after_edit", "completion right after an edit", sizes["5k"], "request"),
         ("hover_rest", "hover, at rest", sizes["5k"], "request"),

@@ -3,15 +3,20 @@
 An agent is read only from its own column-0 sections, so when a reparse hands back the very same
 section nodes, in the same order and on the same rows, lowering them again would rebuild an equal
 agent. The old `Agent` object is kept instead, which is how later layers tell what changed: an
-agent that is not the same object as before was edited (or moved, since the model's ranges are
-absolute and a moved agent's ranges must be recomputed).
+agent that is not the same object as before was edited, or moved. The model's ranges are
+absolute, so an agent whose nodes all moved by the same number of rows (lines added or removed
+above it) is copied with its positions moved (`moved`), instead of being read again.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 from abl.model.lower import HEADERS, fill_agent, lower
 from abl.model.types import Agent, Document
 from abl.syntax.cst import Node, SourceFile
+from abl.text import Position, Range
 
 
 def relower(old: Document, source: SourceFile) -> Document:
@@ -19,20 +24,85 @@ def relower(old: Document, source: SourceFile) -> Document:
     one = _relower_one_section(old, source)
     if one is not None:
         return one
-    moved = {id(block.node) for block in source.blocks if block.row_shift} if source.rows_moved else set()
+    shifts = (
+        {id(block.node): block.row_shift for block in source.blocks if block.row_shift} if source.rows_moved else {}
+    )
     by_header = {id(agent.header): agent for agent in old.agents}
+    carried: dict[int, Agent] = {}  # id of an old agent -> the agent standing for it now
 
     def carry(fresh: Agent) -> Agent | None:
         previous = by_header.get(id(fresh.header))
         if previous is None or previous.header is not fresh.header or previous.path != fresh.path:
             return None
-        if not _same_nodes(previous.sections, fresh.sections) or any(id(n) in moved for n in fresh.sections):
+        if not _same_nodes(previous.sections, fresh.sections):
             return None
-        return previous
+        deltas = {shifts.get(id(n), 0) for n in fresh.sections}
+        if len(deltas) != 1:
+            return None  # lines were added or removed between its sections
+        delta = deltas.pop()
+        kept = previous if delta == 0 else moved(previous, delta)
+        carried[id(previous)] = kept
+        return kept
 
     doc = lower(source, old.path, carry)
-    _restore_step_order(doc, old)
+    _restore_step_order(doc, old, carried)
     return doc
+
+
+def moved(agent: Agent, delta: int) -> Agent:
+    """A copy of `agent` with every position `delta` rows further down: what lowering its
+    sections again gives when they only moved (the same nodes, each `delta` rows away), at a
+    fraction of the cost. Its nodes are shared (they moved themselves); so are the parsed
+    expressions, whose spans are offsets into their own text."""
+    return _moved(agent, delta, {})
+
+
+def _moved(value: Any, delta: int, done: dict[int, Any]) -> Any:
+    kind = type(value)
+    if kind in _SHARED:
+        return value
+    if kind is Range:
+        start, end = value
+        return Range(Position(start.line + delta, start.character), Position(end.line + delta, end.character))
+    if kind is Position:
+        return Position(value.line + delta, value.character)
+    known = done.get(id(value))
+    if known is not None:
+        return known  # one object held in two places stays one object
+    shared = _SHARED
+    if kind is list:
+        copy: Any = [item if type(item) in shared else _moved(item, delta, done) for item in value]
+    elif kind is tuple:
+        copy = tuple(item if type(item) in shared else _moved(item, delta, done) for item in value)
+    elif kind is dict:
+        copy = {key: item if type(item) in shared else _moved(item, delta, done) for key, item in value.items()}
+    elif kind.__module__ in _MODEL_MODULES and dataclasses.is_dataclass(kind):
+        # Fields are set as they are, past `__init__` (frozen classes, and fields it computes).
+        copy = object.__new__(kind)
+        for name in _field_names(kind):
+            item = getattr(value, name)
+            object.__setattr__(copy, name, item if type(item) in shared else _moved(item, delta, done))
+    else:
+        _SHARED.add(kind)  # enums, parsed expressions: no positions of their own
+        return value
+    done[id(value)] = copy
+    return copy
+
+
+# Types whose values are taken as they are: no positions inside (a node moved itself). Other
+# kinds found outside the model (enums, parsed expressions) join on first sight.
+_SHARED: set[type] = {str, int, float, bool, type(None), Node}
+_MODEL_MODULES = frozenset({"abl.model.types", "abl.model.steps"})
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(spec.name for spec in dataclasses.fields(kind))
+    return names
 
 
 def _relower_one_section(old: Document, source: SourceFile) -> Document | None:
@@ -90,15 +160,16 @@ def _same_nodes(a: list[Node], b: list[Node]) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
-def _restore_step_order(doc: Document, old: Document) -> None:
-    """Column-0 flow steps are listed agent by agent; a kept agent brings its entries along."""
-    kept = {id(agent) for agent in doc.agents} & {id(agent) for agent in old.agents}
-    if not kept:
+def _restore_step_order(doc: Document, old: Document, carried: dict[int, Agent]) -> None:
+    """Column-0 flow steps are listed agent by agent; a carried agent brings its entries along
+    (held by its copy, when it moved)."""
+    if not carried:
         return
     by_agent: dict[int, list[tuple[Agent, Node]]] = {}
-    for entry in old.column_zero_steps:
-        if id(entry[0]) in kept:
-            by_agent.setdefault(id(entry[0]), []).append(entry)
+    for agent, node in old.column_zero_steps:
+        now = carried.get(id(agent))
+        if now is not None:
+            by_agent.setdefault(id(now), []).append((now, node))
     for entry in doc.column_zero_steps:
         by_agent.setdefault(id(entry[0]), []).append(entry)
     doc.column_zero_steps = [entry for agent in doc.agents for entry in by_agent.get(id(agent), ())]
