@@ -11,10 +11,7 @@ export async function fixAll(): Promise<void> {
     void vscode.window.showInformationMessage('ABL: Fix All works on an open ABL file.');
     return;
   }
-  const document = editor.document;
-  const whole = new vscode.Range(0, 0, document.lineCount, 0);
-  const actions =
-    (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, whole, FIX_ALL_KIND.value)) ?? [];
+  const actions = await fixAllActions(editor.document);
   const fix = actions.find((action) => action.kind !== undefined && FIX_ALL_KIND.contains(action.kind));
   if (fix === undefined || (fix.edit === undefined && fix.command === undefined)) {
     void vscode.window.showInformationMessage('ABL: nothing in this file has a safe fix.');
@@ -26,4 +23,30 @@ export async function fixAll(): Promise<void> {
   if (fix.command !== undefined) {
     await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
   }
+}
+
+/** How many times the server is asked when VS Code cancels the request under it. */
+const ATTEMPTS = 3;
+
+async function fixAllActions(document: vscode.TextDocument): Promise<vscode.CodeAction[]> {
+  for (let attempt = 1; ; attempt++) {
+    const whole = new vscode.Range(0, 0, document.lineCount, 0);
+    try {
+      return (
+        (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, whole, FIX_ALL_KIND.value)) ??
+        []
+      );
+    } catch (error) {
+      // VS Code cancels the request when the file changes under it (just opened, re-read after a
+      // language switch, still being typed in): ask again rather than fail the command.
+      if (!isCancellation(error) || attempt === ATTEMPTS) {
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+function isCancellation(error: unknown): boolean {
+  return error instanceof vscode.CancellationError || (error instanceof Error && (error.name === 'Canceled' || error.message === 'Canceled'));
 }
