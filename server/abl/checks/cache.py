@@ -21,8 +21,9 @@ changed:
   `source.text`: the agent (hence those lines) is the same and the file's line ends are of the
   same kind; read in any other way (other lines, other attributes): the document is the same.
 
-An agent that only moved (a line added or removed above it: the same blocks, on other rows) is
-lowered again, since the model's positions are absolute, but its rules' results move with it:
+An agent that only moved (a line added or removed above it: the same blocks, on other rows) is a
+new object, since the model's positions are absolute (`model.incremental.moved`), but its rules'
+results move with it:
 each one that asked nothing whose answer changed (an agent of the same blocks counting as the
 same agent) and reported only on the agent's own rows is taken over, every row moved by the same
 number. So an agent rule's message never holds a line number.
