@@ -76,7 +76,7 @@ def _moved(value: Any, delta: int, done: dict[int, Any]) -> Any:
         copy = tuple(item if type(item) in shared else _moved(item, delta, done) for item in value)
     elif kind is dict:
         copy = {key: item if type(item) in shared else _moved(item, delta, done) for key, item in value.items()}
-    elif kind.__module__ in _MODEL_MODULES and dataclasses.is_dataclass(kind):
+    elif kind.__module__.startswith(_MODEL) and dataclasses.is_dataclass(kind):
         # Fields are set as they are, past `__init__` (frozen classes, and fields it computes).
         copy = object.__new__(kind)
         for name in _field_names(kind):
@@ -92,7 +92,7 @@ def _moved(value: Any, delta: int, done: dict[int, Any]) -> Any:
 # Types whose values are taken as they are: no positions inside (a node moved itself). Other
 # kinds found outside the model (enums, parsed expressions) join on first sight.
 _SHARED: set[type] = {str, int, float, bool, type(None), Node}
-_MODEL_MODULES = frozenset({"abl.model.types", "abl.model.steps"})
+_MODEL = "abl.model."  # every dataclass of the model is copied, in whichever module
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
