@@ -238,6 +238,16 @@ def test_kept_block_layout_equals_a_fresh_one(seed: str, data: st.DataObject) ->
         assert _placed(layout.blocks(doc)) == _placed(layout._blocks(doc))
 
 
+def test_agents_a_new_line_moved_are_copies_with_moved_positions() -> None:
+    text = "AGENT: A\nGOAL: a\n\nAGENT: B\nGOAL: b\nHANDOFF:\n  - TO: A\n    WHEN: x IS SET\n    RETURN: true\n"
+    doc = lower(parse(text), "/f.abl")
+    edited = text.replace("GOAL: a\n", "GOAL: a\n# a note\n")
+    new = relower(doc, reparse(doc.source, edited))
+    assert new.agents[1] is not doc.agents[1] and new.agents[1].header is doc.agents[1].header
+    assert new.agents[1].handoffs[0].target.range.start.line == doc.agents[1].handoffs[0].target.range.start.line + 1
+    assert plain(new) == plain(lower(parse(edited), "/f.abl"))
+
+
 def test_a_keystroke_places_only_the_edited_agents_blocks_again() -> None:
     text = "AGENT: A\nGOAL: a\nPERSONA: p\n\nAGENT: B\nGOAL: b\nPERSONA: q\n"
     doc = lower(parse(text), "/f.abl")
