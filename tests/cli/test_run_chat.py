@@ -101,6 +101,20 @@ def test_a_recorded_chat_keeps_only_turns_after_a_reset(tmp_path: Path):
     assert "hello there" not in text
 
 
+def test_a_reset_to_a_silent_start_removes_the_recorded_test(tmp_path: Path):
+    # The loan supervisor says nothing at the start: after /reset the recording checks nothing,
+    # so the file it wrote goes rather than hold a test that `abl test` refuses.
+    record = tmp_path / "chat.abltest.yaml"
+    args = build_parser().parse_args(["run", str(LOAN), "--record", str(record)])
+    driver = prepare(args)
+    driver.send("hello there")
+    assert record.is_file()
+    driver.reset()
+    assert not record.exists()
+    driver.send("I want a loan offer")
+    assert "I want a loan offer" in record.read_text(encoding="utf-8")
+
+
 def test_a_recorded_wait_replays_as_after(tmp_path: Path):
     # The waited time is part of the conversation: the test must wait too, or a timeout the chat
     # saw would not happen when the test runs.

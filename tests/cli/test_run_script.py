@@ -156,6 +156,22 @@ def test_record_writes_a_test_that_passes(tmp_path, capsys):
     assert out.splitlines()[-1] == "1 passed, 0 failed"
 
 
+def test_record_of_a_silent_run_writes_no_test_and_says_why(tmp_path, capsys):
+    # No message and no greeting: a test of it would check nothing, and `abl test` refuses one.
+    recorded = tmp_path / "recorded.abltest.yaml"
+    code, _, err = abl(capsys, "run", LOAN, "--script", script(tmp_path, "# nothing to say\n"), "--record", recorded)
+    assert code == 0
+    assert not recorded.exists()
+    assert f"no test written to {recorded}" in err and "nothing to check" in err
+
+
+def test_record_of_a_silent_run_leaves_an_existing_file_alone(tmp_path, capsys):
+    recorded = tmp_path / "recorded.abltest.yaml"
+    recorded.write_text("kept: true\n", encoding="utf-8")
+    abl(capsys, "run", LOAN, "--script", script(tmp_path, ""), "--record", recorded)
+    assert recorded.read_text(encoding="utf-8") == "kept: true\n"
+
+
 def test_mocks_answer_tool_calls_and_sensitive_values_stay_out_of_the_trace(tmp_path, capsys):
     mocks = tmp_path / "mocks.json"
     mocks.write_text(json.dumps({"get_balance": {"amount": 120}}), encoding="utf-8")

@@ -111,6 +111,14 @@ async def test_save_load_reset_and_save_as_a_test(runner: LanguageClient, tmp_pa
         await request(runner, "abl/run/send", {"runId": run_id, "text": "hello"})
 
 
+async def test_a_run_with_nothing_to_check_is_not_saved_as_a_test(runner: LanguageClient):
+    run_id = field(await request(runner, "abl/run/start", {"uri": agent_file(runner).as_uri()}), "runId")
+    test_file = runner.root / "empty.abltest.yaml"  # type: ignore[attr-defined]
+    with pytest.raises(Exception, match="send a message first"):
+        await request(runner, "abl/run/saveTest", {"runId": run_id, "uri": test_file.as_uri()})
+    assert not test_file.exists()
+
+
 async def test_a_project_with_errors_is_refused_with_the_errors(runner: LanguageClient):
     path = agent_file(runner)
     broken = path.read_text().replace("HISTORY: summary_only", "HISTORY:\n      mode: recent")

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from abl.runtime import Session
 from abl.runtime.session_journal import SessionJournal
@@ -92,6 +92,15 @@ class Driver:
             if self._record_file is None:
                 self._record_file = RecordingFile(self.recording, self.record_path)
             self._write(self.record_path, self._record_file.write)
+
+    def finish(self, err: TextIO) -> None:
+        """Say what the run leaves unwritten: a recording with nothing to check is no test."""
+        if self.record_path is not None and self.recording is not None and not self.recording.checkable:
+            print(
+                f"abl run: no test written to {self.record_path}: no message was sent and the agent "
+                "said nothing at the start, so there is nothing to check",
+                file=err,
+            )
 
     def _write(self, path: Path, action: Callable[[], None]) -> None:
         try:

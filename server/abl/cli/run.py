@@ -88,9 +88,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     interactive = args.script is None and sys.stdin.isatty()
     if interactive:
-        return ChatLoop(driver, trace_level=args.trace or "standard", color=args.color).run()
-    lines = script if script is not None else _read_stdin().splitlines()
-    return run_script(driver, lines, sys.stdout, sys.stderr, args.trace)
+        status = ChatLoop(driver, trace_level=args.trace or "standard", color=args.color).run()
+    else:
+        lines = script if script is not None else _read_stdin().splitlines()
+        status = run_script(driver, lines, sys.stdout, sys.stderr, args.trace)
+    driver.finish(sys.stderr)
+    return status
 
 
 # --- preparing a run ----------------------------------------------------------------------------

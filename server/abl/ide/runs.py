@@ -246,6 +246,8 @@ class RunManager:
     def save_test(self, run_id: str, path: str) -> None:
         """Write the conversation so far as a conversation test (`abl test` runs it)."""
         run = self.get(run_id)
+        if not run.recording.checkable:
+            raise RunError("there is nothing to check yet: send a message first, then save the conversation as a test")
         write_test(run.recording, Path(path))
 
     def __len__(self) -> int:

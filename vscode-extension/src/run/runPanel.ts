@@ -234,6 +234,11 @@ export class RunPanel {
   }
 
   private async saveTest(): Promise<void> {
+    if (this.chat.length === 0) {
+      // No message and no greeting: such a test would check nothing (the server refuses it too).
+      void vscode.window.showInformationMessage('Nothing to save as a test yet: send a message first.');
+      return;
+    }
     const target = await vscode.window.showSaveDialog({
       title: 'Save as a conversation test',
       filters: { 'ABL conversation test': ['yaml', 'yml', 'json'] },

@@ -70,6 +70,12 @@ class Recording:
     def add(self, turn: RecordedTurn) -> None:
         self.turns.append(turn)
 
+    @property
+    def checkable(self) -> bool:
+        """Whether the test would check anything: a test with no turn and no greeting is one
+        the test loader refuses, so such a recording is not written."""
+        return bool(self.turns or self.greeting)
+
 
 def key_events(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The events worth asserting on, trimmed to their stable fields."""
@@ -154,7 +160,8 @@ class RecordingFile:
     """A test file kept up to date with a recording: written whole while it holds no turn, after
     the recording started over (a reset) or when the file was changed by someone else; otherwise
     each new turn's lines are appended, in one write, so an interrupted run leaves every turn
-    before the last one whole."""
+    before the last one whole. While the recording has nothing to check, there is no file: it
+    is not created, and one this recording wrote is removed (after a reset to a silent start)."""
 
     def __init__(self, recording: Recording, path: Path) -> None:
         self._recording = recording
@@ -167,6 +174,11 @@ class RecordingFile:
         recording = self._recording
         start = (recording.greeting, recording.start_events)
         turns = recording.turns
+        if not recording.checkable:
+            if self._size >= 0:  # the file holds this recording's earlier start
+                self._path.unlink(missing_ok=True)
+            self._written, self._start, self._size = 0, None, -1
+            return
         if (
             self._written == 0
             or len(turns) < self._written
