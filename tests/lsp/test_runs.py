@@ -104,8 +104,25 @@ async def test_save_load_reset_and_save_as_a_test(runner: LanguageClient, tmp_pa
     notified = runner.run_events[heard_before:]  # type: ignore[attr-defined]
     assert [field(field(n, "event"), "type") for n in notified] == ["session_start"]
     assert field(await request(runner, "abl/run/state", {"runId": run_id}), "activeAgent") == "Loan_Supervisor"
+    heard_before = len(runner.run_events)  # type: ignore[attr-defined]
     state = await request(runner, "abl/run/load", {"runId": run_id, "uri": session.as_uri()})
     assert field(state, "activeAgent") == "Offer_Agent"
+    # The saved conversation's timeline comes back with it: its events in order, told again,
+    # the return and the handoff to the offer placed at their routes.
+    loaded = field(state, "events")
+    seqs = [field(e, "seq") for e in loaded]
+    assert seqs == sorted(set(seqs)) and seqs[0] == 1
+    kinds = [field(e, "type") for e in loaded]
+    assert kinds[0] == "session_start" and "handoff_return_handler" in kinds and "resume_intent" in kinds
+    notified = runner.run_events[heard_before:]  # type: ignore[attr-defined]
+    assert [field(field(n, "event"), "seq") for n in notified] == [field(e, "seq") for e in loaded]
+    text = agent_file(runner).read_text().splitlines()
+    offer = [e for e in loaded if field(e, "type") == "handoff"][-1]
+    assert "TO: Offer_Agent" in text[field(field(field(field(offer, "location"), "range"), "start"), "line")]
+    # A test starts a new conversation, so one that continues a loaded session is not saved as one.
+    await request(runner, "abl/run/send", {"runId": run_id, "text": "what rate do I get?"})
+    with pytest.raises(Exception, match="reset the run"):
+        await request(runner, "abl/run/saveTest", {"runId": run_id, "uri": test_file.as_uri()})
     await request(runner, "abl/run/stop", {"runId": run_id})
     with pytest.raises(Exception, match="no run"):
         await request(runner, "abl/run/send", {"runId": run_id, "text": "hello"})

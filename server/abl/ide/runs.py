@@ -76,6 +76,7 @@ class Run:
     recording: Recording
     locator: EventLocator
     greeting_events: list[LocatedEvent] = field(default_factory=list)
+    loaded_from: str | None = None  # the saved session this conversation continues, until a reset
 
 
 def private_copy(project: Project) -> Project:
@@ -214,6 +215,7 @@ class RunManager:
         """Start the conversation again: the new greeting and the events of its `ON_START`."""
         run = self.get(run_id)
         run.session.reset()
+        run.loaded_from = None
         run.recording.turns.clear()
         run.recording.greeting = tuple((r.agent, r.text) for r in run.session.greeting)
         run.recording.start_events = tuple(e.to_dict() for e in run.session.trace)
@@ -233,19 +235,27 @@ class RunManager:
     def save(self, run_id: str, path: str) -> None:
         self.get(run_id).session.save(path)
 
-    def load(self, run_id: str, path: str) -> None:
-        """Replace the run's conversation with a saved session."""
+    def load(self, run_id: str, path: str) -> list[LocatedEvent]:
+        """Replace the run's conversation with a saved session; returns its trace events shown
+        at the run's level, located in order (the locator follows the conversation as it went)."""
         run = self.get(run_id)
         try:
             run.session = Session.load(run.project, path, run.session.options)
         except (SessionError, OSError, ValueError) as err:
             raise RunError(f"cannot load the session: {err}") from None
         run.recording.turns.clear()
+        run.loaded_from = path
         run.locator = EventLocator(run.project)
+        return [run.locator.locate(e) for e in run.session.trace if e.at_level(run.level) is not None]
 
     def save_test(self, run_id: str, path: str) -> None:
         """Write the conversation so far as a conversation test (`abl test` runs it)."""
         run = self.get(run_id)
+        if run.loaded_from is not None:
+            raise RunError(
+                f"this conversation continues the saved session {run.loaded_from}, and a test starts a new "
+                "one: reset the run, then save the test"
+            )
         if not run.recording.checkable:
             raise RunError("there is nothing to check yet: send a message first, then save the conversation as a test")
         write_test(run.recording, Path(path))

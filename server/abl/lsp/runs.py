@@ -5,8 +5,8 @@ Requests (params and results in camelCase, documented with a JSON Schema in docs
   refused (InvalidParams, with the errors in `data.problems`) while the project has errors.
 - `abl/run/send` `{runId, text}` → `{replies: [{agent, text}], activeAgent, events, ended}`;
 - `abl/run/reset` `{runId}` → `{greeting, events}`;
-- `abl/run/state`, `abl/run/stop` `{runId}`; `abl/run/save`, `abl/run/load`, `abl/run/saveTest`
-  `{runId, uri}`.
+- `abl/run/state`, `abl/run/stop` `{runId}`; `abl/run/save`, `abl/run/saveTest` `{runId, uri}`;
+- `abl/run/load` `{runId, uri}` → the state, with `events`: the loaded session's trace, told again.
 Notification `abl/run/event` `{runId, event}` for every trace event shown at the run's level, in
 order: during a turn each one is written the moment the engine stores it, so a client draws the
 trace as it happens; all of them come before the request that caused them is answered, and the
@@ -160,8 +160,8 @@ def register(server: AblServer) -> None:
     @guarded(lambda: None)
     def run_load(ls: AblServer, params: Any) -> dict[str, Any]:
         run_id = _required_str(params, "runId")
-        _checked(lambda: runs.load(run_id, _file(params)))
-        return runs.state(run_id)
+        events = _checked(lambda: runs.load(run_id, _file(params)))
+        return {**runs.state(run_id), "events": notify(ls, run_id, events)}
 
     @server.feature("abl/run/saveTest")
     @guarded(lambda: None)

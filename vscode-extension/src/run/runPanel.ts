@@ -225,9 +225,10 @@ export class RunPanel {
     if (source === undefined) {
       return;
     }
-    const state = await this.request<RunState>('abl/run/load', { runId: await this.currentRun(), uri: source.toString() });
+    const state = await this.request<RunState & { events?: TraceEvent[] }>('abl/run/load', { runId: await this.currentRun(), uri: source.toString() });
     this.clearConversation();
     this.chat = (state.history ?? []).map((m) => ({ role: m.role, agent: m.agent ?? '', text: m.text }));
+    this.addEvents(state.events ?? [], false); // the saved conversation's timeline, numbered as it was
     this.state = state;
     this.postSnapshot();
     this.publish();
