@@ -485,11 +485,13 @@ def _read_back(project: Project, session: Session, options: RuntimeOptions, driv
     if resumed.state() != session.state():
         raise Broken("the saved session loads back in another state")
     recording = driver.recording
-    if recording is not None and (recording.turns or recording.greeting):  # a test needs one or the other
+    if recording is not None and recording.checkable:
         try:
             load_file(driver.record_path)
         except FormatError as problem:
             raise Broken(f"{problem}: the recorded test cannot be read back") from problem
+    elif recording is not None and driver.record_path.exists():
+        raise Broken("a recording with nothing to check was written as a test the loader refuses")
 
 
 # What each target is fed: ABL projects, or the runtime's own files.
