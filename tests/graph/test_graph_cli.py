@@ -119,5 +119,48 @@ def test_the_html_page_draws_every_node(tmp_path: Path, source: str) -> None:
     assert taken.returncode == 0 and shot.is_file() and shot.stat().st_size > 5_000, taken.stderr[-2000:]
 
 
+TWO_ROUTES = """\
+SUPERVISOR: Hub
+GOAL: "Route billing questions"
+
+HANDOFF:
+  - TO: Billing_Agent
+    WHEN: intent.category == "billing"
+    HISTORY: none
+  - TO: Billing_Agent
+    WHEN: intent.category == "invoice"
+    HISTORY: last_5
+  - TO: Orders_Agent
+    WHEN: intent.category == "orders"
+    HISTORY: summary_only
+
+AGENT: Billing_Agent
+GOAL: "Answer billing questions"
+
+AGENT: Orders_Agent
+GOAL: "Answer order questions"
+"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)")
+def test_the_html_page_keeps_edge_labels_apart(tmp_path: Path) -> None:
+    # Two routes between the same agents share their middle: their labels must not be drawn
+    # over each other (nor over the label of the route beside them).
+    (tmp_path / "hub.agent.abl").write_text(TWO_ROUTES, encoding="utf-8")
+    page = tmp_path / "graph.html"
+    assert abl(str(tmp_path), "--format", "html", "-o", str(page)).returncode == 0
+    dom = browser("--dump-dom", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    labels = [
+        (float(x), float(y), _unescape(text))
+        for x, y, text in re.findall(r'<text x="([-\d.]+)" y="([-\d.]+)" class="label">([^<]*)</text>', dom.stdout)
+    ]
+    assert len(labels) == 3, labels
+    width = lambda text: 5.5 * len(text) + 8  # noqa: E731 (the page's own estimate)
+    for i, (x1, y1, a) in enumerate(labels):
+        for x2, y2, b in labels[i + 1 :]:
+            assert abs(x1 - x2) * 2 >= width(a) + width(b) or abs(y1 - y2) >= 13, (a, b, labels)
+
+
 def _unescape(text: str) -> str:
     return text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')

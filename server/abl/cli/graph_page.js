@@ -86,7 +86,15 @@
   const width = (node) => Math.max(120, 7.2 * displayName(node).length + 28);
   const left = [];
   let x = 0;
-  layers.forEach((ids, l) => { left[l] = x; x += Math.max(...ids.map((id) => width(nodeById.get(id)))) + LAYER_GAP; });
+  // The gap after a layer is wide enough for the labels of the edges that leave it.
+  const LABEL_CHAR_WIDTH = 5.5, LABEL_HEIGHT = 13;
+  const labelWidth = (text) => (text ? LABEL_CHAR_WIDTH * text.length + 8 : 0);
+  const gapAfter = layers.map(() => LAYER_GAP);
+  forward.forEach((e) => {
+    const l = layer.get(e.from);
+    gapAfter[l] = Math.max(gapAfter[l], labelWidth(edgeLabel(e)) + 24);
+  });
+  layers.forEach((ids, l) => { left[l] = x; x += Math.max(...ids.map((id) => width(nodeById.get(id)))) + gapAfter[l]; });
   const top = new Map();
   layers.forEach((ids) => ids.forEach((id, i) => top.set(id, i * ROW_GAP)));
   function settle(ids, neighbours) {
@@ -115,10 +123,37 @@
 
   // --- drawing ------------------------------------------------------------------------------
   const unreachable = new Set(data.unreachable);
+  // Labels over every line (a later edge's line never crosses an earlier label), under the nodes.
   const edgeLayer = make("g", { class: "edges" });
+  const labelLayer = make("g", { class: "labels" });
   const nodeLayer = make("g", { class: "nodes" });
   scene.appendChild(edgeLayer);
+  scene.appendChild(labelLayer);
   scene.appendChild(nodeLayer);
+
+  // Labels are centred on their edge's middle; one that would cover another moves below it
+  // (two routes between the same agents would otherwise print their labels on top of each other).
+  const labelAt = new Map();
+  const placedLabels = [];
+  data.edges
+    .map((edge, index) => {
+      const a = place.get(edge.from), b = place.get(edge.to), text = edgeLabel(edge);
+      if (!a || !b || !text) return null;
+      const y = (a.y + b.y) / 2 + NODE_HEIGHT / 2 + (edge.kind === "return" ? 34 : -4);
+      return { index: index, x: (a.x + a.w + b.x) / 2, y: y, width: labelWidth(text) };
+    })
+    .filter((label) => label !== null)
+    .sort((p, q) => p.y - q.y || p.x - q.x || p.index - q.index)
+    .forEach((label) => {
+      let y = label.y;
+      for (;;) {
+        const hit = placedLabels.find((p) => Math.abs(p.x - label.x) * 2 < p.width + label.width && Math.abs(p.y - y) < LABEL_HEIGHT);
+        if (!hit) break;
+        y = hit.y + LABEL_HEIGHT; // strictly lower each time, so this ends
+      }
+      placedLabels.push({ x: label.x, y: y, width: label.width });
+      labelAt.set(label.index, { x: label.x, y: y });
+    });
 
   data.edges.forEach((edge, index) => {
     const a = place.get(edge.from), b = place.get(edge.to);
@@ -132,10 +167,11 @@
     const line = make("path", { d: d, class: "line" });
     if (edge.kind !== "tool") line.setAttribute("marker-end", "url(#arrow-" + markerOf(classes) + ")");
     g.appendChild(line);
-    const label = edgeLabel(edge);
-    if (label) {
-      const x = (a.x + a.w + b.x) / 2, y = (a.y + b.y) / 2 + NODE_HEIGHT / 2 + (edge.kind === "return" ? 34 : -4);
-      g.appendChild(make("text", { x: x, y: y, class: "label" }, label));
+    const label = edgeLabel(edge), at = labelAt.get(index);
+    if (label && at) {
+      const styled = make("g", { class: classes.join(" ") }); // coloured as its edge
+      styled.appendChild(make("text", { x: at.x, y: at.y, class: "label" }, label));
+      labelLayer.appendChild(styled);
     }
     g.addEventListener("click", (event) => { if (!moved) show(edgeInfo(edge)); event.stopPropagation(); });
     edgeLayer.appendChild(g);

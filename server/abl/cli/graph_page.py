@@ -58,7 +58,8 @@ _STYLE = f"""
   .edge.escalate .line {{ stroke: {ESCALATE_COLOUR}; }}
   .edge.tool .line {{ stroke: #afb8c1; }}
   .edge.problem .line {{ stroke: {PROBLEM_COLOUR}; stroke-width: 2.6; }}
-  .edge .label {{ font-size: 10px; fill: #656d76; text-anchor: middle; pointer-events: none; }}
+  .edge .label {{ font-size: 10px; fill: #656d76; text-anchor: middle; pointer-events: none;
+                 paint-order: stroke; stroke: #fbfbfc; stroke-width: 3px; stroke-linejoin: round; }}
   .edge.problem .label {{ fill: {PROBLEM_COLOUR}; }}
 """
 

@@ -70,6 +70,9 @@ const ROW_GAP = 64;
 const NODE_HEIGHT = 38;
 const SWEEPS = 6;
 const SETTLE_PASSES = 3;
+// Edge labels are 11px text: about 6px a character, a line 14px high.
+const LABEL_CHAR_WIDTH = 6;
+const LABEL_HEIGHT = 14;
 
 export function displayName(node: GraphNode): string {
   const prefix = ({ tool: 'tool ', remote: 'remote ', missing: 'missing ' } as Record<string, string>)[node.kind] ?? '';
@@ -164,9 +167,15 @@ export function layoutGraph(graph: Graph): Layout {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const left: number[] = [];
   let x = 0;
+  // The gap after a layer is wide enough for the labels of the edges that leave it.
+  const gapAfter = layers.map(() => LAYER_GAP);
+  forward.forEach((e) => {
+    const l = layer.get(e.from)!;
+    gapAfter[l] = Math.max(gapAfter[l], labelWidth(edgeLabel(e)) + 24);
+  });
   layers.forEach((members, l) => {
     left[l] = x;
-    x += Math.max(...members.map((id) => nodeWidth(byId.get(id)!))) + LAYER_GAP;
+    x += Math.max(...members.map((id) => nodeWidth(byId.get(id)!))) + gapAfter[l];
   });
   const top = new Map<string, number>();
   layers.forEach((members) => members.forEach((id, i) => top.set(id, i * ROW_GAP)));
@@ -215,7 +224,35 @@ export function layoutGraph(graph: Graph): Layout {
       labelY: (a.y + b.y) / 2 + NODE_HEIGHT / 2 + (under ? 34 : -4),
     });
   });
-  return { nodes, edges };
+  const spread = spreadLabels(edges.map((e) => ({ x: e.labelX, y: e.labelY, width: labelWidth(e.label) })));
+  return { nodes, edges: edges.map((e, i) => (spread[i] === e.labelY ? e : { ...e, labelY: spread[i] })) };
+}
+
+export const labelWidth = (text: string) => (text === '' ? 0 : LABEL_CHAR_WIDTH * text.length + 8);
+
+/** The heights at which labels centred on `x` no longer cover each other: taken from the top,
+ * each label that would overlap one already placed moves down below it. Two routes between the
+ * same agents, or several from one agent to neighbouring targets, otherwise print their labels
+ * on top of each other. */
+export function spreadLabels(labels: readonly { x: number; y: number; width: number }[]): number[] {
+  const heights = labels.map((l) => l.y);
+  const placed: { x: number; y: number; width: number }[] = [];
+  const order = labels.map((_, i) => i).filter((i) => labels[i].width > 0);
+  order.sort((a, b) => labels[a].y - labels[b].y || labels[a].x - labels[b].x || a - b);
+  for (const i of order) {
+    const label = labels[i];
+    let y = label.y;
+    for (;;) {
+      const hit = placed.find((p) => Math.abs(p.x - label.x) * 2 < p.width + label.width && Math.abs(p.y - y) < LABEL_HEIGHT);
+      if (hit === undefined) {
+        break;
+      }
+      y = hit.y + LABEL_HEIGHT; // strictly lower each time, so this ends
+    }
+    placed.push({ x: label.x, y, width: label.width });
+    heights[i] = y;
+  }
+  return heights;
 }
 
 /** `returnable` edges are drawn dashed and `problem` ones red (media/graph.css). */

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { edgeClasses, edgeLabel, Graph, GraphEdge, layoutGraph, sameEdge } from '../../src/graph/graphLayout';
+import { edgeClasses, edgeLabel, Graph, GraphEdge, labelWidth, layoutGraph, sameEdge, spreadLabels } from '../../src/graph/graphLayout';
 
 const node = (id: string, kind = 'agent') => ({ id, kind, label: id, diagnostics: [], uri: null, range: null });
 const edge = (from: string, to: string, fields: Partial<GraphEdge> = {}): GraphEdge => ({ from, to, kind: 'handoff', diagnostics: [], uri: null, range: null, ...fields });
@@ -58,4 +58,33 @@ test('an edge is found again in a newer graph by its ends, kind and rank, not it
   assert.equal(sameEdge(fresh, drawn, 2), fresh.edges[3]);
   assert.equal(sameEdge({ ...loan, edges: [] }, drawn, 0), undefined);
   assert.equal(sameEdge(fresh, drawn, 7), undefined);
+});
+
+test('edge labels never cover each other, even for two routes between the same agents', () => {
+  const twice: Graph = {
+    roots: ['Hub'],
+    unreachable: [],
+    cycles: [],
+    nodes: [node('Hub', 'supervisor'), node('Billing'), node('Orders'), node('Returns')],
+    edges: [
+      edge('Hub', 'Billing', { condition: 'intent.category == "billing"' }),
+      edge('Hub', 'Billing', { condition: 'intent.category == "invoice"' }),
+      edge('Hub', 'Orders', { condition: 'order_id IS SET', history: 'none' }),
+      edge('Hub', 'Returns', { condition: 'wants_return', history: 'last_n', historyCount: 6 }),
+      edge('Billing', 'Hub', { kind: 'return', returnable: true }),
+    ],
+  };
+  const labelled = layoutGraph(twice).edges.filter((e) => e.label !== '');
+  assert.equal(labelled.length, 4);
+  for (const [i, a] of labelled.entries()) {
+    for (const b of labelled.slice(i + 1)) {
+      const apart = Math.abs(a.labelX - b.labelX) * 2 >= labelWidth(a.label) + labelWidth(b.label) || Math.abs(a.labelY - b.labelY) >= 14;
+      assert.ok(apart, `"${a.label}" at ${a.labelX},${a.labelY} covers "${b.label}" at ${b.labelX},${b.labelY}`);
+    }
+  }
+});
+
+test('labels that do not touch stay where they are', () => {
+  assert.deepEqual(spreadLabels([{ x: 0, y: 10, width: 40 }, { x: 100, y: 10, width: 40 }, { x: 0, y: 40, width: 40 }]), [10, 10, 40]);
+  assert.deepEqual(spreadLabels([{ x: 0, y: 10, width: 40 }, { x: 10, y: 12, width: 40 }, { x: 5, y: 11, width: 0 }]), [10, 24, 11]);
 });
