@@ -3,7 +3,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { LANGUAGE_ID } from '../language';
 import { ServerController } from '../server/controller';
-import { collectArguments, FileRecord, failureMessages, RecordReader, ResultRecord, TestRecord, testArguments } from './testRecords';
+import { collectArguments, FileRecord, failureMessages, RecordReader, ResultRecord, runGroups, TestRecord, testArguments } from './testRecords';
 
 const TEST_FILES = '**/*.abltest.yaml';
 const SKIPPED_FOLDERS = '**/{node_modules,.git,.venv}/**';
@@ -133,11 +133,11 @@ export class ConversationTests implements vscode.Disposable {
     const run = this.controller.createTestRun(request, 'ABL conversation tests');
     try {
       await saveDocuments();
-      for (const [file, names] of this.chosen(request)) {
+      for (const group of runGroups(this.chosen(request))) {
         if (token.isCancellationRequested) {
           break;
         }
-        await this.runFile(run, file, names, token);
+        await this.runFiles(run, group.files, group.names, token);
       }
     } finally {
       run.end();
@@ -175,57 +175,80 @@ export class ConversationTests implements vscode.Disposable {
     return chosen;
   }
 
-  private async runFile(run: vscode.TestRun, file: vscode.TestItem, names: string[] | undefined, token: vscode.CancellationToken): Promise<void> {
-    const uri = file.uri as vscode.Uri;
-    const item = (name: string) => file.children.get(`${file.id}::${name}`);
+  /** Runs `files` in one `abl test` process (only the tests called `names`, if given); each
+   * record names its file, so results land on their items as they come. */
+  private async runFiles(run: vscode.TestRun, files: readonly vscode.TestItem[], names: readonly string[] | undefined, token: vscode.CancellationToken): Promise<void> {
+    const byUri = new Map(files.map((file) => [(file.uri as vscode.Uri).toString(), file]));
+    const fileOf = (recordPath: string) => byUri.get(vscode.Uri.file(recordPath).toString());
+    const item = (file: vscode.TestItem, name: string) => file.children.get(`${file.id}::${name}`);
+    const at = (file: vscode.TestItem, line: number) => new vscode.Location(file.uri as vscode.Uri, new vscode.Position(Math.max(line - 1, 0), 0));
     const pending = new Set<vscode.TestItem>();
-    file.children.forEach((test) => {
-      if (names === undefined || names.includes(test.label)) {
-        pending.add(test);
-        run.enqueued(test);
-      }
-    });
-    const at = (line: number) => new vscode.Location(uri, new vscode.Position(Math.max(line - 1, 0), 0));
+    for (const file of files) {
+      file.children.forEach((test) => {
+        if (names === undefined || names.includes(test.label)) {
+          pending.add(test);
+          run.enqueued(test);
+        }
+      });
+    }
+    const erred = new Set<vscode.TestItem>();
+    const paths = files.map((file) => (file.uri as vscode.Uri).fsPath);
     const outcome = await this.abl(
-      testArguments(uri.fsPath, names),
-      path.dirname(uri.fsPath),
+      testArguments(paths, names),
+      path.dirname(paths[0]),
       (record) => {
+        if (record.type === 'summary') {
+          const where = files.length === 1 ? vscode.workspace.asRelativePath(files[0].uri as vscode.Uri) : `${files.length} files`;
+          run.appendOutput(`${where}: ${record.text}\r\n`);
+          return;
+        }
+        const file = fileOf(record.path);
+        if (file === undefined) {
+          return;
+        }
         switch (record.type) {
           case 'file':
             file.error = undefined;
             this.syncTests(file, record);
             return;
           case 'fileError':
+            erred.add(file);
             file.error = `Line ${record.line ?? '?'}: ${record.message}`;
-            run.errored(file, Object.assign(new vscode.TestMessage(record.message), { location: at(record.line ?? 1) }));
+            run.errored(file, Object.assign(new vscode.TestMessage(record.message), { location: at(file, record.line ?? 1) }));
             return;
           case 'started': {
-            const test = item(record.name);
+            const test = item(file, record.name);
             if (test !== undefined) {
               run.started(test);
             }
             return;
           }
           case 'result': {
-            const test = item(record.name);
+            const test = item(file, record.name);
             if (test !== undefined) {
               pending.delete(test);
-              this.report(run, test, record, at);
+              this.report(run, test, record, (line) => at(file, line));
             }
             return;
           }
-          case 'summary':
-            run.appendOutput(`${vscode.workspace.asRelativePath(uri)}: ${record.text}\r\n`);
-            return;
         }
       },
       token,
       (line) => run.appendOutput(`${line}\r\n`),
     );
-    if (outcome.code !== 0 && outcome.code !== 1 && !outcome.reported.has('fileError')) {
-      // The process could not do its work (no Python, a crash, a bad argument): say so on the file.
-      const message = new vscode.TestMessage(outcome.stderr.trim() || `abl test exited with ${outcome.code}`);
-      run.errored(file, message);
+    if (outcome.code === 2 && erred.size > 0 && erred.size < files.length && !token.isCancellationRequested) {
+      // `abl test` runs nothing while a file cannot be read (as pytest does on a collection
+      // error): the files it could read run again without the ones it could not.
+      const rest = files.filter((file) => !erred.has(file));
+      rest.forEach((file) => file.children.forEach((test) => pending.delete(test)));
+      pending.forEach((test) => run.skipped(test));
+      return this.runFiles(run, rest, names, token);
+    }
+    if (outcome.code !== 0 && outcome.code !== 1) {
+      // The process could not do its work (no Python, a crash, a bad argument): say so on each
+      // file it did not report an error of its own for.
+      const message = outcome.stderr.trim() || `abl test exited with ${outcome.code}`;
+      files.filter((file) => !erred.has(file)).forEach((file) => run.errored(file, new vscode.TestMessage(message)));
     }
     pending.forEach((test) => run.skipped(test)); // cancelled, or never reached
   }

@@ -147,10 +147,19 @@ export function failureMessages(result: ResultRecord): FailureMessage[] {
   });
 }
 
-/** Arguments of `abl test` that run the chosen tests of one file (all of them without names).
+/** Arguments of `abl test` that run the chosen tests of some files (all of them without names).
  * `--name=` keeps a name that starts with `-` from reading as an option. */
-export function testArguments(file: string, names?: readonly string[]): string[] {
-  return ['test', '--format', 'json', file, ...(names ?? []).map((testName) => `--name=${testName}`)];
+export function testArguments(files: string | readonly string[], names?: readonly string[]): string[] {
+  return ['test', '--format', 'json', ...(typeof files === 'string' ? [files] : files), ...(names ?? []).map((testName) => `--name=${testName}`)];
+}
+
+/** The `abl test` processes of a run: every file run whole in one process (one start of Python,
+ * one load of each project), and each file with chosen tests in one of its own (`--name` would
+ * otherwise choose tests of that name in the other files too). */
+export function runGroups<F>(chosen: ReadonlyMap<F, readonly string[] | undefined>): { files: F[]; names?: readonly string[] }[] {
+  const whole = [...chosen].filter(([, names]) => names === undefined).map(([file]) => file);
+  const some = [...chosen].filter(([, names]) => names !== undefined).map(([file, names]) => ({ files: [file], names }));
+  return [...(whole.length > 0 ? [{ files: whole }] : []), ...some];
 }
 
 /** Arguments of `abl test` that list the tests of some files without running them. */

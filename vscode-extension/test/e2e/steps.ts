@@ -347,6 +347,21 @@ export function scenario({ vs, log, workspace, extensions, results }: Context): 
       await vs.tab(RECORDED).waitFor({ state: 'detached' });
     }],
 
+    ['a test file that cannot be read is marked, and the other files still run', async () => {
+      // All files run in one `abl test`, which runs nothing while one cannot be read: the view
+      // runs the others again without it. The recorded test failed in the step before and is
+      // whole again, so its passing shows that this run reached it.
+      const broken = path.join(workspace, 'broken.abltest.yaml');
+      fs.writeFileSync(broken, 'tests: [\n');
+      await vs.testRow('broken.abltest.yaml').waitFor();
+      await vs.command('Test: Run All Tests');
+      await vs.testRow(RECORDED, 'Passed').waitFor();
+      await vs.testRow('broken.abltest.yaml', 'Errored').waitFor();
+      await vs.testRow('loan-supervisor.abltest.yaml', 'Passed').waitFor();
+      fs.unlinkSync(broken);
+      await vs.testRow('broken.abltest.yaml').waitFor({ state: 'detached' });
+    }],
+
     ['the ABL Graph view shows the loan supervisor and its two routes, with the run\'s moves numbered', async () => {
       await vs.open(LOAN);
       await vs.goTo(at(LOAN, 'SUPERVISOR: Loan_Supervisor').line, 1);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { failureMessages, RecordReader, ResultRecord, TestRecord, testArguments } from '../../src/testing/testRecords';
+import { failureMessages, RecordReader, ResultRecord, runGroups, TestRecord, testArguments } from '../../src/testing/testRecords';
 
 function read(chunks: string[]): { records: TestRecord[]; other: string[] } {
   const records: TestRecord[] = [];
@@ -56,4 +56,12 @@ test('a test that could not run gets its error at its own line', () => {
 test('the arguments select tests by exact name, safe from names that look like options', () => {
   assert.deepEqual(testArguments('/p/a.abltest.yaml'), ['test', '--format', 'json', '/p/a.abltest.yaml']);
   assert.deepEqual(testArguments('/p/a.abltest.yaml', ['one', '-x two']).slice(-2), ['--name=one', '--name=-x two']);
+});
+
+test('files run whole share one process; a file with chosen tests runs in its own', () => {
+  const chosen = new Map<string, string[] | undefined>([['a', undefined], ['b', ['one']], ['c', undefined], ['d', ['two', 'three']]]);
+  assert.deepEqual(runGroups(chosen), [{ files: ['a', 'c'] }, { files: ['b'], names: ['one'] }, { files: ['d'], names: ['two', 'three'] }]);
+  assert.deepEqual(runGroups(new Map([['b', ['one']]])), [{ files: ['b'], names: ['one'] }]);
+  assert.deepEqual(runGroups(new Map()), []);
+  assert.deepEqual(testArguments(['/p/a.abltest.yaml', '/p/c.abltest.yaml']), ['test', '--format', 'json', '/p/a.abltest.yaml', '/p/c.abltest.yaml']);
 });
