@@ -77,10 +77,8 @@
   function draw(layout, graph, refit) {
     scene.replaceChildren();
     drawn = graph;
-    // Labels over every line (a later edge's line never crosses an earlier label), under the nodes.
-    const edges = make("g", { class: "edges" }), labels = make("g", { class: "labels" });
-    const nodes = make("g", { class: "nodes" }), steps = make("g", { class: "steps", id: "steps" });
-    scene.append(edges, labels, nodes, steps);
+    const edges = make("g", { class: "edges" }), nodes = make("g", { class: "nodes" }), steps = make("g", { class: "steps", id: "steps" });
+    scene.append(edges, nodes, steps);
     for (const edge of layout.edges) {
       const data = graph.edges[edge.index];
       const label = data.from + " to " + data.to + " (" + edge.classes + ")";
@@ -89,11 +87,7 @@
       const line = make("path", { d: edge.path, class: "line" });
       if (edge.marker) line.setAttribute("marker-end", "url(#arrow-" + edge.marker + ")");
       g.append(line);
-      if (edge.label) {
-        const styled = make("g", { class: edge.classes, "aria-hidden": "true" }); // coloured as its edge
-        styled.append(make("text", { x: edge.labelX, y: edge.labelY, class: "label" }, edge.label));
-        labels.append(styled);
-      }
+      if (edge.label) g.append(make("text", { x: edge.labelX, y: edge.labelY, class: "label" }, edge.label));
       activatable(g, "edge", edge.index);
       edges.append(g);
     }

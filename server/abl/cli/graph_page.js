@@ -123,12 +123,9 @@
 
   // --- drawing ------------------------------------------------------------------------------
   const unreachable = new Set(data.unreachable);
-  // Labels over every line (a later edge's line never crosses an earlier label), under the nodes.
   const edgeLayer = make("g", { class: "edges" });
-  const labelLayer = make("g", { class: "labels" });
   const nodeLayer = make("g", { class: "nodes" });
   scene.appendChild(edgeLayer);
-  scene.appendChild(labelLayer);
   scene.appendChild(nodeLayer);
 
   // Labels are centred on their edge's middle; one that would cover another moves below it
@@ -168,11 +165,7 @@
     if (edge.kind !== "tool") line.setAttribute("marker-end", "url(#arrow-" + markerOf(classes) + ")");
     g.appendChild(line);
     const label = edgeLabel(edge), at = labelAt.get(index);
-    if (label && at) {
-      const styled = make("g", { class: classes.join(" ") }); // coloured as its edge
-      styled.appendChild(make("text", { x: at.x, y: at.y, class: "label" }, label));
-      labelLayer.appendChild(styled);
-    }
+    if (label && at) g.appendChild(make("text", { x: at.x, y: at.y, class: "label" }, label));
     g.addEventListener("click", (event) => { if (!moved) show(edgeInfo(edge)); event.stopPropagation(); });
     edgeLayer.appendChild(g);
   });
