@@ -460,8 +460,13 @@ export function scenario({ vs, log, workspace, extensions, results }: Context): 
       await page.keyboard.press('Enter'); // another key of the item: under `TO`
       await vs.cursorAt(route.line + 1, route.column + 2);
       await page.keyboard.type('HISTORY:');
-      // The server may already offer the modes after `:`; Enter must start a line, not take one.
-      await page.keyboard.press('Escape');
+      // The server offers the modes after `:` (a trigger character); Enter must start a line, not
+      // take one. The list may open a moment after the keystroke: wait for it, then close it.
+      const suggestions = page.locator('.suggest-widget.visible');
+      if (await suggestions.waitFor({ timeout: 3000 }).then(() => true, () => false)) {
+        await page.keyboard.press('Escape');
+        await suggestions.waitFor({ state: 'hidden' });
+      }
       await page.keyboard.press('Enter'); // the value block of a key: one level deeper
       await vs.cursorAt(route.line + 2, route.column + 4);
       const item = at(RETURNS_DESK, '- annual_income');
