@@ -375,7 +375,8 @@ class OpenAICompatModel(CallLog):
 
     def _fail(self, purpose: Purpose, messages: tuple[ChatMessage, ...], problem: str) -> NoReturn:
         endpoint = _without_password(self.endpoint)
-        text = self.scrub(f"model endpoint {endpoint} ({self.model}) failed to answer a {purpose} request: {problem}")
+        asked = _REQUEST_NAMES.get(purpose, f"a {purpose}")
+        text = self.scrub(f"model endpoint {endpoint} ({self.model}) failed to answer {asked} request: {problem}")
         self._log(ModelCallRecord(purpose, self.provider, messages, {"error": text}))
         raise ModelError(text)
 
@@ -553,3 +554,14 @@ def _error_detail(text: str) -> str:
 def _clip(text: str, limit: int = 200) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+# What each kind of request is called in an error message.
+_REQUEST_NAMES: dict[str, str] = {
+    "intent": "an intent",
+    "intents": "a multi-intent",
+    "condition": "a condition",
+    "extract": "an extraction",
+    "reply": "a reply",
+    "tool_choice": "a tool choice",
+}
