@@ -199,7 +199,9 @@ def test_http_500_becomes_a_clear_model_error(server: FakeServer) -> None:
     server.replies.append(Reply(status=500, body=json.dumps({"error": {"message": "the model crashed"}})))
     with (
         make_model(server) as model,
-        pytest.raises(ModelError, match=r"failed to answer an intent request: HTTP 500 Internal Server Error: the model crashed"),
+        pytest.raises(
+            ModelError, match=r"failed to answer an intent request: HTTP 500 Internal Server Error: the model crashed"
+        ),
     ):
         model.classify_intent("x", INTENTS, CONTEXT)
 
