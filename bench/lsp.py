@@ -1195,7 +1195,7 @@ def profile_server(scenario: str, quick: bool, keep: str | None = None) -> int:
         if not out.is_file():
             print(f"error: the server wrote no profile\n{stderr_tail(work)}", file=sys.stderr)
             return 1
-        for kind in ("string", "toggle"):
+        for kind in ("string", "toggle", "enter"):
             got = bench.results[f"edit_{kind}"]["ours"]
             print(
                 f"{kind} edits over stdio (n = {got['n']}, server under the profiler): p50 {got['p50']:.1f} ms, p95 {got['p95']:.1f} ms"
