@@ -316,3 +316,24 @@ def test_the_fixes_offered_agree_with_the_registry(entry) -> None:
     else:
         assert any(fixes and fixes[0] for fixes in seen), f"{entry.code}: no fixture shows the safe case"
         assert any(fixes and not any(fixes) for fixes in seen), f"{entry.code}: no fixture shows the unsafe case"
+
+
+@pytest.mark.parametrize(
+    "flow",
+    [
+        'FLOW:\n\tstart:\n\t\tRESPOND: "hi"\n\tnext:\n',  # tabs only
+        "FLOW:\n\tstart:\n",  # a tab, nothing under the step: the new line goes two columns in
+        'FLOW:\n  start:\n      RESPOND: "hi"\n',  # spaces, properties deeper than usual
+    ],
+)
+def test_a_line_added_under_a_step_nests_under_it_however_it_is_indented(flow: str) -> None:
+    # The parser reads a tab as reaching column 8; a line indented by counting characters (one
+    # for the tab) would land outside the step and make the file unreadable.
+    project = _project({"/a.agent.abl": 'AGENT: A\nGOAL: "g"\n' + flow})
+    fix_project(project, ["/a.agent.abl"], lambda p: _reported(project, p), unsafe=True)
+    left = _codes(project)
+    assert not left, f"{dict(left)}\n{project.texts['/a.agent.abl']}"
+    flow = project.documents["/a.agent.abl"].agents[0].flow
+    assert flow is not None and flow.written
+    assert all(step.declares_reasoning and step.reasoning is not None for step in flow.written)
+    assert {step.reasoning.text for step in flow.written if step.reasoning is not None} == {"false"}

@@ -44,13 +44,13 @@ from dataclasses import dataclass
 from abl.diagnostics import TextEdit
 from abl.syntax.cst import PIPE_MARKERS, Node, NodeKind, SourceFile, Trivia, TriviaKind
 from abl.syntax.parser import parse
+from abl.syntax.scanner import TAB_WIDTH
 from abl.text import Position, Range
 
 BOM = "\ufeff"
 _BLANKS = " \t"  # the only characters the scanner reads as indentation or spacing
 _COMMENT_GAP = "  "
-_TAB_WIDTH = 8  # how the scanner measures a tab
-_TAB_WIDTHS_TRIED = (1, 2, 4, _TAB_WIDTH)  # editors differ; a tab that matters is left alone
+_TAB_WIDTHS_TRIED = (1, 2, 4, TAB_WIDTH)  # editors differ; a tab that matters is left alone
 _BLANKS_BEFORE_COLUMN_ZERO = 2
 _BLANKS_ELSEWHERE = 1
 
@@ -417,7 +417,7 @@ def _indentation(content: str) -> str:
 
 
 def _width(indentation: str) -> int:
-    return len(indentation.expandtabs(_TAB_WIDTH))
+    return len(indentation.expandtabs(TAB_WIDTH))
 
 
 def _usual_line_end(rows: list[_Row]) -> str:

@@ -34,6 +34,7 @@ from abl.text import Range
 
 # A key: an identifier-like name (dots and dashes allowed), a quoted name, or the two-word
 # `USE BEHAVIOR_PROFILE`, followed by a colon that ends the line or is followed by a blank.
+TAB_WIDTH = 8  # a tab in indentation reaches the next multiple of 8, as editors show it by default
 _KEY = re.compile(
     r"""(?:(USE[ \t]+BEHAVIOR_PROFILE)|([A-Za-z_$@][\w.\-$@]*)|"([^"\n]*)"|'([^'\n]*)')[ \t]*:(?=[ \t\r]|$)"""
 )
@@ -130,7 +131,7 @@ class _Scanner:
     def _significant(self, start: int, indent_from: int, content: int, content_end: int, line_end: int) -> None:
         text = self.text
         ws = text[indent_from:content]
-        col = len(ws.expandtabs(8)) if "\t" in ws else content - indent_from
+        col = len(ws.expandtabs(TAB_WIDTH)) if "\t" in ws else content - indent_from
         row = self.row
         nodes_here: list[Node] = []
         node_start = start
@@ -279,7 +280,7 @@ class _Scanner:
             line = text[pos:le].rstrip("\r\n")
             stripped = line.lstrip(" \t")
             if stripped:
-                indent = len(line[: len(line) - len(stripped)].expandtabs(8))
+                indent = len(line[: len(line) - len(stripped)].expandtabs(TAB_WIDTH))
                 if indent <= node.col:
                     break
                 end = le
@@ -308,7 +309,7 @@ class _Scanner:
             line = text[pos:ce]
             stripped = line.lstrip(" \t")
             if stripped:
-                indent = len(line[: len(line) - len(stripped)].expandtabs(8))
+                indent = len(line[: len(line) - len(stripped)].expandtabs(TAB_WIDTH))
                 if indent < node.col or (indent == node.col and not _closes_at_opener(node, stripped, stack, parens)):
                     break
                 shape = _value_shape(text, pos + len(line) - len(stripped), ce, allow_slashes, stack, parens=parens)

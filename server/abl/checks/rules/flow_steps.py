@@ -29,6 +29,7 @@ from abl.model import Agent
 from abl.model.steps import FlowStep
 from abl.model.types import AgentKind
 from abl.suggest import did_you_mean_name
+from abl.syntax.scanner import TAB_WIDTH
 from abl.text import Position
 
 
@@ -79,20 +80,26 @@ def unknown_flow_step(check: Check, agent: Agent) -> None:
         )
 
 
+def _width(indentation: str) -> int:
+    return len(indentation.expandtabs(TAB_WIDTH))
+
+
 def _add_reasoning(check: Check, step: FlowStep):
-    """`REASONING: false` as the step's first line, at its properties' indentation."""
+    """`REASONING: false` as the step's first line, indented as its first property is (else two
+    columns deeper than the step). Widths are the parser's (a tab reaches the next multiple of 8),
+    and the indentation is copied as written, so the line nests under the step with tabs too."""
     source = check.document.source
     row = step.name.range.start.line
-    column = step.name.range.start.character + 2
+    before = source.index.line_text(row)[: step.name.range.start.character]
+    step_column = _width(before)
+    indentation = before + "  " if not before.strip() else " " * (step_column + 2)
     for line in range(row + 1, source.index.line_count):
         following = source.index.line_text(line)
         if not following.strip() or following.lstrip().startswith("#"):
             continue
-        indent = len(following) - len(following.lstrip(" "))
-        if indent > step.name.range.start.character:
-            column = indent
+        written = following[: len(following) - len(following.lstrip(" \t"))]
+        if _width(written) > step_column:
+            indentation = written
         break
     at = Position(row, len(source.index.line_text(row)))
-    return fixes.insert(
-        "Add `REASONING: false`", at, newline_of(source) + " " * column + "REASONING: false", safe=False
-    )
+    return fixes.insert("Add `REASONING: false`", at, newline_of(source) + indentation + "REASONING: false", safe=False)
