@@ -166,6 +166,15 @@ def test_hostile_yaml_is_a_format_error_with_a_line(text: str, problem: str) -> 
     assert str(caught.value).startswith("mocks.yaml:")
 
 
+@pytest.mark.parametrize("opener", ["[", "{a: "])
+def test_a_tower_of_brackets_is_refused_where_it_passes_the_limit(opener: str) -> None:
+    # Read as it is scanned (the scanner's work per bracket grows with the depth), not after.
+    with pytest.raises(FormatError) as caught:
+        read_yaml("mocks.yaml", "tool: " + opener * 200_000)
+    assert caught.value.line == 1
+    assert caught.value.column is not None and caught.value.column <= len("tool: ") + len(opener) * MAX_NESTING + 1
+
+
 def test_aliases_within_the_budget_still_work() -> None:
     data = read_yaml("t.yaml", "base: &b {plan: gold}\nfirst: *b\nsecond: *b\n")
     assert data["first"] == data["second"] == {"plan": "gold"}

@@ -125,6 +125,14 @@ class _NestingLimitLoader(yaml.SafeLoader):
 
     _depth = 0
 
+    def fetch_flow_collection_start(self, TokenClass: Any) -> None:
+        # The scanner keeps one pending simple key per open `[` or `{` and walks them all at
+        # every token: a tower of brackets would take time in the square of its height before
+        # the composer ever saw the depth, so the depth is refused as it is read.
+        if self.flow_level >= MAX_NESTING:
+            raise _TooDeep(self.line + 1, self.column + 1)
+        super().fetch_flow_collection_start(TokenClass)
+
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         if not self.check_event(MappingStartEvent, SequenceStartEvent):
             return super().compose_node(parent, index)
