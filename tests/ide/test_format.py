@@ -528,6 +528,9 @@ _FRAGMENTS = st.sampled_from(
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_FRAGMENTS, max_size=60).map("".join))
 @example("#  \r  ")  # a comment ending in a lone `\r` and blanks: once left half-trimmed
+# A comment after a block left as written whose last line is read under a deeper one: it moved
+# two columns left on every run.
+@example("    AGENT: A\n  AGENT: A\n    #")
 def test_any_text_formats_without_raising_or_changing_meaning(text: str) -> None:
     assert_formatter_invariants(text, codes=False)
 

@@ -253,6 +253,8 @@ class _Layout:
         self.chain = []
         node = top
         while True:
+            if self.chain and node.col <= self.chain[-1][0]:
+                break  # a line the parser read under one it is not deeper than: no level of its own
             self.chain.append((node.col, node.col))
             if not node.children:
                 break
