@@ -10,6 +10,7 @@ reported diagnostic (`--unsafe-fixes`: its first fix of any kind) until nothing 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from collections.abc import Iterator
@@ -126,6 +127,9 @@ def _diagnostics(unit: _Unit, path: str, args: argparse.Namespace) -> list[Diagn
     """What is reported for one file: the configuration's view, hints only when shown."""
     found = check_file(unit.project, path, DEFAULT_OPTIONS)
     found = unit.config.filter(path, unit.project.texts[path], found)
+    if unit.project.read_diagnostics.get(path):
+        # Not valid UTF-8: `--fix` never writes such a file, so no fix is offered in it.
+        found = [dataclasses.replace(d, fixes=()) if d.fixes else d for d in found]
     if args.all or args.format != "text":
         return found
     return [d for d in found if d.severity is not Severity.HINT]

@@ -46,7 +46,8 @@ def decode(data: bytes) -> SourceText:
             "INVALID_ENCODING",
             Severity.ERROR,
             f"the file is not valid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start}); "
-            "bad bytes are read as U+FFFD",
+            "bad bytes are read as U+FFFD, and `abl check --fix` leaves the file as it is (writing it "
+            "back would replace them); save it as UTF-8",
             Range.on_line(line, col, col + 1),
         )
         return SourceText(text, (diag,))

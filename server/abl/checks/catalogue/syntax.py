@@ -538,7 +538,9 @@ INVALID_ENCODING = Code(
         "contains bytes that do not decode. They are read as the replacement character (U+FFFD) "
         "so that the rest of the file can still be checked, but every text that contains them "
         "(prompts, replies, names) is damaged: what the author sees in the editor is not what "
-        "the platform would receive."
+        "the platform would receive. `abl check --fix` does not fix such a file (writing it back "
+        "would turn the bytes into replacement characters for good), so the other problems "
+        "reported in it are shown without their fixes until it is saved as UTF-8."
     ),
     bad_example=_tracker('PERSONA: "Friendly courier of Café Lumière"\n'),
     good_example=_tracker('PERSONA: "Friendly courier of Café Lumière"\n'),
