@@ -44,7 +44,7 @@ from abl.model.types import (
     read_flag,
 )
 from abl.syntax import limits
-from abl.syntax.cst import Node, SourceFile, find_entry, winning_walk
+from abl.syntax.cst import Node, SourceFile, find_entry, winning_children, winning_walk
 from abl.syntax.values import Value, ValueKind, read_value, split_top_level, unquote
 from abl.text import Position, Range
 
@@ -287,7 +287,7 @@ class _Lowering:
         agent.role = self.scalar(node.find("role"))
 
     def intents(self, agent: Agent, node: Node) -> None:
-        for child in node.children:
+        for child in winning_children(node):
             content = child.content if child.is_item else child
             if content is None:
                 continue
@@ -301,7 +301,7 @@ class _Lowering:
                 agent.intents.append(Intent(Name(text, content.value_range), ""))
 
     def memory(self, agent: Agent, node: Node) -> None:
-        for part in node.children:
+        for part in winning_children(node):
             if not part.is_entry:
                 continue
             key = part.key.lower()
@@ -396,7 +396,7 @@ class _Lowering:
         agent.gather.extend(self.gather_fields(node, in_flow=False))
 
     def gather_fields(self, node: Node, in_flow: bool) -> Iterator[GatherField]:
-        for child in node.children:
+        for child in winning_children(node):
             if child.is_entry and child.key.upper() in ("FIELDS",):
                 yield from self.gather_fields(child, in_flow)
                 continue
@@ -465,7 +465,9 @@ class _Lowering:
         route = HandoffRoute(index, item.range(), item.head_range, node=item)
         context_history: HistorySpecInput | None = None
         line_history: HistorySpecInput | None = None
-        for e in item.children:
+        # A key written twice counts once, the later (as `DUPLICATE_KEY` says): an earlier
+        # `CONTEXT` must not leave its history or fields behind when a later one replaces it.
+        for e in winning_children(item):
             if not e.is_entry:
                 continue
             key = e.key.upper()
@@ -524,7 +526,7 @@ class _Lowering:
                     )
                 elif k.text == "summary" and val is not None and val.is_scalar:
                     route.summary = self.scalar_of(val)
-        for e in node.children:
+        for e in winning_children(node, fold_case=False):
             if not e.is_entry:
                 continue
             if e.key != e.key.lower():
@@ -596,7 +598,7 @@ class _Lowering:
         return parse_failure(value)
 
     def return_handlers(self, agent: Agent, node: Node) -> None:
-        for e in node.children:
+        for e in winning_children(node):
             if not e.is_entry:
                 continue
             agent.return_handlers.append(
@@ -628,7 +630,7 @@ class _Lowering:
         agent.on_start = StepReader(self).on_start(node)
 
     def messages(self, agent: Agent, node: Node) -> None:
-        for entry in node.children:
+        for entry in winning_children(node):
             value = self.scalar(entry) if entry.is_entry else None
             if value is not None:
                 agent.messages.append((entry.key, value))

@@ -333,6 +333,23 @@ class Node:
                 stack.extend(reversed(node.children))
 
 
+def winning_children(node: Node, *, fold_case: bool = True) -> list[Node]:
+    """`node`'s children, leaving out each entry that a later sibling entry of the same key
+    overrides: the later one wins, as `DUPLICATE_KEY` says, for readers that collect what a block
+    holds. Keys match in any letter case unless `fold_case` is false (inside `CONTEXT`, where
+    the platform reads only lowercase keys, `PASS` is another key than `pass`)."""
+    children = node.children
+    last: dict[str, Node] = {}
+    entries = 0
+    for child in children:
+        if child.kind is NodeKind.ENTRY:
+            last[child.key.lower() if fold_case else child.key] = child
+            entries += 1
+    if len(last) == entries:
+        return children  # no key written twice: the common case, no copy
+    return [c for c in children if c.kind is not NodeKind.ENTRY or last[c.key.lower() if fold_case else c.key] is c]
+
+
 def winning_walk(root: Node) -> Iterator[Node]:
     """`root` and its descendants in document order, leaving out each entry (with everything
     under it) that a later sibling entry of the same key overrides: the later one wins, as
