@@ -35,9 +35,9 @@ from collections import Counter
 from collections.abc import Callable, Container, Iterator
 from pathlib import Path
 
-from abl.checks.autofix import FixOutcome, fix_project
+from abl.checks.autofix import FixOutcome, chosen_fix, fix_project
 from abl.checks.engine import CheckOptions, check_file, check_project
-from abl.checks.fixes import UNREADABLE_CODES
+from abl.checks.fixes import UNREADABLE_CODES, settled, unsettled_rows
 from abl.cli.driver import Driver
 from abl.cli.run import UsageProblem, read_mocks
 from abl.config import DEFAULT
@@ -236,7 +236,28 @@ def target_fix(files: Files) -> None:
             # Named by the codes fixed the second time, so that different causes are kept apart.
             codes = ", ".join(sorted({d.code for found in again.fixed.values() for d in found}))
             raise Broken(f"a second --fix{' --unsafe-fixes' if unsafe else ''} changed the files again ({codes})")
+        left = _fixable_left(project, unsafe)
+        if left and outcome.settled:
+            # `abl check` would still say "fixable with --fix" of what --fix does not apply.
+            raise Broken(
+                f"--fix{' --unsafe-fixes' if unsafe else ''} leaves fixes it does not apply ({', '.join(left)})"
+            )
         _diagnostics_inside(project, check_project(project, STRICT))
+
+
+def _fixable_left(project: Project, unsafe: bool) -> list[str]:
+    """The codes still offering the fix --fix would apply, outside blocks the parser could not read
+    (in a file that is not valid UTF-8, which --fix never writes, `abl check` offers none)."""
+    left = set()
+    for path, document in project.documents.items():
+        if project.read_diagnostics.get(path):
+            continue
+        spans = unsettled_rows(document.source)
+        for d in _reported(project, path):
+            fix = chosen_fix(d, unsafe)
+            if fix is not None and (not spans or settled(d, fix, spans)):
+                left.add(d.code)
+    return sorted(left)
 
 
 def positions(text: str, rng_seed: int = 0) -> list[Position]:

@@ -70,7 +70,9 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, list[int]]:
         for span in spans:
             if span in taken:
                 continue
-            if taken.conflicts(span) or new.conflicts(span):
+            # Against other fixes' edits an insertion must not even touch; among its own fix's
+            # edits it is placed on purpose (a block cut and written again where it was, deeper).
+            if taken.conflicts(span) or new.overlaps(span):
                 break
             new.add(span)
         else:
@@ -131,6 +133,11 @@ class _Taken:
                 return True
             i += 1
         return False
+
+    def overlaps(self, span: _Span) -> bool:
+        """Whether an edit taken covers some of the text `span` replaces (touching is allowed)."""
+        i = bisect_left(self._ends, span.start + 1)
+        return i < len(self.spans) and self.spans[i].start < span.end and span.start < self.spans[i].end
 
     def add(self, span: _Span) -> None:
         i = bisect_right(self.spans, (span.start, span.end, span.order), key=_place)
