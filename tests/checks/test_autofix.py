@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from abl.checks.autofix import fix_project
+from abl.checks.autofix import chosen_fix, fix_project
 from abl.checks.engine import CheckOptions, check_file
-from abl.checks.fixes import apply_fixes
+from abl.checks.fixes import apply_fixes, settled, unsettled_rows
 from abl.checks.registry import CODES, FixSafety
 from abl.config import DEFAULT
 from abl.diagnostics import Diagnostic, Fix, Severity, TextEdit
@@ -81,6 +81,7 @@ def _assert_fix_keeps_its_promises(files: dict[str, str]) -> None:
     assert not again.changed, (
         f"a second --fix changed {again.changed}: {dict(Counter(d.code for v in again.fixed.values() for d in v))}"
     )
+    _assert_no_fix_left(project, unsafe=False)
 
 
 def _assert_unsafe_fix_settles(files: dict[str, str]) -> None:
@@ -90,6 +91,24 @@ def _assert_unsafe_fix_settles(files: dict[str, str]) -> None:
     assert _codes(project)["SYNTAX_ERROR"] <= syntax_before
     again = fix_project(project, sorted(project.documents), lambda p: _reported(project, p), unsafe=True)
     assert not again.changed, f"a second --fix --unsafe-fixes changed {again.changed}"
+    _assert_no_fix_left(project, unsafe=True)
+
+
+def _assert_no_fix_left(project: Project, *, unsafe: bool) -> None:
+    """What `abl check` still calls fixable after `--fix` is what `--fix` cannot apply: a fix in a
+    block the parser could not read. Any other would be a promise the command does not keep."""
+    for path, document in project.documents.items():
+        if project.read_diagnostics.get(path):
+            continue  # not valid UTF-8: never written by --fix, and `abl check` offers no fix there
+        spans = unsettled_rows(document.source)
+        left = [
+            d.code
+            for d in _reported(project, path)
+            if (fix := chosen_fix(d, unsafe)) is not None and (not spans or settled(d, fix, spans))
+        ]
+        assert not left, (
+            f"{path}: --fix{' --unsafe-fixes' if unsafe else ''} left fixable {left}\n{project.texts[path]}"
+        )
 
 
 def _texts(project: Project, paths: list[str]) -> str:
@@ -224,6 +243,16 @@ def test_the_same_edit_offered_twice_is_made_once_and_both_count() -> None:
     assert apply_fixes("abc", [Fix("one", (same,), True), Fix("two", (same,), True)]) == ("Abc", [0, 1])
 
 
+def test_a_fix_may_write_where_it_deletes() -> None:
+    # A block cut and written again at its own place (deeper, under a new key) is one fix whose
+    # insertion touches its deletion: taken whole, the insertion first.
+    moved = Fix("move", (_edit(0, 1, 3, ""), _edit(0, 1, 1, "[bc]")), True)
+    assert apply_fixes("abcd", [moved]) == ("a[bc]d", [0])
+    # Another fix's insertion there still waits for the next pass.
+    other = Fix("other", (_edit(0, 1, 1, "X"),), True)
+    assert apply_fixes("abcd", [moved, other]) == ("a[bc]d", [0])
+
+
 def test_two_insertions_at_one_place_do_not_both_apply() -> None:
     assert apply_fixes("ab", [Fix("x", (_edit(0, 1, 1, "X"),), True), Fix("y", (_edit(0, 1, 1, "Y"),), True)]) == (
         "aXb",
@@ -233,23 +262,32 @@ def test_two_insertions_at_one_place_do_not_both_apply() -> None:
 
 def _pairwise(text: str, fixes: list[Fix]) -> tuple[str, list[int]]:
     """`apply_fixes` as its docstring says, every new edit against every taken one."""
-    taken: list[tuple[int, int, str, bool, int]] = []
+    taken: list[tuple[int, int, str, bool, int, int]] = []
     applied = []
     for number, fix in enumerate(fixes):
-        new = [(e.range.start.character, e.range.end.character, e.new_text, e.stacks, number) for e in fix.edits]
+        new = [
+            (e.range.start.character, e.range.end.character, e.new_text, e.stacks, number, k)
+            for k, e in enumerate(fix.edits)
+        ]
         new = [s for s in new if s[:3] not in [t[:3] for t in taken]]
-        pairs = [(a, b) for a in new for b in taken] + [(a, b) for i, a in enumerate(new) for b in new[i + 1 :]]
-        if any(_overlap_or_touch(a, b) for a, b in pairs):
+        # Against other fixes' edits neither overlap nor touch; among one fix's own, no overlap.
+        if any(_overlap_or_touch(a, b) for a in new for b in taken) or any(
+            _overlap(a, b) for i, a in enumerate(new) for b in new[i + 1 :]
+        ):
             continue
         taken.extend(new)
         applied.append(number)
-    # Later edits first; stacked insertions at one place keep the order of their fixes.
-    for start, end, new_text, _, _ in sorted(taken, key=lambda t: (t[0], t[1], t[4]), reverse=True):
+    # Later edits first; insertions at one place keep the order of their fixes, and of their edits.
+    for start, end, new_text, *_ in sorted(taken, key=lambda t: (t[0], t[1], t[4], t[5]), reverse=True):
         text = text[:start] + new_text + text[end:]
     return text, applied
 
 
-def _overlap_or_touch(a: tuple[int, int, str, bool, int], b: tuple[int, int, str, bool, int]) -> bool:
+def _overlap(a: tuple, b: tuple) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _overlap_or_touch(a: tuple, b: tuple) -> bool:
     overlap = a[0] < b[1] and b[0] < a[1]
     stacked = a[0] == a[1] == b[0] == b[1] and a[3] and b[3]
     a_inserts_at_b = a[0] == a[1] and b[0] <= a[0] <= b[1]
@@ -337,3 +375,76 @@ def test_a_line_added_under_a_step_nests_under_it_however_it_is_indented(flow: s
     assert flow is not None and flow.written
     assert all(step.declares_reasoning and step.reasoning is not None for step in flow.written)
     assert {step.reasoning.text for step in flow.written if step.reasoning is not None} == {"false"}
+
+
+def _with_tabs(text: str) -> str:
+    """Each run of two spaces of indentation written as a tab (a line with an odd number is
+    kept): the same nesting, at four times the width."""
+    lines = []
+    for line in text.split("\n"):
+        content = line.lstrip(" ")
+        spaces = len(line) - len(content)
+        lines.append("\t" * (spaces // 2) + content if spaces % 2 == 0 else line)
+    return "\n".join(lines)
+
+
+def _shape(project: Project) -> list[tuple[str, list[tuple[int, str, str, str]]]]:
+    """Every node of every file as (depth, kind, key, value): the structure, whatever the
+    indentation it is written with."""
+
+    def nodes(node, depth: int):
+        yield depth, node.kind.name, node.key, node.value.strip()
+        for child in node.children:
+            yield from nodes(child, depth + 1)
+
+    return [
+        (path, [n for top in doc.source.nodes for n in nodes(top, 0)])
+        for path, doc in sorted(project.documents.items())
+    ]
+
+
+# The fixtures whose lines an indentation of tabs reads as their spaces (list items with keys
+# under them need spaces after the dash, so most handoff files have no such reading).
+TABBED = {
+    name: files
+    for name, files in UNITS.items()
+    if _shape(_project({p: _with_tabs(t) for p, t in files.items()})) == _shape(_project(files))
+}
+
+
+@pytest.mark.parametrize("name", sorted(TABBED))
+def test_fixes_make_the_same_structure_in_a_file_indented_with_tabs(name: str) -> None:
+    # A fix that writes new lines must nest them as the lines around them are nested: written
+    # with spaces of the width it counted, a line under tabs lands at another depth.
+    spaced, tabbed = _project(TABBED[name]), _project({p: _with_tabs(t) for p, t in TABBED[name].items()})
+    for project in (spaced, tabbed):
+        fix_project(project, sorted(project.documents), lambda p, project=project: _reported(project, p), unsafe=True)
+    assert _shape(tabbed) == _shape(spaced), _texts(tabbed, sorted(tabbed.documents))
+
+
+def test_some_fixtures_read_the_same_with_tabs() -> None:
+    assert len(TABBED) > 50, len(TABBED)
+
+
+TAB_ROUTES = (
+    "SUPERVISOR: Hub\n"
+    'GOAL: "g"\n'
+    "MEMORY:\n\tsession:\n\t\t- a\n"
+    "HANDOFF:\n"
+    "\t- TO: Child\n\t  WHEN: a IS NOT SET\n\t  RETURN: true\n\t  MAP:\n\t    a: a\n"
+    "\t- TO: Child\n\t  WHEN: a IS SET\n\t  RETURN: true\n\t  ON_RETURN:\n\t    action: continue\n\t  MAP:\n\t    a: a\n"
+    "\nAGENT: Child\n"
+    'GOAL: "c"\n'
+    'GATHER:\n\ta:\n\t\tPROMPT: "?"\n\t\tTYPE: string\n'
+    'COMPLETE:\n\t- WHEN: a IS SET\n\t  RESPOND: "ok"\n'
+)
+
+
+def test_a_map_moved_under_on_return_lands_there_in_routes_indented_with_tabs() -> None:
+    # Two spaces put in front of a tab move a line nowhere (the tab still reaches column 8): the
+    # moved `MAP` must be written deeper than `ON_RETURN` as the parser measures it.
+    project = _project({"/hub.agent.abl": TAB_ROUTES})
+    fix_project(project, ["/hub.agent.abl"], lambda p: _reported(project, p), unsafe=True)
+    assert "LEGACY_TOP_LEVEL_MAP" not in _codes(project), project.texts["/hub.agent.abl"]
+    routes = project.documents["/hub.agent.abl"].agents[0].handoffs
+    assert [[(m.child.text, m.parent.text) for m in r.on_return.map] for r in routes] == [[("a", "a")]] * 2

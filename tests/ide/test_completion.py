@@ -12,6 +12,18 @@ HEAD = 'SUPERVISOR: Loan_Supervisor\nGOAL: "Route loan requests"\n'
 
 CASES = [
     (
+        "history block keys, indented with tabs",
+        HEAD + "HANDOFF:\n\t- TO: Income_Agent\n\t  HISTORY:\n\t    $0\n",
+        {"mode", "count"},
+        {"TO", "- TO:"},
+    ),
+    (
+        "gather field keys, indented with tabs",
+        'AGENT: A\nGOAL: "g"\nGATHER:\n\tcode:\n\t\t$0\n',
+        {"prompt", "type", "required"},
+        {"GOAL", "HANDOFF"},
+    ),
+    (
         "history modes after `HISTORY: `",
         HEAD + "HANDOFF:\n  - TO: Income_Agent\n    HISTORY: $0\n",
         {"full", "none", "summary_only", "auto", "last_5", "mode: / count: (block form)"},

@@ -15,6 +15,7 @@ from abl.diagnostics import Fix, TextEdit
 from abl.model import HandoffRoute
 from abl.syntax.cst import Node, SourceFile
 from abl.syntax.cst import find_entry as find_child_entry
+from abl.syntax.scanner import TAB_WIDTH
 from abl.text import Position, Range
 
 _AGENT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -46,6 +47,41 @@ def newline_of(source: SourceFile) -> str:
     return "\r\n" if nl > 0 and source.text[nl - 1] == "\r" else "\n"
 
 
+def indentation(source: SourceFile, row: int, column: int) -> str:
+    """The leading white space of a new line nested at `column` (the parser's width: a tab
+    reaches the next multiple of 8) at or below `row`: the indentation of the nearest line at or
+    above `row` that is not deeper, as it is written, then spaces. Built so, the line keeps its
+    nesting among its neighbours at any tab width, as they do (spaces alone would nest it
+    elsewhere for a reader who counts a tab as one column)."""
+    if "\t" not in source.text:
+        return " " * column  # the common case, without looking at the lines around
+    index = source.index
+    for r in range(min(row, index.line_count - 1), -1, -1):
+        line = index.line_text(r)
+        content = line.lstrip(" \t")
+        if not content:
+            continue
+        written = line[: len(line) - len(content)]
+        width = indent_width(line)
+        if width <= column:
+            return written + " " * (column - width)
+    return " " * column
+
+
+def indent_width(line: str) -> int:
+    """The width of `line`'s indentation as the parser measures it (nodes' columns are so)."""
+    return len(line[: len(line) - len(line.lstrip(" \t"))].expandtabs(TAB_WIDTH))
+
+
+def reindented(line: str, column: int, base: str) -> str:
+    """`line` of a block whose lines start at `column` or deeper, moved so that `column` comes to
+    where `base` (white space) ends: its depth past `column` kept, as spaces after `base`."""
+    content = line.lstrip(" \t")
+    if not content:
+        return line
+    return base + " " * max(0, indent_width(line) - column) + content
+
+
 def key_column(node: Node) -> int:
     """The column of the keys directly under `node` (a list item's keys sit after the dash)."""
     if node.is_item:
@@ -67,8 +103,9 @@ def insert_lines(
     prefix = ""
     if offset > 0 and source.text[offset - 1] != "\n":
         prefix = nl  # the block is the last line of a file without a final newline
-    text = prefix + "".join(" " * column + line + nl for line in lines)
     at = source.index.position(offset)
+    indent = indentation(source, max(at.line - 1, after.row), column)
+    text = prefix + "".join(indent + line + nl for line in lines)
     return TextEdit(Range(at, at), text, stacks)
 
 

@@ -26,6 +26,7 @@ from abl.model import Agent, Document
 from abl.schema import lookup
 from abl.schema.types import DocumentKind, Key
 from abl.syntax.cst import Node, NodeKind
+from abl.syntax.scanner import TAB_WIDTH
 from abl.text import Position, Range
 
 _ROW = attrgetter("row")  # siblings are in row order: the key to bisect them by
@@ -115,7 +116,9 @@ def locate(document: Document, position: Position) -> Site:
     comment_at = _comment_start(line)
     in_comment = comment_at is not None and char > comment_at
 
-    column = char if blank or char <= indent else indent
+    # The nesting column as the parser measures it (a tab reaches the next multiple of 8), to
+    # compare with the nodes' columns; `char` stays a character offset.
+    column = len(line[: char if blank or char <= indent else indent].expandtabs(TAB_WIDTH))
     path, node = _descend(source.nodes, row, column, char)
     owner, kind = _owner(document, row)
     steps = _label(path, kind)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
 from abl.checks.handoff_text import newline_of, quoted_list
+from abl.diagnostics import Fix
 from abl.model import Agent
 from abl.model.steps import FlowStep
 from abl.model.types import AgentKind
@@ -51,7 +52,7 @@ def missing_reasoning(check: Check, agent: Agent) -> None:
             f"step `{step.name.text}` does not declare `REASONING`, so the validator rejects the flow; add "
             "`REASONING: false` (its actions run in order) or `REASONING: true` (the model drives it)",
             step.name.range,
-            fixes=(_add_reasoning(check, step),),
+            fixes=_add_reasoning(check, step),
         )
 
 
@@ -84,14 +85,18 @@ def _width(indentation: str) -> int:
     return len(indentation.expandtabs(TAB_WIDTH))
 
 
-def _add_reasoning(check: Check, step: FlowStep):
+def _add_reasoning(check: Check, step: FlowStep) -> tuple[Fix, ...]:
     """`REASONING: false` as the step's first line, indented as its first property is (else two
     columns deeper than the step). Widths are the parser's (a tab reaches the next multiple of 8),
-    and the indentation is copied as written, so the line nests under the step with tabs too."""
+    and the indentation is copied as written, so the line nests under the step with tabs too.
+    None for a step at column 0: `FLOW_STEP_AT_COLUMN_ZERO`'s fix moves it under `FLOW` first
+    (in the same pass, this line would be indented for the step where it was)."""
     source = check.document.source
     row = step.name.range.start.line
     before = source.index.line_text(row)[: step.name.range.start.character]
     step_column = _width(before)
+    if step_column == 0:
+        return ()
     indentation = before + "  " if not before.strip() else " " * (step_column + 2)
     for line in range(row + 1, source.index.line_count):
         following = source.index.line_text(line)
@@ -102,4 +107,6 @@ def _add_reasoning(check: Check, step: FlowStep):
             indentation = written
         break
     at = Position(row, len(source.index.line_text(row)))
-    return fixes.insert("Add `REASONING: false`", at, newline_of(source) + indentation + "REASONING: false", safe=False)
+    return (
+        fixes.insert("Add `REASONING: false`", at, newline_of(source) + indentation + "REASONING: false", safe=False),
+    )

@@ -34,6 +34,7 @@ from abl.checks.context import Check, agent_rule
 from abl.checks.handoff_text import (
     add_lines_fix,
     find_entry,
+    indentation,
     key_column,
     replace_block_value,
     route_anchor,
@@ -230,8 +231,15 @@ def _last_n_without_count(check: Check, route: HandoffRoute, spec: HistorySpec) 
     offered: list[Fix] = []
     node = _entry(route, mode.key_range)
     if node is not None:
-        # The number is the author's choice of window: unsafe.
-        offered.append(add_lines_fix("Add `count: 5`", check.document.source, node, node.col, ["count: 5"], safe=False))
+        # The number is the author's choice of window: unsafe. A `count:` written without a
+        # value gets one; another `count` line would only repeat the key.
+        written = _sibling_entry(route, node, "count")
+        if written is not None:
+            offered.append(Fix("Write `count: 5`", (replace_block_value(check.document.source, written, " 5"),), False))
+        else:
+            offered.append(
+                add_lines_fix("Add `count: 5`", check.document.source, node, node.col, ["count: 5"], safe=False)
+            )
     check.report(
         "E331",
         "history `mode: last_n` has no `count`; the project does not compile; add `count:` with a positive number",
@@ -333,7 +341,7 @@ def _block_fix(check: Check, node: Node, mode: str, count: str) -> Fix:
     """Rewrite a one-line history as the indented block the compiler reads."""
     source = check.document.source
     nl = "\r\n" if "\r\n" in source.text else "\n"
-    inner = " " * (node.col + 2)
+    inner = indentation(source, node.row, node.col + 2)
     lines = [f"mode: {mode}"] + ([f"count: {count}"] if mode == "last_n" else [])
     text = "".join(nl + inner + line for line in lines)
     # Which window the author meant is a guess, so the rewrite is unsafe.
@@ -357,6 +365,16 @@ def _flow_map_history(raw: str) -> tuple[str | None, str | None]:
 
 
 # --- internals --------------------------------------------------------------------------------
+
+
+def _sibling_entry(route: HandoffRoute, node: Node, key: str) -> Node | None:
+    """The entry `key` beside `node` in its block (the later one, which counts), if written."""
+    if route.node is None:
+        return None
+    parent = next((n for n in route.node.walk() if any(c is node for c in n.children)), None)
+    if parent is None:
+        return None
+    return next((c for c in reversed(parent.children) if c.is_entry and c.key.lower() == key), None)
 
 
 def _entry(route: HandoffRoute, key_range: Range | None) -> Node | None:

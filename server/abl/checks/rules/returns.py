@@ -33,12 +33,14 @@ from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
 from abl.checks.handoff_text import (
     add_lines_fix,
+    indentation,
     key_column,
     newline_of,
+    reindented,
     route_anchor,
     route_entry,
 )
-from abl.checks.layout import block_end
+from abl.checks.layout import block_end, last_row
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.query import names as condition_names
 from abl.model import Agent, Condition, HandoffRoute, MapEntry, declared_variables, produced_fields
@@ -518,8 +520,9 @@ def _move_map_under_on_return(check: Check, route: HandoffRoute, map_node: Node)
     lines = text.splitlines()
     delete = _delete_block(check, map_node)
     if on_return is None:
-        moved = [" " * map_node.col + "ON_RETURN:"] + ["  " + line if line.strip() else line for line in lines]
         at = _insertion_point(check, route.node, skip=map_node)
+        base = indentation(source, max(at.line - 1, 0), map_node.col)
+        moved = [base + "ON_RETURN:"] + [reindented(line, map_node.col, base + "  ") for line in lines]
         insert = TextEdit(Range(at, at), "".join(line + nl for line in moved))
         # On a permanent route the moved map would sit in an `ON_RETURN` that never runs.
         return Fix("Move `MAP` under a new `ON_RETURN`", (delete, insert), route.is_returnable)
@@ -527,8 +530,8 @@ def _move_map_under_on_return(check: Check, route: HandoffRoute, map_node: Node)
         return None  # one-line `ON_RETURN: x` cannot take a nested block
     if on_return.find("MAP") is not None:
         return None  # two maps would need merging; left to the author
-    shift = key_column(on_return) - map_node.col
-    moved = [(" " * shift + line) if line.strip() else line for line in lines]
+    base = indentation(source, last_row(source.index, on_return), key_column(on_return))
+    moved = [reindented(line, map_node.col, base) for line in lines]
     at = check.document.source.index.position(block_end(on_return))
     prefix = nl if block_end(on_return) > 0 and source.text[block_end(on_return) - 1] != "\n" else ""
     insert = TextEdit(Range(at, at), prefix + "".join(line + nl for line in moved))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.handoff_text import find_entry, newline_of, route_anchor
+from abl.checks.handoff_text import find_entry, indentation, newline_of, route_anchor
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.ast import Literal
 from abl.model import Agent, FailureKind, HandoffRoute, declared_variables
@@ -215,7 +215,7 @@ def _grants_fix(check: Check, node: Node) -> Fix | None:
         return None
     source = check.document.source
     nl = newline_of(source)
-    indent = " " * (node.col + 2)
+    indent = indentation(source, node.row, node.col + 2)
     lines = ["memory_grants:"]
     for path in paths:
         lines.append(f"{indent}- path: {path}")

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule, document_rule
+from abl.checks.handoff_text import indent_width, indentation
 from abl.checks.layout import Block, Placement, block_end, blocks, document_kind, last_row
 from abl.diagnostics import Fix, TextEdit
 from abl.model import Agent
@@ -230,7 +231,7 @@ def _move_removed_value(check: Check, block: Block) -> Fix | None:
         return fixes.replace(f"Move the value to `{section_name}: {child_name}:`", line, text, safe=True)
     column = target.children[0].col if target.children else 2
     at = index.position(target.end)
-    entry = f"{' ' * column}{child_name}: {value}{nl}"
+    entry = f"{indentation(check.document.source, max(at.line - 1, target.row), column)}{child_name}: {value}{nl}"
     return Fix(
         f"Move the value to `{section_name}: {child_name}:`",
         (TextEdit(line, ""), TextEdit(Range(at, at), entry)),
@@ -297,15 +298,22 @@ def _indent_fix(check: Check, run: list[Block]) -> Fix:
     """Indent the step and the column-0 steps between it and the FLOW: indented alone, a later
     step would nest under the column-0 step above it instead of under the FLOW."""
     index = check.document.source.index
-    # As deep as what the FLOW already holds, so that the step becomes its sibling, not its child.
+    # As deep as what the FLOW already holds, so that the step becomes its sibling, not its child;
+    # written as those lines are (a tab stays a tab, so the nesting reads the same at any width).
     flow = run[0].agent.flow.node if run[0].agent is not None and run[0].agent.flow is not None else None
-    indent = " " * (flow.children[0].col if flow is not None and flow.children else 2)
+    indent = "  "
+    if flow is not None and flow.children:
+        first = index.line_text(flow.children[0].row)
+        indent = first[: len(first) - len(first.lstrip(" \t"))] or indent
     edits: list[TextEdit] = []
     for block in run:
         node = block.node
-        edits.extend(
-            TextEdit(Range(Position(row, 0), Position(row, 0)), indent)
-            for row in range(node.row, last_row(index, node) + 1)
-            if index.line_text(row).strip()
-        )
+        for row in range(node.row, last_row(index, node) + 1):
+            line = index.line_text(row)
+            if not line.strip():
+                continue
+            # Written again after the FLOW's indentation, each line as deep past it as it was
+            # (a prefix alone moves a line that starts with a tab nowhere: the tab still ends at 8).
+            written = len(line) - len(line.lstrip(" \t"))
+            edits.append(TextEdit(Range(Position(row, 0), Position(row, written)), indent + " " * indent_width(line)))
     return Fix(f"Indent `{run[-1].node.key}` under the FLOW", tuple(edits), True)

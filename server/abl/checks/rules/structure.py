@@ -32,7 +32,7 @@ from functools import cache
 
 from abl.checks import fixes
 from abl.checks.context import Check, block_rule
-from abl.checks.handoff_text import clipped
+from abl.checks.handoff_text import clipped, indent_width
 from abl.checks.layout import Block, Placement, block_end, offset_range
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.parse import parse_condition
@@ -68,8 +68,16 @@ def kinds(key: Key) -> frozenset[ValueKind]:
 
 @block_rule("UNKNOWN_KEY", "DUPLICATE_KEY", "INVALID_VALUE", "SYNTAX_ERROR")
 def section_structure(check: Check, block: Block) -> None:
-    if block.match is None or block.placement is Placement.FLOW_STEP:
-        return  # unknown sections and column-0 steps are reported whole, not key by key
+    if block.placement is Placement.FLOW_STEP:
+        # Read as a step of the FLOW above, so checked as one: what it holds is reported now,
+        # not only once FLOW_STEP_AT_COLUMN_ZERO's fix has indented it under the FLOW.
+        flow = block.agent.flow.node if block.agent is not None and block.agent.flow is not None else None
+        section = lookup.section(flow.key, block.document) if flow is not None else None
+        if section is not None:
+            _Walk(check).entry(section.section.key, block.node, {})
+        return
+    if block.match is None:
+        return  # unknown sections are reported whole, not key by key
     key = block.match.section.key
     if key.removed is not None or key.ignored is not None:
         return
@@ -381,7 +389,7 @@ class _Walk:
             "value wins; this one has no effect"
         )
         found: tuple[Fix, ...] = ()
-        if earlier.col == _line_indent(index.line_text(earlier.row)):
+        if earlier.col == indent_width(index.line_text(earlier.row)):
             span = Range(index.position(earlier.start), index.position(block_end(earlier)))
             found = (Fix(f"Delete the ignored `{earlier.key}`", (TextEdit(span, ""),), True),)
         self.check.report(
@@ -449,7 +457,3 @@ def _in_bounds(key: Key, value: float) -> bool:
     if key.min_value is not None and value < key.min_value:
         return False
     return key.max_value is None or value <= key.max_value
-
-
-def _line_indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
