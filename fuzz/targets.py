@@ -220,7 +220,8 @@ def target_fix(files: Files) -> None:
         before = _codes(project)
         unreadable_before = _unreadable(project)
         outcome = _fix(project, unsafe)
-        after = _codes(project)
+        reported = {path: _reported(project, path) for path in project.documents}
+        after = Counter(d.code for found in reported.values() for d in found)
         if unsafe:
             # Unsafe fixes change what runs, by definition (and what a renamed section must hold);
             # they may not make the text unreadable to the parser.
@@ -236,7 +237,7 @@ def target_fix(files: Files) -> None:
             # Named by the codes fixed the second time, so that different causes are kept apart.
             codes = ", ".join(sorted({d.code for found in again.fixed.values() for d in found}))
             raise Broken(f"a second --fix{' --unsafe-fixes' if unsafe else ''} changed the files again ({codes})")
-        left = _fixable_left(project, unsafe)
+        left = _fixable_left(project, unsafe, reported)  # what was reported still holds: nothing changed
         if left and outcome.settled:
             # `abl check` would still say "fixable with --fix" of what --fix does not apply.
             raise Broken(
@@ -245,7 +246,7 @@ def target_fix(files: Files) -> None:
         _diagnostics_inside(project, check_project(project, STRICT))
 
 
-def _fixable_left(project: Project, unsafe: bool) -> list[str]:
+def _fixable_left(project: Project, unsafe: bool, reported: dict[str, list[Diagnostic]]) -> list[str]:
     """The codes still offering the fix --fix would apply, outside blocks the parser could not read
     (in a file that is not valid UTF-8, which --fix never writes, `abl check` offers none)."""
     left = set()
@@ -253,7 +254,7 @@ def _fixable_left(project: Project, unsafe: bool) -> list[str]:
         if project.read_diagnostics.get(path):
             continue
         spans = unsettled_rows(document.source)
-        for d in _reported(project, path):
+        for d in reported[path]:
             fix = chosen_fix(d, unsafe)
             if fix is not None and (not spans or settled(d, fix, spans)):
                 left.add(d.code)

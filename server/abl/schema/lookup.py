@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from abl.suggest import did_you_mean
@@ -60,6 +60,7 @@ def all_sections() -> tuple[Section, ...]:
     return SECTIONS
 
 
+@cache  # asked once per agent per check; the answer never changes
 def sections_for(document: DocumentKind) -> tuple[Section, ...]:
     """The sections that belong in one kind of document."""
     return tuple(s for s in SECTIONS if document in s.documents)
