@@ -113,6 +113,20 @@ def shift_indentation(data: bytes, rng: random.Random) -> bytes:
     return b"".join(lines)
 
 
+def indent_with_tabs(data: bytes, rng: random.Random) -> bytes:
+    """Each run of `unit` spaces of indentation written as a tab, in the whole file or from a
+    line on: the same nesting to the parser when the file has no list items with keys, and
+    tabs mixed with spaces when it has (what a fix must then still nest correctly)."""
+    unit = rng.choice([1, 2, 4, 8])
+    lines = _lines(data)
+    start = rng.choice([0, rng.randrange(len(lines))])
+    for k in range(start, len(lines)):
+        body = lines[k].lstrip(b" ")
+        spaces = len(lines[k]) - len(body)
+        lines[k] = b"\t" * (spaces // unit) + b" " * (spaces % unit) + body
+    return b"".join(lines)
+
+
 def truncate(data: bytes, rng: random.Random) -> bytes:
     return data[: rng.randrange(len(data) + 1)]
 
@@ -168,6 +182,7 @@ MUTATORS: list[Mutator] = [
     duplicate_lines,
     swap_lines,
     shift_indentation,
+    indent_with_tabs,
     truncate,
     insert_token,
     insert_token,

@@ -8,9 +8,10 @@ hold; any other exception is a crash. The invariants are the documented ones:
 - `check`: every rule runs (`strict_rules`: a rule's exception is a crash, not `RULE_FAILED`);
   every diagnostic and every fix edit lies inside its file.
 - `fix`: `--fix` never raises; the fixed project reports nothing new (no code more often than
-  before, the fixed diagnostics aside), and a second `--fix` changes nothing. With unsafe fixes
-  (which change meaning by definition) nothing the parser cannot read, and a second run changes
-  nothing.
+  before, the fixed diagnostics aside), a second `--fix` changes nothing, and no diagnostic
+  still offers a fix that `--fix` would apply (outside blocks the parser could not read), so
+  `abl check` never calls fixable what `--fix` leaves. With unsafe fixes (which change meaning
+  by definition) nothing the parser cannot read, and the same two last rules.
 - `ide`: every editor feature at every position (and at negative and out-of-range ones) never
   raises, and what it returns points inside the files; formatting is idempotent.
 - `session`, `mocks`, `test_file`: the loaders of untrusted runtime files raise only their
