@@ -263,7 +263,23 @@ def mutate_json(data: bytes, rng: random.Random) -> bytes:
 
 def hostile_yaml(data: bytes, rng: random.Random) -> bytes:
     """YAML that expands (anchors of anchors), nests deeply, or uses tags and odd keys."""
-    kind = rng.randrange(5)
+    kind = rng.randrange(8)
+    if kind == 5:  # each anchor one level deeper than the last: deep only once aliases are followed
+        lines = [b"a0: &a0 [x]"] + [b"a%d: &a%d [*a%d]" % (i, i, i - 1) for i in range(1, rng.choice([50, 70, 3000]))]
+        return b"\n".join(lines) + b"\n"
+    if kind == 6:  # merge keys: of a scalar, of itself, in chains, overridden
+        return rng.choice(
+            [
+                b"a: {<<: x}\n",
+                b"a: &a {<<: *a}\n",
+                b"a: &a {k: 1}\nb: {<<: [*a, 2]}\n",
+                b"a: &a {k: 1, j: 2}\nb: &b {k: 3}\nc:\n  <<: [*b, *a]\n  j: 4\n",
+                b"a0: &a0 {k: x}\n"
+                + b"".join(b"a%d: &a%d {<<: *a%d, k%d: y}\n" % (i, i, i - 1, i) for i in range(1, 600)),
+            ]
+        )
+    if kind == 7:
+        return mutate(b"base: &base {status: ok, eta: 2}\nget_order:\n  <<: *base\n  eta: 5\n", rng)
     if kind == 0:
         lines = [b"a: &a [x, x, x, x, x, x, x, x, x]"]
         for i in range(1, rng.randint(3, 12)):

@@ -19,7 +19,7 @@ from abl.runtime.models.numbers import MAX_DIGITS, find_numbers
 from abl.runtime.models.spans import Spans
 from abl.runtime.session_file import read_session
 from abl.runtime.templates import MAX_OUTPUT, render
-from abl.runtime.testing.yamlread import MAX_NESTING, MAX_VALUES, FormatError, read_yaml
+from abl.runtime.testing.yamlread import MAX_NESTING, MAX_VALUES, FormatError, _Builder, plain, read_yaml
 from abl.runtime.trace import json_number, to_json, to_json_data
 from abl.runtime.turn import MAX_MESSAGE_CHARS
 from abl.workspace import Project
@@ -145,6 +145,11 @@ LAUGHS = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".
     f"{chr(98 + i)}: &{chr(98 + i)} [{','.join([f'*{chr(97 + i)}'] * 9)}]\n" for i in range(8)
 )
 
+# Shallow as written, each anchor one list deeper than the last once its alias is followed.
+ALIAS_CHAIN = "a0: &a0 [x]\n" + "".join(f"a{i}: &a{i} [*a{i - 1}]\n" for i in range(1, 3_000))
+# Each mapping merges the last and adds a key: the values grow in the square of the lines.
+MERGE_CHAIN = "a0: &a0 {k: x}\n" + "".join(f"a{i}: &a{i} {{<<: *a{i - 1}, k{i}: y}}\n" for i in range(1, 400))
+
 
 @pytest.mark.parametrize(
     ("text", "problem"),
@@ -156,8 +161,28 @@ LAUGHS = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".
         ("tool: " + "1" * 5_000, "is too long"),
         ("tool: !!binary aGVsbG8=", "binary values"),
         ("tool: .inf", "is not finite"),
+        (ALIAS_CHAIN, f"nested more than {MAX_NESTING} deep once its aliases"),
+        (MERGE_CHAIN, f"more than {MAX_VALUES:,} values once its aliases"),
+        ("a: {<<: x}", "a merge key (`<<`) takes a mapping or a list of mappings"),
+        ("a: &a {k: 1}\nb: {<<: [*a, 2]}", "a merge key (`<<`) takes a mapping or a list of mappings"),
+        ("a: &a {<<: *a}", "an alias refers to the collection that contains it"),
+        ("a: &a [x, *a]", "an alias refers to the collection that contains it"),
     ],
-    ids=["billion-laughs", "brackets", "flow-maps", "dashes", "long-int", "binary", "infinity"],
+    ids=[
+        "billion-laughs",
+        "brackets",
+        "flow-maps",
+        "dashes",
+        "long-int",
+        "binary",
+        "infinity",
+        "alias-chain",
+        "merge-chain",
+        "merge-of-a-scalar",
+        "merge-of-a-list-holding-a-scalar",
+        "merge-of-itself",
+        "alias-of-its-own-list",
+    ],
 )
 def test_hostile_yaml_is_a_format_error_with_a_line(text: str, problem: str) -> None:
     with pytest.raises(FormatError) as caught:
@@ -178,6 +203,44 @@ def test_a_tower_of_brackets_is_refused_where_it_passes_the_limit(opener: str) -
 def test_aliases_within_the_budget_still_work() -> None:
     data = read_yaml("t.yaml", "base: &b {plan: gold}\nfirst: *b\nsecond: *b\n")
     assert data["first"] == data["second"] == {"plan": "gold"}
+
+
+def test_a_written_key_overrides_a_merged_one() -> None:
+    data = read_yaml("t.yaml", "base: &b {status: ok, eta: 2}\norder:\n  <<: *b\n  eta: 5\n")
+    assert plain(data["order"]) == {"status": "ok", "eta": 5}
+    assert data["order"].line_of("eta") == 4 and data["order"].line_of("status") == 1
+
+
+def test_of_several_merged_mappings_the_first_holding_a_key_gives_it() -> None:
+    text = "a: &a {k: 1, j: 2}\nb: &b {k: 3, m: [x]}\nc:\n  <<: [*b, *a]\n  j: {n: 4}\n"
+    data = read_yaml("t.yaml", text)
+    assert plain(data["c"]) == {"k": 3, "m": ["x"], "j": {"n": 4}}
+    assert "j" not in data["c"].raw  # the merged scalar's text is gone with it
+
+
+def test_a_key_written_twice_beside_a_merge_is_still_a_duplicate() -> None:
+    with pytest.raises(FormatError, match="duplicate key 'eta'"):
+        read_yaml("t.yaml", "base: &b {eta: 2}\norder:\n  <<: *b\n  eta: 5\n  eta: 6\n")
+
+
+def test_a_billion_laughs_is_refused_before_anything_is_built() -> None:
+    # Measured on the composed graph, once per node: the refusal takes the time of a small file.
+    laughs = LAUGHS + "".join(
+        f"{chr(106 + i)}: &{chr(106 + i)} [{','.join([f'*{chr(105 + i)}'] * 9)}]\n" for i in range(8)
+    )
+    calls = 0
+    real_build = _Builder.build
+
+    def counting_build(self: _Builder, node: object) -> object:
+        nonlocal calls
+        calls += 1
+        return real_build(self, node)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_Builder, "build", counting_build)
+        with pytest.raises(FormatError, match="values once its aliases"):
+            read_yaml("mocks.yaml", laughs)
+    assert calls == 0
 
 
 def test_abl_run_refuses_a_billion_laughs_mocks_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,9 +6,15 @@ also know their line (and the line of each key), and the raw text of each scalar
 `user: yes` can stay the message "yes" instead of the boolean true. Duplicate keys, which
 PyYAML would silently merge, are reported.
 
-A file is untrusted input: files over `MAX_FILE_BYTES`, collections nested deeper than `MAX_NESTING`, aliases that expand to
-more than `MAX_VALUES` values (a "billion laughs" file of a few hundred bytes), numbers Python
-cannot hold, and binary values are refused with a `FormatError` and its line, never a crash.
+Merge keys (`<<: *base`) are resolved here rather than by PyYAML: a key written in the mapping
+overrides the merged one, and of several merged mappings the first to hold a key gives it.
+
+A file is untrusted input: files over `MAX_FILE_BYTES`, collections nested deeper than
+`MAX_NESTING` (as written, or once aliases are followed), aliases that expand to more than
+`MAX_VALUES` values (a "billion laughs" file of a few hundred bytes), aliases to the collection
+that holds them, numbers Python cannot hold, and binary values are refused with a `FormatError`
+and its line, never a crash. The composed graph is measured before anything is built, so a
+refusal costs time in the size of the file, not of what it would expand to.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 MAX_NESTING = 64  # lists and mappings inside each other; the checker's limit for ABL files too
 MAX_VALUES = 100_000  # values built from one file, aliases counted at every use
+MERGE_TAG = "tag:yaml.org,2002:merge"
 MAX_FILE_BYTES = 10 * 2**20
 
 
@@ -110,7 +117,9 @@ def read_yaml(path: str | Path, text: str | None = None) -> Any:
         raise FormatError(path, None, f"not valid YAML: {err}") from err
     if node is None:
         return None
-    return _Builder(path).build(node)
+    builder = _Builder(path)
+    builder.measure(node)
+    return builder.build(node)
 
 
 class _TooDeep(Exception):
@@ -146,30 +155,108 @@ class _NestingLimitLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
+# A mapping's pairs once its merge keys are resolved: (key, value, merged from elsewhere).
+Pair = tuple[Node, Node, bool]
+
+
 class _Builder:
     def __init__(self, path: str | Path) -> None:
         self._path = path
         # The standard constructor turns one scalar node into its Python value (int, bool, ...).
         self._scalars = yaml.SafeLoader("")
-        self._open: set[int] = set()
-        self._built = 0
+        self._pairs: dict[int, list[Pair]] = {}
+
+    def measure(self, root: Node) -> None:
+        """Refuse the graph under `root` if following its aliases nests too deep, builds too
+        many values or comes back to a collection it is inside; resolve merge keys.
+
+        Each node is measured once (its size and height kept), in an explicit post-order walk:
+        aliases make the graph a DAG whose paths may be far longer than the text is deep.
+        """
+        sizes: dict[int, tuple[int, int]] = {}  # id(node) -> (values built from it, collections deep)
+        inside: set[int] = set()
+        # Every node is built at least once, so the children of all nodes measured so far are a
+        # lower bound of what building makes: it stops a long chain of merges early.
+        children_seen = 0
+        stack: list[tuple[Node, bool]] = [(root, False)]
+        while stack:
+            node, children_measured = stack.pop()
+            if not isinstance(node, (MappingNode, SequenceNode)):
+                sizes[id(node)] = (1, 0)
+                continue
+            if children_measured:
+                inside.discard(id(node))
+                children = self._children(node)
+                children_seen += len(children)
+                values = 1 + sum(sizes[id(child)][0] for child in children)
+                height = 1 + max((sizes[id(child)][1] for child in children), default=0)
+                if values > MAX_VALUES or children_seen > MAX_VALUES:
+                    raise FormatError(
+                        self._path,
+                        _line(node),
+                        f"the file holds more than {MAX_VALUES:,} values once its aliases (`*name`) are expanded",
+                    )
+                if height > MAX_NESTING:
+                    raise FormatError(
+                        self._path,
+                        _line(node),
+                        f"collections are nested more than {MAX_NESTING} deep once its aliases (`*name`) are followed",
+                    )
+                sizes[id(node)] = (values, height)
+                continue
+            if id(node) in sizes:
+                continue
+            if id(node) in inside:
+                raise FormatError(self._path, _line(node), "an alias refers to the collection that contains it")
+            inside.add(id(node))
+            stack.append((node, True))
+            stack.extend((child, False) for child in self._written_children(node) if id(child) not in sizes)
+
+    def _written_children(self, node: MappingNode | SequenceNode) -> list[Node]:
+        """What `node` holds as written: items, keys and values, and the mappings it merges."""
+        if isinstance(node, SequenceNode):
+            return list(node.value)
+        children: list[Node] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == MERGE_TAG:
+                children.extend(self._merge_sources(value_node))
+            else:
+                children += (key_node, value_node)
+        return children
+
+    def _children(self, node: MappingNode | SequenceNode) -> list[Node]:
+        """What is built from `node`, its written children measured (and merges resolved) first."""
+        if isinstance(node, SequenceNode):
+            return list(node.value)
+        pairs = self._pairs[id(node)] = self._resolve_merges(node)
+        return [child for key_node, value_node, _ in pairs for child in (key_node, value_node)]
+
+    def _merge_sources(self, value: Node) -> list[MappingNode]:
+        if isinstance(value, MappingNode):
+            return [value]
+        if isinstance(value, SequenceNode) and all(isinstance(item, MappingNode) for item in value.value):
+            return list(value.value)
+        raise FormatError(self._path, _line(value), "a merge key (`<<`) takes a mapping or a list of mappings")
+
+    def _resolve_merges(self, node: MappingNode) -> list[Pair]:
+        own = [(key_node, value_node, False) for key_node, value_node in node.value if key_node.tag != MERGE_TAG]
+        written = {_identity(key_node) for key_node, _, _ in own}
+        merged: list[Pair] = []
+        for key_node, value_node in node.value:
+            if key_node.tag != MERGE_TAG:
+                continue
+            for source in self._merge_sources(value_node):
+                for source_key, source_value, _ in self._pairs[id(source)]:
+                    if _identity(source_key) not in written:
+                        written.add(_identity(source_key))
+                        merged.append((source_key, source_value, True))
+        return merged + own
 
     def build(self, node: Node) -> Any:
-        self._built += 1
-        if self._built > MAX_VALUES:
-            raise FormatError(
-                self._path,
-                _line(node),
-                f"the file holds more than {MAX_VALUES:,} values once its aliases (`*name`) are expanded",
-            )
-        if isinstance(node, (MappingNode, SequenceNode)):
-            if id(node) in self._open:
-                raise FormatError(self._path, _line(node), "an alias refers to the collection that contains it")
-            self._open.add(id(node))
-            try:
-                return self._mapping(node) if isinstance(node, MappingNode) else self._sequence(node)
-            finally:
-                self._open.discard(id(node))
+        if isinstance(node, MappingNode):
+            return self._mapping(node)
+        if isinstance(node, SequenceNode):
+            return self._sequence(node)
         if isinstance(node, ScalarNode):
             return self._scalar(node)
         raise FormatError(self._path, _line(node), f"unsupported YAML node {type(node).__name__}")
@@ -190,16 +277,22 @@ class _Builder:
         return value
 
     def _mapping(self, node: MappingNode) -> LineDict:
-        self._scalars.flatten_mapping(node)  # resolves `<<` merge keys the way PyYAML does
         out = LineDict()
         out.line = _line(node)
         out.key_lines = {}
         out.raw = {}
-        for key_node, value_node in node.value:
+        merged_keys: set[Any] = set()  # keys a written key may still override
+        for key_node, value_node, merged in self._pairs[id(node)]:
             key = self.build(key_node)
             if isinstance(key, (dict, list)):
                 raise FormatError(self._path, _line(key_node), "a mapping key must be a plain value")
-            if key in out:
+            if merged:
+                if key in out:  # two spellings of one key (`1`, `0x1`) in the merged mappings
+                    continue
+                merged_keys.add(key)
+            elif key in merged_keys:
+                merged_keys.discard(key)
+            elif key in out:
                 raise FormatError(
                     self._path,
                     _line(key_node),
@@ -209,6 +302,8 @@ class _Builder:
             out.key_lines[key] = _line(key_node)
             if isinstance(value_node, ScalarNode):
                 out.raw[key] = value_node.value
+            else:
+                out.raw.pop(key, None)  # a merged scalar overridden by a collection
         return out
 
     def _sequence(self, node: SequenceNode) -> LineList:
@@ -221,6 +316,11 @@ class _Builder:
 
 def _line(node: Node) -> int:
     return node.start_mark.line + 1
+
+
+def _identity(key: Node) -> object:
+    """What makes two key nodes the same key before they are built (scalars by tag and text)."""
+    return (key.tag, key.value) if isinstance(key, ScalarNode) else id(key)
 
 
 def _clip(text: str, limit: int = 40) -> str:
