@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from abl.syntax import parse
-from abl.syntax.values import read_value
+from abl.syntax.values import ValueKind, quote, read_value, unquote
 
 HERE = Path(__file__).parent
 SEEDS = [p.read_bytes().decode("utf-8") for p in sorted((HERE / "cases").glob("*.abl"))]
@@ -124,3 +124,17 @@ def test_split_top_level_keeps_brackets_and_quotes_whole() -> None:
 
     assert split_top_level('a, f(b, c), "d, e", [x, y]') == ["a", " f(b, c)", ' "d, e"', " [x, y]"]
     assert split_top_level("") == [""]
+
+
+# Text a fix may write between quotes: what an author typed, backslashes and quotes included.
+_LINE_TEXT = st.text(alphabet=st.characters(blacklist_characters="\r\n\x85\u2028\u2029", blacklist_categories=("Cs",)))
+
+
+@given(_LINE_TEXT)
+def test_quoted_text_reads_back_as_itself(text: str) -> None:
+    written = quote(text)
+    assert unquote(written) == (text, True)
+    value = read_value(written)
+    assert (value.kind, value.text) == (ValueKind.QUOTED, text)
+    source = parse(f"AGENT: A\nGOAL: {written}\n")
+    assert not [d for d in source.diagnostics if d.code == "SYNTAX_ERROR"], written

@@ -59,6 +59,12 @@ def unquote(raw: str) -> tuple[str, bool]:
     return s, False
 
 
+def quote(text: str) -> str:
+    """`text` as a double-quoted scalar that `unquote` reads back as `text` (one line)."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
 def read_value(raw: str, base: int = 0) -> Value:
     """Read one inline value. `base` is added to every offset (the value's column)."""
     stripped = raw.strip()

@@ -756,8 +756,10 @@ INVALID_HANDOFF_FAILURE_ACTION = Code(
         'ON_FAILURE: RESPOND "I cannot reach our returns team right now. Please try again later."',
     ),
     fix=(
-        'Offers `continue`, `escalate` and `RESPOND "..."`. Unsafe: each changes what the customer '
-        "experiences when the handoff fails."
+        "Offers `continue`, `escalate` and, for `RESPOND` followed by an unquoted message, "
+        '`RESPOND "<the message>"` (its double quotes made single, its backslashes escaped, so '
+        "that it reads back as written). Unsafe: each changes what the customer experiences when "
+        "the handoff fails."
     ),
     fix_safety=FixSafety.UNSAFE,
     runtime=_REJECTED,

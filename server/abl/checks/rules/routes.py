@@ -26,7 +26,7 @@ from abl.model import Agent, FailureKind, HandoffRoute, declared_variables
 from abl.model.fields import root
 from abl.suggest import did_you_mean_name
 from abl.syntax.cst import Node
-from abl.syntax.values import unquote
+from abl.syntax.values import quote, unquote
 from abl.text import Position, Range
 
 # Names a route may pass without declaring them: the runtime's own session values.
@@ -45,8 +45,10 @@ def invalid_failure_action(check: Check, agent: Agent) -> None:
         word, _, rest = raw.partition(" ")
         if word.lower().rstrip(":") == "respond" and rest.strip():
             # The message was meant; quoting it makes the platform send it: a change to what runs.
-            message = unquote(rest.strip())[0].replace('"', "'")
-            offered.append(fixes.replace("Quote the message", where, f'RESPOND "{message}"', safe=False))
+            # Double quotes become single ones, so that the message reads the same to a reader
+            # that takes no escapes; a backslash must be escaped, or it would escape the closing quote.
+            message = quote(unquote(rest.strip())[0].replace('"', "'"))
+            offered.append(fixes.replace("Quote the message", where, f"RESPOND {message}", safe=False))
             advice = 'the message after `RESPOND` must be quoted: `RESPOND "<message>"`'
         else:
             advice = 'use `continue`, `escalate` or `RESPOND "<message>"`'
