@@ -15,7 +15,7 @@ from abl.diagnostics import Fix, TextEdit
 from abl.model import HandoffRoute
 from abl.syntax.cst import Node, SourceFile
 from abl.syntax.cst import find_entry as find_child_entry
-from abl.syntax.scanner import TAB_WIDTH
+from abl.syntax.scanner import indent_width
 from abl.text import Position, Range
 
 _AGENT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -66,11 +66,6 @@ def indentation(source: SourceFile, row: int, column: int) -> str:
         if width <= column:
             return written + " " * (column - width)
     return " " * column
-
-
-def indent_width(line: str) -> int:
-    """The width of `line`'s indentation as the parser measures it (nodes' columns are so)."""
-    return len(line[: len(line) - len(line.lstrip(" \t"))].expandtabs(TAB_WIDTH))
 
 
 def reindented(line: str, column: int, base: str) -> str:

@@ -500,6 +500,11 @@ def _closing_quote(text: str, at: int, end: int) -> int:
     return -1
 
 
+def indent_width(line: str) -> int:
+    """The width of `line`'s indentation as nesting is measured here: nodes' columns are so."""
+    return len(line[: len(line) - len(line.lstrip(" \t"))].expandtabs(TAB_WIDTH))
+
+
 def _indent_width(text: str, line_start: int) -> int:
     """How many blank characters open the line at `line_start`."""
     i = line_start

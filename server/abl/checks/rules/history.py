@@ -43,6 +43,7 @@ from abl.diagnostics import Fix
 from abl.model import HISTORY_MODES, Agent, HandoffRoute, HistoryForm, HistorySpec
 from abl.suggest import did_you_mean
 from abl.syntax.cst import Node
+from abl.syntax.cst import find_entry as find_child_entry
 from abl.syntax.values import ValueKind, read_value
 from abl.text import Range
 
@@ -372,9 +373,7 @@ def _sibling_entry(route: HandoffRoute, node: Node, key: str) -> Node | None:
     if route.node is None:
         return None
     parent = next((n for n in route.node.walk() if any(c is node for c in n.children)), None)
-    if parent is None:
-        return None
-    return next((c for c in reversed(parent.children) if c.is_entry and c.key.lower() == key), None)
+    return find_child_entry(parent.children, key) if parent is not None else None
 
 
 def _entry(route: HandoffRoute, key_range: Range | None) -> Node | None:

@@ -29,12 +29,13 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule, document_rule
-from abl.checks.handoff_text import indent_width, indentation
+from abl.checks.handoff_text import indentation
 from abl.checks.layout import Block, Placement, block_end, blocks, document_kind, last_row
 from abl.diagnostics import Fix, TextEdit
 from abl.model import Agent
 from abl.schema import lookup
 from abl.schema.types import AGENT_DOCUMENTS, DocumentKind, Section
+from abl.syntax.scanner import indent_width
 from abl.text import Position, Range
 
 _KIND_WORDS = {

@@ -32,13 +32,14 @@ from functools import cache
 
 from abl.checks import fixes
 from abl.checks.context import Check, block_rule
-from abl.checks.handoff_text import clipped, indent_width
+from abl.checks.handoff_text import clipped
 from abl.checks.layout import Block, Placement, block_end, offset_range
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.parse import parse_condition
 from abl.schema import lookup
 from abl.schema.types import Key, ValueKind
 from abl.syntax.cst import Node
+from abl.syntax.scanner import indent_width
 from abl.syntax.values import ValueKind as Written
 from abl.syntax.values import read_value
 from abl.text import Range

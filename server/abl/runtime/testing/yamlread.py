@@ -30,8 +30,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 MAX_NESTING = 64  # lists and mappings inside each other; the checker's limit for ABL files too
 MAX_VALUES = 100_000  # values built from one file, aliases counted at every use
-MERGE_TAG = "tag:yaml.org,2002:merge"
 MAX_FILE_BYTES = 10 * 2**20
+MERGE_TAG = "tag:yaml.org,2002:merge"  # what PyYAML's resolver tags a `<<` key with
 
 
 class FormatError(Exception):
