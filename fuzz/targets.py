@@ -36,9 +36,9 @@ from collections import Counter
 from collections.abc import Callable, Container, Iterator
 from pathlib import Path
 
-from abl.checks.autofix import FixOutcome, chosen_fix, fix_project
+from abl.checks.autofix import FixOutcome, applicable, fix_project
 from abl.checks.engine import CheckOptions, check_file, check_project
-from abl.checks.fixes import UNREADABLE_CODES, settled, unsettled_rows
+from abl.checks.fixes import UNREADABLE_CODES
 from abl.cli.driver import Driver
 from abl.cli.run import UsageProblem, read_mocks
 from abl.config import DEFAULT
@@ -248,18 +248,8 @@ def target_fix(files: Files) -> None:
 
 
 def _fixable_left(project: Project, unsafe: bool, reported: dict[str, list[Diagnostic]]) -> list[str]:
-    """The codes still offering the fix --fix would apply, outside blocks the parser could not read
-    (in a file that is not valid UTF-8, which --fix never writes, `abl check` offers none)."""
-    left = set()
-    for path, document in project.documents.items():
-        if project.read_diagnostics.get(path):
-            continue
-        spans = unsettled_rows(document.source)
-        for d in reported[path]:
-            fix = chosen_fix(d, unsafe)
-            if fix is not None and (not spans or settled(d, fix, spans)):
-                left.add(d.code)
-    return sorted(left)
+    """The codes still offering a fix that --fix would apply."""
+    return sorted({d.code for path in project.documents for d, _ in applicable(project, path, reported[path], unsafe)})
 
 
 def positions(text: str, rng_seed: int = 0) -> list[Position]:

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from abl.checks.autofix import chosen_fix, fix_project
+from abl.checks.autofix import applicable, fix_project
 from abl.checks.engine import CheckOptions, check_file
-from abl.checks.fixes import apply_fixes, settled, unsettled_rows
+from abl.checks.fixes import apply_fixes
 from abl.checks.registry import CODES, FixSafety
 from abl.config import DEFAULT
 from abl.diagnostics import Diagnostic, Fix, Severity, TextEdit
@@ -97,15 +97,8 @@ def _assert_unsafe_fix_settles(files: dict[str, str]) -> None:
 def _assert_no_fix_left(project: Project, *, unsafe: bool) -> None:
     """What `abl check` still calls fixable after `--fix` is what `--fix` cannot apply: a fix in a
     block the parser could not read. Any other would be a promise the command does not keep."""
-    for path, document in project.documents.items():
-        if project.read_diagnostics.get(path):
-            continue  # not valid UTF-8: never written by --fix, and `abl check` offers no fix there
-        spans = unsettled_rows(document.source)
-        left = [
-            d.code
-            for d in _reported(project, path)
-            if (fix := chosen_fix(d, unsafe)) is not None and (not spans or settled(d, fix, spans))
-        ]
+    for path in project.documents:
+        left = [d.code for d, _ in applicable(project, path, _reported(project, path), unsafe)]
         assert not left, (
             f"{path}: --fix{' --unsafe-fixes' if unsafe else ''} left fixable {left}\n{project.texts[path]}"
         )

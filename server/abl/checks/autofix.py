@@ -52,6 +52,16 @@ def chosen_fix(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
     return next((f for f in diagnostic.fixes if f.safe or unsafe), None)
 
 
+def applicable(
+    project: Project, path: str, diagnostics: Iterable[Diagnostic], unsafe: bool
+) -> list[tuple[Diagnostic, Fix]]:
+    """Each of `diagnostics` of `path` with the fix `--fix` would apply for it now: none in a file
+    that is not valid UTF-8 (never written back), none in a block the parser could not read."""
+    if project.read_diagnostics.get(path):
+        return []
+    return _chosen(diagnostics, unsafe, unsettled_rows(project.documents[path].source))
+
+
 def fix_project(
     project: Project,
     paths: Iterable[str],
@@ -69,8 +79,7 @@ def fix_project(
         for path in fixable:
             # A fix waits while its block does not parse: which block a line belongs to is the
             # parser's guess there, so an edit may land beside what it means to change.
-            spans = unsettled_rows(project.documents[path].source)
-            chosen = _chosen(check(path), unsafe, spans)
+            chosen = applicable(project, path, check(path), unsafe)
             if not chosen:
                 continue
             text = project.texts[path]
