@@ -358,16 +358,7 @@ def winning_walk(root: Node) -> Iterator[Node]:
     while stack:
         node = stack.pop()
         yield node
-        if node.children:
-            last: dict[str, Node] = {}
-            for child in node.children:
-                if child.kind is NodeKind.ENTRY:
-                    last[child.key.lower()] = child
-            stack.extend(
-                child
-                for child in reversed(node.children)
-                if child.kind is not NodeKind.ENTRY or last[child.key.lower()] is child
-            )
+        stack.extend(reversed(winning_children(node)))
 
 
 def find_entry(nodes: Iterable[Node], key: str, *aliases: str) -> Node | None:
