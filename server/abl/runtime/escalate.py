@@ -1,8 +1,9 @@
 """`ESCALATE`: hand the conversation to a human.
 
-Triggers are checked first on every turn. When one holds, the runtime emits `escalate`, tells
-the customer (the agent's `MESSAGES.escalation_format`, else the platform's wording), and the
-session ends: it now waits for a human, which the local runtime does not simulate.
+Triggers are checked first on every turn, right after the message's extraction, so they read
+the values it gave. When one holds, the runtime emits `escalate`, tells the customer (the
+agent's `MESSAGES.escalation_format`, else the platform's wording), and the session ends: it
+now waits for a human, which the local runtime does not simulate.
 """
 
 from __future__ import annotations

@@ -13,16 +13,21 @@ until the next message), `ON_RESULT`, then it waits for a choice (`ACTIONS`/`ON_
 answer (`ON_INPUT`), and finally `THEN`. A branch that moves stops the step. A reasoning step
 answers through the model and its tools until `EXIT_WHEN` or `MAX_TURNS`.
 
-A message that reaches a waiting step is first read for a correction of an earlier answer
-(steps with `CORRECTIONS: true`), then for one of the step's `SUB_INTENTS`, then for a
-`DIGRESSIONS` entry of the step or of the flow (`global_digressions`). Step entries per turn are
-bounded, so a loop never hangs a turn.
+A message reaches a waiting step in two parts, as the turn orders them (`abl.runtime.turn`).
+`read` is the message's extraction: it is first read for a correction of an answer already given
+(an earlier step with `CORRECTIONS: true`), then for one of the step's
+`SUB_INTENTS`, then for a `DIGRESSIONS` entry of the step or of the flow (`global_digressions`);
+a message that is none of these is an answer, and the step's fields are read from it.
+`advance` then acts on what was read: the side request runs, or the step goes on. Step entries
+per turn are bounded, so a loop never hangs a turn.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from abl.model.steps import (
@@ -86,8 +91,11 @@ def runs(thread: Thread) -> bool:
     return not thread.flow.get("done")
 
 
-def run(engine: Engine, thread: Thread, agent: Agent, message: Entry, ctx: TurnContext) -> Steps:
-    return FlowRun(engine, thread, agent, message, ctx).run()
+def read(engine: Engine, thread: Thread, agent: Agent, message: Entry, ctx: TurnContext) -> FlowRun:
+    """The flow's extraction of `message`; the returned run's `advance` acts on it."""
+    flow_run = FlowRun(engine, thread, agent, message, ctx)
+    flow_run.read()
+    return flow_run
 
 
 def resume(engine: Engine, item: ResumeFlow, ctx: TurnContext) -> Steps:
@@ -113,6 +121,7 @@ class FlowRun:
         self.fresh = True  # the message has not yet been read by a GATHER, an answer or a reasoning step
         self.ctx = ctx
         self.entries = 0
+        self.reaction: Callable[[], Outcome] | None = None  # what `read` found the message to be, if not an answer
 
     @property
     def state(self) -> dict[str, Any]:
@@ -135,20 +144,32 @@ class FlowRun:
 
     # --- the loop ----------------------------------------------------------------------------
 
-    def run(self) -> Steps:
+    def read(self) -> None:
+        """What the message is to the waiting step, and the values it gives (nothing is said and
+        no step moves yet). A flow that has not started reads its first message in its first
+        `GATHER` step."""
+        name = self.state.get("step")
+        phase = PHASES.get(self.state.get("waiting") or "", "start")
+        step = self.steps.get(name or "")
+        if step is None or phase == "start":
+            return
+        self.reaction = self.interpret(step)
+        if self.reaction is None and phase == "gather":
+            self.fresh = False
+            self.read_step_fields(step)
+
+    def advance(self) -> Steps:
+        """Act on what `read` found: a side request runs, or the flow goes on from its step."""
         name = self.state.get("step")
         if name is None:
-            name, phase = self.flow.entry, "start"
+            name = self.flow.entry
             if name is None:
                 self.state.update({"done": True})
                 return NOTHING
-        else:
-            phase = PHASES.get(self.state.get("waiting") or "", "start")
-            if phase != "start":
-                interrupted = self.interrupt(name)
-                if interrupted is not None:
-                    return self.carry_out(name, interrupted)
-        return self.walk(name, phase)
+            return self.walk(name, "start")
+        if self.reaction is not None:
+            return self.carry_out(name, self.reaction())
+        return self.walk(name, PHASES.get(self.state.get("waiting") or "", "start"))
 
     def walk(self, name: str, phase: str) -> Steps:
         while True:
@@ -453,7 +474,7 @@ class FlowRun:
         fields = list(step.gather)
         if self.fresh:
             self.fresh = False
-            self.read_fields([f for f in fields if is_unset(self.thread, f.name.text)])
+            self.read_step_fields(step)
         if step.complete_when is not None and self.holds(step.complete_when):
             self.thread.asked = None
             return True
@@ -464,6 +485,9 @@ class FlowRun:
         self.say(self.question(step, missing))
         self.thread.asked = missing.name.text
         return False
+
+    def read_step_fields(self, step: FlowStep) -> None:
+        self.read_fields([f for f in step.gather if is_unset(self.thread, f.name.text)])
 
     def read_fields(self, fields: list[GatherField]) -> None:
         if not fields:
@@ -569,15 +593,12 @@ class FlowRun:
 
     # --- what a message at a waiting step may be instead of an answer ----------------------------
 
-    def interrupt(self, name: str) -> Outcome | None:
-        """A correction, a sub-intent or a digression; None when the message is an answer."""
-        step = self.steps.get(name)
-        if step is None:
-            return None
+    def interpret(self, step: FlowStep) -> Callable[[], Outcome] | None:
+        """A correction (applied now: it is what the message gives), a sub-intent or a
+        digression (to run when the flow advances); None when the message is an answer."""
         if correct(self.engine, self.thread, self.agent, step, self.message, self.ctx):
             self.fresh = False
-            self.ask_again()
-            return STAY
+            return self.resume_after_correction
         # One question covers every side request possible here: the step's sub-intents first,
         # then its digressions, then the flow's.
         digressions: list[tuple[Digression, str]] = [(d, "step") for d in step.digressions]
@@ -587,14 +608,18 @@ class FlowRun:
         found = self.detect(options, conditions)
         if found is None:
             return None
+        self.fresh = False
         index, mode, confidence = found
         if index < len(step.sub_intents):
-            return self.handle_sub_intent(step, step.sub_intents[index], mode, confidence)
+            return partial(self.handle_sub_intent, step, step.sub_intents[index], mode, confidence)
         digression, scope = digressions[index - len(step.sub_intents)]
-        return self.digress(step, digression, scope, mode, confidence)
+        return partial(self.digress, step, digression, scope, mode, confidence)
+
+    def resume_after_correction(self) -> Outcome:
+        self.ask_again()
+        return STAY
 
     def handle_sub_intent(self, step: FlowStep, sub: SubIntent, mode: str, confidence: float) -> Outcome:
-        self.fresh = False
         self.engine.emit(
             "sub_intent",
             {
@@ -619,7 +644,6 @@ class FlowRun:
         return STAY
 
     def digress(self, step: FlowStep, digression: Digression, scope: str, mode: str, confidence: float) -> Outcome:
-        self.fresh = False
         then = digression.reaction.then
         resume = then is not None and then.move is Move.RESUME
         self.engine.emit(

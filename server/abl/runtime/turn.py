@@ -3,16 +3,29 @@
 For the agent that holds the message (`process`), in order:
 
 1. the message joins the agent's conversation;
-2. `ESCALATE` triggers (a match hands the session to a human);
-3. an open multi-intent question (a queued request offered, "which first?") is answered;
-4. a `FLOW` that has not finished takes the message;
-5. `GATHER`: extract what the message gives for unset fields;
-6. `COMPLETE`: the first rule that holds completes the agent (a returnable child returns);
-7. `MULTI_INTENT`: a message asking for several things gets a plan;
-8. `HANDOFF`: the first route that holds runs; the target answers the same message at once;
-9. `DELEGATE`s that hold run, then `COMPLETE` is checked again;
+2. extraction: a `FLOW` that has not finished reads the message at its waiting step (a
+   correction, a side request, or the answer and the values it gives), else `GATHER` extracts
+   what the message gives for unset fields;
+3. `ESCALATE` triggers (a match hands the session to a human);
+4. an open multi-intent question (a queued request offered, "which first?") is answered;
+5. the `FLOW` goes on from what it read: its steps answer, and end in its own transitions;
+6. `MULTI_INTENT`: a message asking for several things gets a plan;
+7. `HANDOFF`: the first route that holds runs; the target answers the same message at once;
+8. `DELEGATE`s that hold run;
+9. `COMPLETE`: the first rule that holds completes the agent (a returnable child returns);
 10. the built-in return of a reasoning child whose customer asks for the parent's business;
 11. otherwise the agent answers: its next `GATHER` prompt, its tools, or the model's reply.
+
+Steps 3, 7, 8 and 9 are the platform's order on one turn (ESCALATE, HANDOFF by priority,
+DELEGATE, COMPLETE), and each reads the state step 2 left: an answer that makes a trigger true
+escalates on that turn, and a route that becomes true with a `COMPLETE` rule hands off. The rest
+sit where what they decide is needed. An open multi-intent question was asked by this agent, so
+its answer is taken before anything routes (a yes routes the queued request), but after the
+triggers, which come first on every turn. A running `FLOW` is how its agent answers (step 11
+for a flow agent): it says its next question and moves by its own `THEN`s, so the agent's
+routes, delegates and rules take over once the flow has finished. The multi-intent plan picks
+the intent the routes read, so it comes just before them. The built-in return is a child's way
+out when nothing of its own took the message, so it comes after `COMPLETE`.
 
 Each part returns the steps that follow it (`abl.runtime.agenda`) and `drive` carries them out,
 depth first; no part calls back into this module. Before the message is handled, a returnable
@@ -45,8 +58,8 @@ from abl.runtime.complete import finish, run_complete
 from abl.runtime.delegate import run_delegates
 from abl.runtime.engine import MAX_STEPS_PER_TURN, Engine, TurnContext
 from abl.runtime.escalate import check_triggers
+from abl.runtime.flow import read as read_flow
 from abl.runtime.flow import resume as resume_flow
-from abl.runtime.flow import run as run_flow
 from abl.runtime.flow import runs as flow_runs
 from abl.runtime.gather import extract
 from abl.runtime.handoff import perform, settle
@@ -175,18 +188,16 @@ def process(engine: Engine, item: Handle, ctx: TurnContext) -> Steps:
     if not replay:
         add_in_order(thread.history, message)
 
+    flow = read_flow(engine, thread, agent, message, ctx) if agent.flow is not None and flow_runs(thread) else None
+    if flow is None and agent.gather:
+        extract(engine, thread, message, ctx)
     if check_triggers(engine, thread, message, ctx):
         return NOTHING
     answered = open_question(engine, thread, message, ctx)
     if answered is not None:
         return answered
-    if agent.flow is not None and flow_runs(thread):
-        return run_flow(engine, thread, agent, message, ctx)
-    if agent.gather:
-        extract(engine, thread, message, ctx)
-    done = run_complete(engine, thread, message, ctx)
-    if done is not None:
-        return done
+    if flow is not None:
+        return flow.advance()
     if not replay:
         planned = plan_intents(engine, thread, message, ctx)
         if planned is not None:
@@ -196,10 +207,10 @@ def process(engine: Engine, item: Handle, ctx: TurnContext) -> Steps:
         handed = perform(engine, thread, route, message, ctx, siblings=take_siblings(ctx))
         if handed is not None:
             return handed
-    if run_delegates(engine, thread, message, ctx):
-        done = run_complete(engine, thread, message, ctx)
-        if done is not None:
-            return done
+    run_delegates(engine, thread, message, ctx)
+    done = run_complete(engine, thread, message, ctx)
+    if done is not None:
+        return done
     if not replay and wants_parent(engine, thread, message, ctx):
         parent = engine.data.waiting_parent()
         assert parent is not None
