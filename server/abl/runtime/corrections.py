@@ -1,16 +1,18 @@
-"""`CORRECTIONS: true`: the customer changes an earlier answer in the middle of a flow.
+"""`CORRECTIONS: true`: the customer changes an answer already given in the flow.
 
-While a flow waits at a later step, a message that reads like a correction ("actually, make it
-4 items", "sorry, the account number is 87654321") and gives a new valid value for a field that
-a step with `CORRECTIONS: true` gathered changes that field (`correction`); the fields that
-depend on it (`DEPENDS_ON`) are cleared (`correction_invalidation`), and the flow asks its open
-question again. The words after the field's name are read first, then the whole message, by the
+While a flow waits at a step, a message that reads like a correction ("actually 5 guests",
+"sorry, the account number is 87654321") and gives a new valid value for a field that a step
+with `CORRECTIONS: true` gathered, the waiting step or an earlier one, changes that field
+(`correction`); the fields that depend on it (`DEPENDS_ON`) are cleared
+(`correction_invalidation`) for the flow to ask again. A message that changes nothing is an
+answer. The words after the field's name are read first, then the whole message, by the
 field's type.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -31,19 +33,26 @@ _CORRECTION = re.compile(
 _LEAD_WORDS = re.compile(r"^\s*(?:is|to|should be|=|:|of)?\s*", re.IGNORECASE)
 
 
-def correct(engine: Engine, thread: Thread, agent: Agent, current: FlowStep, message: Entry, ctx: TurnContext) -> bool:
-    """Apply the corrections the message makes; True when it changed anything."""
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """What a correction changed, and the dependants it cleared (in the order they were cleared)."""
+
+    changed: tuple[str, ...]
+    cleared: tuple[str, ...]
+
+
+def correct(
+    engine: Engine, thread: Thread, agent: Agent, current: FlowStep, message: Entry, ctx: TurnContext
+) -> Correction | None:
+    """Apply the corrections the message makes; None when it is not a correction."""
     assert agent.flow is not None
     fields = [
-        f
-        for step in agent.flow.written
-        if step.corrections and step is not current
-        for f in step.gather
-        if not is_unset(thread, f.name.text)
+        f for step in agent.flow.written if step.corrections for f in step.gather if not is_unset(thread, f.name.text)
     ]
     if not fields or not _CORRECTION.search(message.text):
-        return False
-    changed = False
+        return None
+    changed: list[str] = []
+    cleared: list[str] = []
     for f, value in _new_values(engine, thread, agent, fields, message, ctx).items():
         previous = thread.values.get(f.name.text)
         checked, problem = validate(f, value)
@@ -56,9 +65,9 @@ def correct(engine: Engine, thread: Thread, agent: Agent, current: FlowStep, mes
             {"field": f.name.text, "previous": shown_previous, "value": shown_value, "step": current.name.text},
             thread,
         )
-        _invalidate(engine, thread, agent, f.name.text)
-        changed = True
-    return changed
+        changed.append(f.name.text)
+        cleared += _invalidate(engine, thread, agent, f.name.text)
+    return Correction(tuple(changed), tuple(cleared)) if changed else None
 
 
 def _new_values(
@@ -88,8 +97,11 @@ def _new_values(
     return {f: extracted[f.name.text].value for f in fields if ok and extracted and f.name.text in extracted}
 
 
-def _invalidate(engine: Engine, thread: Thread, agent: Agent, changed: str) -> None:
+def _invalidate(engine: Engine, thread: Thread, agent: Agent, changed: str) -> list[str]:
+    cleared: list[str] = []
     for f in agent.all_gather_fields():
         if any(d.text == changed for d in f.depends_on) and not is_unset(thread, f.name.text):
             thread.clear_value(f.name.text)
             engine.emit("correction_invalidation", {"field": f.name.text, "because": changed}, thread)
+            cleared.append(f.name.text)
+    return cleared

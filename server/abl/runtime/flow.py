@@ -15,7 +15,7 @@ answers through the model and its tools until `EXIT_WHEN` or `MAX_TURNS`.
 
 A message reaches a waiting step in two parts, as the turn orders them (`abl.runtime.turn`).
 `read` is the message's extraction: it is first read for a correction of an answer already given
-(an earlier step with `CORRECTIONS: true`), then for one of the step's
+(steps with `CORRECTIONS: true`, this one or an earlier one), then for one of the step's
 `SUB_INTENTS`, then for a `DIGRESSIONS` entry of the step or of the flow (`global_digressions`);
 a message that is none of these is an answer, and the step's fields are read from it.
 `advance` then acts on what was read: the side request runs, or the step goes on. Step entries
@@ -596,7 +596,7 @@ class FlowRun:
     def interpret(self, step: FlowStep) -> Callable[[], Outcome] | None:
         """A correction (applied now: it is what the message gives), a sub-intent or a
         digression (to run when the flow advances); None when the message is an answer."""
-        if correct(self.engine, self.thread, self.agent, step, self.message, self.ctx):
+        if correct(self.engine, self.thread, self.agent, step, self.message, self.ctx) is not None:
             self.fresh = False
             return self.resume_after_correction
         # One question covers every side request possible here: the step's sub-intents first,
