@@ -210,3 +210,27 @@ def test_save_and_load_in_the_middle_of_a_flow_behaves_the_same(tmp_path: Path) 
         assert [(e.type, e.fields) for e in a.events] == [(e.type, e.fields) for e in b.events]
     assert b.ended and loaded.state().values == straight.state().values
     assert texts(b)[-1] == "Your transfer request is complete."
+
+
+PARCEL = Path(__file__).parent / "scenarios" / "turn-order" / "parcel.agent.abl"
+
+
+def test_a_session_saved_while_a_cleared_field_is_asked_again_asks_and_fills_it_after_loading(
+    tmp_path: Path,
+) -> None:
+    project = project_text(PARCEL.read_text(encoding="utf-8"))
+    straight = start_session(project, "Parcel_Desk", RuntimeOptions())
+    resumed = start_session(project, "Parcel_Desk", RuntimeOptions())
+    for message in ("hi", "AB1", "P-1", "sorry, actually the postcode is AB2"):
+        straight.send(message)
+        last = resumed.send(message)
+    assert texts(last) == ["What is the parcel number?"]
+    path = tmp_path / "session.json"
+    resumed.save(path)
+    loaded = Session.load(project, path, RuntimeOptions())
+    for message in ("P-2", "yes"):
+        a, b = straight.send(message), loaded.send(message)
+        assert texts(a) == texts(b)
+        assert [(e.type, e.fields) for e in a.events] == [(e.type, e.fields) for e in b.events]
+    assert texts(b) == ["Parcel P-2 goes to AB2."]
+    assert b.ended

@@ -17,9 +17,12 @@ A message reaches a waiting step in two parts, as the turn orders them (`abl.run
 `read` is the message's extraction: it is first read for a correction of an answer already given
 (steps with `CORRECTIONS: true`, this one or an earlier one), then for one of the step's
 `SUB_INTENTS`, then for a `DIGRESSIONS` entry of the step or of the flow (`global_digressions`);
-a message that is none of these is an answer, and the step's fields are read from it.
-`advance` then acts on what was read: the side request runs, or the step goes on. Step entries
-per turn are bounded, so a loop never hangs a turn.
+a message that is none of these is an answer, and the step's fields (or the fields being asked
+again) are read from it. `advance` then acts on what was read: the side request runs, or the
+step goes on. A field cleared by a correction's `DEPENDS_ON` invalidation or by a sub-intent's
+`CLEAR` is asked again before the step's own question, whichever step gathered it
+(`Thread.flow["recollect"]`), so the flow never goes on with it empty. Step entries per turn are
+bounded, so a loop never hangs a turn.
 """
 
 from __future__ import annotations
@@ -154,7 +157,11 @@ class FlowRun:
         if step is None or phase == "start":
             return
         self.reaction = self.interpret(step)
-        if self.reaction is None and phase == "gather":
+        if self.reaction is None and self.recollecting():
+            self.fresh = False
+            self.read_recollected()
+            self.reaction = partial(self.after_recollection, step)
+        elif self.reaction is None and phase == "gather":
             self.fresh = False
             self.read_step_fields(step)
 
@@ -230,6 +237,7 @@ class FlowRun:
                 return END
             return self.transition(step.on_exhausted, step)
         self.state.update({"step": name, "waiting": None, "turns": 0})
+        self.state.pop("recollect", None)  # asking again belongs to the step that was left
         trail: list[str] = self.state.setdefault("trail", [])
         trail.append(name)
         del trail[:-TRAIL_LENGTH]
@@ -530,22 +538,87 @@ class FlowRun:
             self.thread.set_value(f.name.text, value, gathered=True)
         return problem is None
 
-    def question(self, step: FlowStep, f: GatherField) -> str:
+    def question(self, step: FlowStep | None, f: GatherField) -> str:
         if self.thread.attempts.get(f.name.text, 0) > 0 and f.retry_prompt is not None:
             return f.retry_prompt.text
         if f.prompt is not None and f.prompt.text.strip():
             return f.prompt.text
-        if step.gather_prompt is not None:
+        if step is not None and step.gather_prompt is not None:
             return step.gather_prompt.text
         return f"Please provide: {f.name.text}"
 
+    # --- fields asked again ----------------------------------------------------------------------
+
+    def owner(self, f: GatherField) -> FlowStep | None:
+        """The step that gathers `f` (None for the agent's own `GATHER`)."""
+        return next((s for s in self.steps.values() if any(g.name.text == f.name.text for g in s.gather)), None)
+
+    def gathered_before(self, name: str) -> bool:
+        """Whether the customer was already asked for the field here: the agent's `GATHER`, or a
+        step the flow has entered (a later step asks for its own fields when it is reached)."""
+        if any(f.name.text == name for f in self.agent.gather):
+            return True
+        visited: list[str] = self.state.get("visited", [])
+        return any(any(f.name.text == name for f in self.steps[s].gather) for s in visited if s in self.steps)
+
+    def recollect(self, names: list[str]) -> None:
+        """Ask again for these cleared fields before the step goes on."""
+        queue: list[str] = self.state.setdefault("recollect", [])
+        for name in names:
+            if name not in queue and self.gathered_before(name) and self.agent.gather_field(name) is not None:
+                queue.append(name)
+                self.thread.attempts.pop(name, None)
+        if not queue:
+            self.state.pop("recollect", None)
+
+    def recollecting(self) -> bool:
+        return bool(self.state.get("recollect"))
+
+    def next_recollected(self) -> GatherField | None:
+        for name in self.state.get("recollect", []):
+            f = self.agent.gather_field(name)
+            if f is not None and is_unset(self.thread, name):
+                return f
+        return None
+
+    def read_recollected(self) -> None:
+        """The answer to a field asked again: the fields being asked again are read from it; a
+        required one stays asked until it has a value, an optional one is asked once."""
+        queue: list[str] = self.state.get("recollect", [])
+        fields = [f for f in (self.agent.gather_field(n) for n in queue) if f is not None]
+        asked = self.thread.asked
+        self.read_fields([f for f in fields if is_unset(self.thread, f.name.text)])
+        self.state["recollect"] = [
+            f.name.text
+            for f in fields
+            if is_unset(self.thread, f.name.text) and (f.is_required or f.name.text != asked)
+        ]
+        self.thread.asked = None
+
+    def after_recollection(self, step: FlowStep) -> Outcome:
+        """Ask for the next field still missing; with all of them back, the step goes on where it was."""
+        if self.next_recollected() is not None:
+            self.ask_again()
+            return STAY
+        self.state.pop("recollect", None)
+        if self.state.get("waiting") == "gather":
+            return self.run_step(step, "gather")
+        self.ask_again()
+        return STAY
+
     def ask_again(self) -> None:
-        """Say the open question of the current step again (after a digression or a return)."""
+        """Say the open question of the current step again (after a digression or a return); a
+        field being asked again comes first."""
         name = self.state.get("step")
         step = self.steps.get(name or "")
         if step is None:
             return
         self.event(step.name.text, "resume")
+        recollected = self.next_recollected()
+        if recollected is not None:
+            self.say(self.question(self.owner(recollected), recollected))
+            self.thread.asked = recollected.name.text
+            return
         waiting = self.state.get("waiting")
         if waiting == "gather":
             missing = next((f for f in step.gather if f.is_required and is_unset(self.thread, f.name.text)), None)
@@ -596,8 +669,10 @@ class FlowRun:
     def interpret(self, step: FlowStep) -> Callable[[], Outcome] | None:
         """A correction (applied now: it is what the message gives), a sub-intent or a
         digression (to run when the flow advances); None when the message is an answer."""
-        if correct(self.engine, self.thread, self.agent, step, self.message, self.ctx) is not None:
+        correction = correct(self.engine, self.thread, self.agent, step, self.message, self.ctx)
+        if correction is not None:
             self.fresh = False
+            self.recollect(list(correction.cleared))
             return self.resume_after_correction
         # One question covers every side request possible here: the step's sub-intents first,
         # then its digressions, then the flow's.
@@ -631,15 +706,13 @@ class FlowRun:
             },
             self.thread,
         )
+        had = [f.name.text for f in self.agent.all_gather_fields() if not is_unset(self.thread, f.name.text)]
         moved = self.react(sub.reaction, step)
         if moved is not None:
             return moved
+        # A field its CLEAR emptied is asked again.
+        self.recollect([name for name in had if is_unset(self.thread, name)])
         if sub.resume:
-            # CLEAR in a sub-intent asks for the field again.
-            if self.state.get("waiting") != "gather" and any(
-                is_unset(self.thread, f.name.text) for f in step.gather if f.is_required
-            ):
-                self.state["waiting"] = "gather"
             self.ask_again()
         return STAY
 

@@ -474,6 +474,7 @@ class _Checker:
                 "attempts": self.mapping(self.name, self.integer(0, MAX_COUNT)),
                 "trail": names,
                 "visited": names,
+                "recollect": names,
                 "turns": self.integer(0, MAX_COUNT),
             },
         )
