@@ -149,11 +149,18 @@ class FlowRun:
 
     def read(self) -> None:
         """What the message is to the waiting step, and the values it gives (nothing is said and
-        no step moves yet). A flow that has not started reads its first message in its first
-        `GATHER` step."""
+        no step moves yet). A flow that has not started reads its first message for the fields
+        of its entry step, which gathers before anything of it can move; a halted step reads the
+        message when it is entered again."""
         name = self.state.get("step")
+        if name is None:
+            entry = self.steps.get(self.flow.entry or "")
+            if entry is not None and entry.gather and entry.when is None and not entry.is_reasoning:
+                self.fresh = False
+                self.read_step_fields(entry, entry.name.text)
+            return
         phase = PHASES.get(self.state.get("waiting") or "", "start")
-        step = self.steps.get(name or "")
+        step = self.steps.get(name)
         if step is None or phase == "start":
             return
         self.reaction = self.interpret(step)
@@ -494,10 +501,12 @@ class FlowRun:
         self.thread.asked = missing.name.text
         return False
 
-    def read_step_fields(self, step: FlowStep) -> None:
-        self.read_fields([f for f in step.gather if is_unset(self.thread, f.name.text)])
+    def read_step_fields(self, step: FlowStep, reader: str | None = None) -> None:
+        self.read_fields([f for f in step.gather if is_unset(self.thread, f.name.text)], reader)
 
-    def read_fields(self, fields: list[GatherField]) -> None:
+    def read_fields(self, fields: list[GatherField], reader: str | None = None) -> None:
+        """Store what the message gives for `fields`; `reader` is the step the values are for
+        (default: the current one)."""
         if not fields:
             return
         specs = [field_spec(self.agent, f, self.thread) for f in fields]
@@ -514,9 +523,9 @@ class FlowRun:
         for f in fields:
             extraction = found.get(f.name.text)
             if extraction is not None:
-                self.store(f, extraction.value)
+                self.store(f, extraction.value, reader)
 
-    def store(self, f: GatherField, raw: Any) -> bool:
+    def store(self, f: GatherField, raw: Any, reader: str | None = None) -> bool:
         value, problem = validate(f, raw)
         attempt = self.thread.attempts.get(f.name.text, 0) + 1
         self.thread.attempts[f.name.text] = attempt
@@ -525,7 +534,7 @@ class FlowRun:
             "value": value,
             "valid": problem is None,
             "attempt": attempt,
-            "step": self.state.get("step") or "",
+            "step": reader or self.state.get("step") or "",
         }
         if problem is not None:
             fields_out["reason"] = problem
