@@ -21,9 +21,11 @@ DELEGATE, COMPLETE), and each reads the state step 2 left: an answer that makes 
 escalates on that turn, and a route that becomes true with a `COMPLETE` rule hands off. The rest
 sit where what they decide is needed. An open multi-intent question was asked by this agent, so
 its answer is taken before anything routes (a yes routes the queued request), but after the
-triggers, which come first on every turn. A running `FLOW` is how its agent answers (step 11
-for a flow agent): it says its next question and moves by its own `THEN`s, so the agent's
-routes, delegates and rules take over once the flow has finished. The multi-intent plan picks
+triggers, which come first on every turn. A running `FLOW` is its agent's own answer (what
+step 11 is to other agents) and owns the conversation until it finishes: it says its next
+question and moves by its own `THEN`s (`HANDOFF`, `COMPLETE`, `ESCALATE`), so the agent's
+routes, delegates and rules do not cut into its questions and take over once it has finished;
+its extraction still comes before the triggers, like any other. The multi-intent plan picks
 the intent the routes read, so it comes just before them. The built-in return is a child's way
 out when nothing of its own took the message, so it comes after `COMPLETE`.
 
