@@ -234,3 +234,59 @@ def test_a_session_saved_while_a_cleared_field_is_asked_again_asks_and_fills_it_
         assert [(e.type, e.fields) for e in a.events] == [(e.type, e.fields) for e in b.events]
     assert texts(b) == ["Parcel P-2 goes to AB2."]
     assert b.ended
+
+
+SHIPPING_WITH_AGENT_GATHER = """
+AGENT: Shipping_Desk
+GOAL: "Ship a parcel a returning customer registered before"
+
+GATHER:
+  parcel:
+    PROMPT: "Which parcel number is it now?"
+    TYPE: string
+    EXTRACTION_PATTERN: "\\\\b(P-\\\\d+)\\\\b"
+    DEPENDS_ON: [postcode]
+
+FLOW:
+  steps: [where, confirm, sent]
+
+  where:
+    REASONING: false
+    GATHER:
+      - postcode: required
+        prompt: "Which postcode?"
+        extraction_pattern: "\\\\b([A-Z]{2}\\\\d)\\\\b"
+    CORRECTIONS: true
+    THEN: confirm
+
+  confirm:
+    REASONING: false
+    RESPOND: "Ship {{parcel}} to {{postcode}}?"
+    ON_INPUT:
+      - IF: input == "yes"
+        THEN: sent
+
+  sent:
+    REASONING: false
+    RESPOND: "Shipped {{parcel}} to {{postcode}}."
+    THEN: COMPLETE
+"""
+
+
+def test_a_field_of_the_agents_own_gather_cleared_by_a_correction_is_asked_again() -> None:
+    project = project_text(SHIPPING_WITH_AGENT_GATHER)
+    session = start_session(
+        project, "Shipping_Desk", RuntimeOptions(initial_values={"parcel": "P-1"}, trace_level="debug")
+    )
+    session.send("hi")
+    assert texts(session.send("AB1")) == ["Ship P-1 to AB1?"]
+    corrected = session.send("sorry, actually the postcode is AB2")
+    assert [(e.type, e.get("field")) for e in of_type(corrected.events, "correction", "correction_invalidation")] == [
+        ("correction", "postcode"),
+        ("correction_invalidation", "parcel"),
+    ]
+    assert texts(corrected) == ["Which parcel number is it now?"]
+    assert texts(session.send("P-5")) == ["Ship P-5 to AB2?"]
+    done = session.send("yes")
+    assert texts(done) == ["Shipped P-5 to AB2."]
+    assert done.ended
