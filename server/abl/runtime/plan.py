@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from abl.expr import compared_texts
-from abl.model.fields import writable_variables
+from abl.model.fields import WriteAccess
 from abl.model.steps import FlowStep
 from abl.model.types import Agent, Assignment, HandoffRoute, ReturnHandler, Scalar, Tool
 from abl.runtime.evaluation import referenced_paths
@@ -39,7 +39,7 @@ class AgentPlan:
     routes: tuple[HandoffRoute, ...]  # evaluation order: PRIORITY, then position; `WHEN: true` last
     routes_read_intent: bool
     intent_options: tuple[IntentOption, ...]
-    writable: frozenset[str]
+    write_access: WriteAccess  # what a returning child may write into this agent
     sensitive: frozenset[str]  # declared sensitive, or computed from a sensitive value (see `sensitive_names`)
     masks: dict[str, MaskRule]  # how each sensitive name is shown to the customer
     declared_sensitive: frozenset[str]  # marked `sensitive` in the file (trace fields of these names are redacted)
@@ -96,7 +96,7 @@ def build_plan(agent: Agent, project: Project) -> AgentPlan:
         routes=routes,
         routes_read_intent=reads_intent,
         intent_options=tuple(IntentOption(i.name.text, i.description) for i in agent.intents),
-        writable=writable_variables(agent),
+        write_access=WriteAccess(agent),
         sensitive=frozenset(masks),
         masks=masks,
         declared_sensitive=frozenset(
