@@ -69,8 +69,8 @@ def return_target_not_writable(check: Check, agent: Agent) -> None:
             check.report(
                 "RETURN_TARGET_NOT_WRITABLE",
                 f"`{text}` is not writable by {agent.name.text}: its `MEMORY` grants it only read access "
-                f"({_granted(declaration)} on `{declaration.name.text}`), {refused}; "
-                "give the path `ACCESS: readwrite`, or return the value into a session variable",
+                f"({_granted(declaration)}), {refused}; {_advice(declaration)}, or return the value into "
+                "a session variable",
                 name.range,
                 related=(
                     (
@@ -84,7 +84,17 @@ def return_target_not_writable(check: Check, agent: Agent) -> None:
 
 
 def _granted(declaration: MemoryVar) -> str:
-    return "`ACCESS: read`" if declaration.access_key == "ACCESS" else "listed under `READS:`"
+    path = declaration.name.text
+    if declaration.access_key == "ACCESS":
+        return f"`ACCESS: read` on `{path}`"
+    return f"`{path}` is listed under `READS:`"
+
+
+def _advice(declaration: MemoryVar) -> str:
+    path = declaration.name.text
+    if declaration.access_key == "ACCESS":
+        return f"give `{path}` `ACCESS: readwrite`"
+    return f"declare `{path}` outside `READS:` with `ACCESS: readwrite`"
 
 
 def _allow_writing(declaration: MemoryVar) -> tuple[Fix, ...]:
