@@ -129,10 +129,11 @@ class Launcher:
         return judged
 
 
-def conversation_loader() -> ProjectLoader:
+def conversation_loader(launcher: Launcher | None = None) -> ProjectLoader:
     """The loader conversation tests run with (`abl test`, pytest): a project's errors
-    (`path:line:col: error[CODE] message`) fail its tests, as they stop `abl run`."""
-    launcher = Launcher()
+    (`path:line:col: error[CODE] message`) fail its tests, as they stop `abl run`. A caller
+    that reads the projects itself first passes its `launcher`, so each is judged once."""
+    launcher = launcher if launcher is not None else Launcher()
 
     def load(path: Path) -> Project:
         try:

@@ -111,6 +111,7 @@ LINT_CODES = {
     "TEMPLATE_SINGLE_BRACE": H,
     # Writes into the parent that the runtime refuses (seed 004, troubleshooting).
     "RETURN_TARGET_NOT_DECLARED": W,
+    "RETURN_TARGET_NOT_WRITABLE": W,
     # An author's pattern that backtracks for ever on what a customer types.
     "PATTERN_BACKTRACKS": W,
 }

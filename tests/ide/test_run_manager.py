@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from abl.ide.runs import LocatedEvent, RunManager
-from abl.workspace import load_project
+from abl.workspace import Project, load_project
 
 LOAN = Path(__file__).resolve().parents[2] / "examples" / "loan-supervisor"
 
@@ -64,3 +64,23 @@ def test_the_resume_is_located_at_the_returnable_route_after_a_reset():
     assert resume.location is not None
     text = (LOAN / "loan-supervisor.agent.abl").read_text().splitlines()
     assert "TO: Income_Capture_Agent" in text[resume.location.range.start.line]
+
+
+def test_a_run_carries_what_its_agents_declare_that_does_not_run_locally():
+    project = Project("/")
+    project.update(
+        "/desk.agent.abl",
+        'SUPERVISOR: Desk\nGOAL: "Route"\n\nCONSTRAINTS:\n  always:\n    - REQUIRE order_id IS SET\n\n'
+        "HANDOFF:\n  - TO: Helper\n    WHEN: true\n    HISTORY: full\n    ON_FAILURE: continue\n    RETURN: false\n",
+    )
+    project.update("/helper.agent.abl", 'AGENT: Helper\nGOAL: "Help"\n\nHOOKS:\n  on_message:\n    - LOG: "seen"\n')
+    project.update(
+        "/elsewhere.agent.abl",
+        'AGENT: Elsewhere\nGOAL: "Never reached"\n\nCONSTRAINTS:\n  always:\n    - REQUIRE x IS SET\n',
+    )
+    run = RunManager().start(project, "Desk")
+    assert [(n.agent, n.construct, n.path, n.range.start.line) for n in run.not_enforced] == [
+        ("Desk", "CONSTRAINTS", "/desk.agent.abl", 3),
+        ("Helper", "HOOKS", "/helper.agent.abl", 3),
+    ]
+    assert not loan_runs()[0].get("run-1").not_enforced  # seed 004's example runs whole

@@ -176,3 +176,26 @@ async def test_bad_requests_are_refused_not_fatal(runner: LanguageClient):
         await request(runner, "abl/run/start", {"uri": agent_file(runner).as_uri(), "agent": "Nobody"})
     started = await request(runner, "abl/run/start", {"uri": agent_file(runner).as_uri()})
     assert field(started, "runId")
+
+
+async def test_a_run_says_what_the_local_runtime_does_not_enforce(runner: LanguageClient):
+    path = agent_file(runner)
+    started = await request(runner, "abl/run/start", {"uri": path.as_uri()})
+    assert field(started, "notEnforced") == []
+    with_constraints = path.read_text().replace(
+        "HANDOFF:", "CONSTRAINTS:\n  always:\n    - REQUIRE annual_income IS SET\n\nHANDOFF:", 1
+    )
+    runner.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(path.as_uri(), "abl", 1, with_constraints))
+    )
+    started = await request(runner, "abl/run/start", {"uri": path.as_uri()})
+    (item,) = field(started, "notEnforced")
+    line = with_constraints.splitlines().index("CONSTRAINTS:")
+    assert (field(item, "construct"), field(item, "agent"), field(item, "instead")) == (
+        "CONSTRAINTS",
+        "Loan_Supervisor",
+        "constraints are not enforced",
+    )
+    location = field(item, "location")
+    assert field(location, "uri") == path.as_uri()
+    assert field(field(field(location, "range"), "start"), "line") == line

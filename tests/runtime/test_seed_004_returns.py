@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine_support import loan, of_type, one, texts, thread_of, types
 
+from abl.runtime import Session
 from abl.runtime.models import EmbeddedModel, IntentDecision, ScriptedModel
 
 ON_RETURN_BLOCK = """    ON_RETURN:
@@ -421,6 +422,71 @@ def test_an_undeclared_map_target_is_a_memory_error() -> None:
         "MAP",
     )
     assert "yearly_income" not in thread_of(session, "Loan_Supervisor").values
+
+
+READ_ONLY_MEMORY = (
+    '      DESCRIPTION: "Annual income in whole currency units, collected by the income agent."\n',
+    '      DESCRIPTION: "Annual income in whole currency units, collected by the income agent."\n'
+    "  persistent:\n"
+    "    - user.credit_tier\n"
+    "      ACCESS: read\n"
+    "    - user.offer_stage\n"
+    "      ACCESS: readwrite\n"
+    "    READS: [user.segment]\n",
+)
+
+
+def _returns_writing(*lines: str) -> Session:
+    return loan(READ_ONLY_MEMORY, ("        annual_income: annual_income\n", "".join(lines)))
+
+
+def test_a_set_into_a_read_only_persistent_path_applies_none_of_the_effects() -> None:
+    session = _returns_writing(
+        "        annual_income: annual_income\n",
+        "      SET:\n",
+        '        user.offer_stage = "income"\n',
+        '        user.credit_tier = "gold"\n',
+    )
+    session.send("I want a loan offer")
+    turn = session.send("85000")
+    error = one(turn.events, "memory_error")
+    assert (error.get("target"), error.get("source"), error.get("code")) == (
+        "user.credit_tier",
+        "SET",
+        "read_only_target",
+    )
+    assert "may only read" in str(error.get("cause")) and "ACCESS: read" in str(error.get("cause"))
+    handler = one(turn.events, "handoff_return_handler")
+    assert handler.get("mappedFields") == [] and handler.get("setFields") == []
+    values = thread_of(session, "Loan_Supervisor").values
+    assert "annual_income" not in values and "user.offer_stage" not in values and "user.credit_tier" not in values
+
+
+def test_a_map_or_clear_into_a_path_listed_under_reads_is_refused_too() -> None:
+    session = _returns_writing(
+        "        annual_income: annual_income\n        annual_income: user.segment.income\n",
+        "      CLEAR: [user.credit_tier]\n",
+    )
+    session.send("I want a loan offer")
+    turn = session.send("85000")
+    errors = [(e.get("target"), e.get("source"), e.get("code")) for e in of_type(turn.events, "memory_error")]
+    assert errors == [
+        ("user.segment.income", "MAP", "read_only_target"),
+        ("user.credit_tier", "CLEAR", "read_only_target"),
+    ]
+    assert "READS:" in str(of_type(turn.events, "memory_error")[0].get("cause"))
+    assert "annual_income" not in thread_of(session, "Loan_Supervisor").values
+
+
+def test_a_path_the_parent_may_write_is_written() -> None:
+    session = _returns_writing(
+        "        annual_income: annual_income\n", '      SET:\n        user.offer_stage = "income"\n'
+    )
+    session.send("I want a loan offer")
+    turn = session.send("85000")
+    assert not of_type(turn.events, "memory_error")
+    handler = one(turn.events, "handoff_return_handler")
+    assert handler.get("mappedFields") == ["annual_income"] and handler.get("setFields") == ["user.offer_stage"]
 
 
 def test_only_lowercase_true_makes_a_route_returnable() -> None:

@@ -11,6 +11,7 @@ import pytest
 from engine_support import loan, of_type, one, project_text, texts
 
 from abl.runtime import RuntimeOptions, Session, start_session
+from abl.runtime.local_limits import not_enforced
 from abl.workspace import load_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -168,3 +169,37 @@ HANDOFF:
     assert (completed.get("outcome"), completed.get("code")) == ("error", "remote_target")
     assert "another deployment" in completed.get("cause")
     assert texts(turn) == ["Our partner cannot be reached from here."]
+
+
+def test_the_catalogue_of_what_does_not_run_locally_covers_profiles_recall_and_judged_switches() -> None:
+    text = """SUPERVISOR: Hub
+GOAL: "Route"
+USE BEHAVIOR_PROFILE: calm_voice
+MEMORY:
+  recall:
+    - ON: session:start
+      ACTION: inject_context
+      INSTRUCTION: "Greet returning customers by name"
+POLICIES:
+  - NAME: refunds
+HANDOFF:
+  - TO: Helper
+    WHEN: true
+    ENABLED_WHEN: "the customer is a member"
+    RETURN: false
+
+AGENT: Helper
+GOAL: "Help"
+"""
+    hub = project_text(text).agent("Hub")
+    assert hub is not None
+    assert [(n.construct, n.line, n.instead) for n in not_enforced(hub)] == [
+        ("USE BEHAVIOR_PROFILE", 3, "behavior profiles are not applied"),
+        ("MEMORY recall", 5, "nothing is recalled into the conversation"),
+        ("POLICIES", 9, "policies are not enforced"),
+        (
+            "ENABLED_WHEN of the route to `Helper`",
+            14,
+            "a natural-language condition is not judged; the route stays enabled",
+        ),
+    ]

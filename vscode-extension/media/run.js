@@ -39,6 +39,8 @@
   const sendButton = el("button", { type: "submit", id: "send" }, "Send");
   const form = el("form", { class: "composer" }, input, sendButton);
   const errorBox = el("div", { class: "error", role: "alert", id: "error", hidden: "" });
+  // What the run's agents declare that the local runtime does not enforce, for the whole run.
+  const notice = el("div", { class: "notice", role: "note", id: "not-enforced", hidden: "" });
 
   const levelSelect = el("select", { id: "level", "aria-label": "Trace level" });
   for (const level of LEVELS) levelSelect.append(el("option", { value: level }, level));
@@ -48,6 +50,7 @@
 
   app.append(
     toolbar,
+    notice,
     el("div", { class: "columns" },
       el("section", { class: "chat-column", "aria-label": "Chat" }, chat, errorBox, form),
       el("section", { class: "trace-column", "aria-label": "Trace" },
@@ -120,6 +123,18 @@
     }
   }
 
+  function renderNotice(shown) {
+    notice.replaceChildren();
+    if (!shown) { notice.setAttribute("hidden", ""); return; }
+    const list = el("ul", {});
+    for (const line of shown.lines) {
+      list.append(el("li", {}, el("button", { type: "button", class: "reveal", title: "Show in the editor",
+        onclick: () => vscode.postMessage({ type: "reveal", location: line.location }) }, line.text)));
+    }
+    notice.append(el("p", {}, shown.heading), list);
+    notice.removeAttribute("hidden");
+  }
+
   function renderAll() { renderChat(); renderTimeline(); renderState(); }
 
   function showError(message) {
@@ -152,6 +167,7 @@
         state.events = message.events.slice();
         state.run = message.state;
         showError("");
+        renderNotice(message.notice);
         renderAll();
         // Only a new conversation takes the focus: a page that loads again (the panel came back
         // into view) must not pull it away from where the user is typing.

@@ -5,6 +5,8 @@ unknown agent or an unreadable file stops here with the reasons (exit 2). With a
 `--script`, an interactive chat starts (`abl.cli.chat`). Otherwise each line of the script (or
 of piped stdin) is one user message and each reply is printed as `[Agent_Name] text` on stdout;
 the trace goes to stderr only when `--trace` asks for it, so stdout can be compared across runs.
+Before the first message, stderr lists what the agents of the run declare that the local runtime
+does not enforce (`abl.cli.notices`).
 Slash commands belong to the interactive chat: in a script or piped input, a line that is one of
 the chat's commands (`/vars`, `/trace`, ...) is skipped with a note on stderr, never sent to the
 agent as a customer message.
@@ -24,6 +26,7 @@ from typing import IO, Any, TextIO
 
 from abl.cli.chat import COMMANDS, ChatLoop
 from abl.cli.driver import TRACE_LEVELS, Driver, reason
+from abl.cli.notices import print_not_enforced
 from abl.cli.terminal import add_color_option
 from abl.launch import LaunchRefused, launch, read_project
 from abl.runtime import RuntimeOptions, Session, SessionError, start_session
@@ -86,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
     except UsageProblem as problem:
         print(str(problem), file=sys.stderr)
         return 2
+    print_not_enforced("abl run", [(driver.project, driver.agent)], sys.stderr)
     interactive = args.script is None and sys.stdin.isatty()
     if interactive:
         status = ChatLoop(driver, trace_level=args.trace or "standard", color=args.color).run()

@@ -17,12 +17,13 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from abl.cli.notices import print_not_enforced
 from abl.cli.terminal import add_color_option, wants_color
-from abl.launch import conversation_loader
+from abl.launch import Launcher, LaunchRefused, conversation_loader
 from abl.runtime.testing.coverage import Coverage, compute_coverage
 from abl.runtime.testing.format import Conversation, ConversationFile
 from abl.runtime.testing.loader import discover, load_file
@@ -37,6 +38,7 @@ from abl.runtime.testing.records import (
 from abl.runtime.testing.render import coverage_full, coverage_short, render_failure, status_line, summary_line
 from abl.runtime.testing.runner import ConversationResult, ProjectProblem, Runner
 from abl.runtime.testing.yamlread import FormatError
+from abl.workspace import Project
 
 _GREEN, _RED, _YELLOW, _BOLD, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[0m"
 
@@ -112,11 +114,13 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         return 2
     color = emit is None and wants_color(args.color)
-    runner = Runner(conversation_loader())
+    launcher = Launcher()
+    runner = Runner(conversation_loader(launcher))
     unknown = _unselected(loaded, keep, args.keyword, args.names)
     if unknown:
         print(f"abl test: error: {unknown}", file=sys.stderr)
         return 2
+    print_not_enforced("abl test", _starts(launcher, loaded, keep), sys.stderr)
     results = _run(runner, loaded, keep, color=color, stop_early=args.exitfirst, emit=emit)
     failed = [r for r in results if r.status in ("failed", "error")]
     if emit is not None:
@@ -168,6 +172,20 @@ def _run(
             if stop_early and result.status in ("failed", "error"):
                 return results
     return results
+
+
+def _starts(
+    launcher: Launcher, files: list[ConversationFile], keep: Callable[[Conversation], bool]
+) -> Iterator[tuple[Project, str]]:
+    """(project, entry agent) of each file with a selected conversation; a project that cannot
+    run is left to its tests, which report why."""
+    for test_file in files:
+        if not any(keep(c) for c in test_file.conversations):
+            continue
+        try:
+            yield launcher.project(test_file.project.resolve()), test_file.agent
+        except LaunchRefused:
+            continue
 
 
 def _json_lines(record: dict[str, Any]) -> None:

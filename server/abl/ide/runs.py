@@ -26,6 +26,7 @@ from abl.model import Agent
 from abl.model.steps import FlowStep
 from abl.model.types import HandoffRoute
 from abl.runtime import RuntimeOptions, Session, SessionError, start_session
+from abl.runtime.local_limits import NotEnforced, reachable_not_enforced
 from abl.runtime.testing.recorder import RecordedTurn, Recording
 from abl.runtime.testing.recorder import write as write_test
 from abl.runtime.trace import TraceEvent, TraceLevel
@@ -76,6 +77,8 @@ class Run:
     recording: Recording
     locator: EventLocator
     greeting_events: list[LocatedEvent] = field(default_factory=list)
+    # What the agents this run may reach declare that the local runtime does not enforce.
+    not_enforced: tuple[NotEnforced, ...] = ()
     loaded_from: str | None = None  # the saved session this conversation continues, until a reset
 
 
@@ -141,6 +144,7 @@ class RunManager:
             start_events=tuple(e.to_dict() for e in session.trace),
         )
         run = Run(run_id, copy, name, session, TraceLevel.parse(trace_level), recording, locator)
+        run.not_enforced = tuple(reachable_not_enforced(copy, name))
         run.greeting_events = [locator.locate(e) for e in session.trace if e.at_level(run.level) is not None]
         self._runs[run_id] = run
         return run

@@ -1,7 +1,9 @@
 """Running agents from any editor: the `abl/run/*` methods and the `abl.runAgent` command.
 
 Requests (params and results in camelCase, documented with a JSON Schema in docs/editors.md):
-- `abl/run/start` `{uri, agent?, model?, mocks?, traceLevel?}` → `{runId, agent, greeting, events}`;
+- `abl/run/start` `{uri, agent?, model?, mocks?, traceLevel?}` → `{runId, agent, greeting, events,
+  notEnforced}` (`notEnforced`: `[{construct, agent, instead, location}]`, what the agents the
+  run may reach declare that the local runtime does not enforce, `runtime.local_limits`);
   refused (InvalidParams, with the errors in `data.problems`) while the project has errors.
 - `abl/run/send` `{runId, text}` → `{replies: [{agent, text}], activeAgent, events, ended}`;
 - `abl/run/reset` `{runId}` → `{greeting, events}`;
@@ -25,6 +27,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from abl.ide.runs import LocatedEvent, RunError, RunManager
 from abl.lsp.convert import path_to_uri, uri_to_path
 from abl.lsp.server import AblServer, guarded, log
+from abl.runtime.local_limits import NotEnforced
 from abl.runtime.testing.yamlread import FormatError, LineDict, plain, read_yaml
 
 EVENT = "abl/run/event"
@@ -73,6 +76,21 @@ def register(server: AblServer) -> None:
             }
         return out
 
+    def not_enforced_json(ls: AblServer, item: NotEnforced) -> dict[str, Any]:
+        where = ls.positions(item.path).range_to_client(item.range)
+        return {
+            "construct": item.construct,
+            "agent": item.agent,
+            "instead": item.instead,
+            "location": {
+                "uri": path_to_uri(item.path),
+                "range": {
+                    "start": {"line": where.start.line, "character": where.start.character},
+                    "end": {"line": where.end.line, "character": where.end.character},
+                },
+            },
+        }
+
     def notify(ls: AblServer, run_id: str, events: list[LocatedEvent]) -> list[dict[str, Any]]:
         shown = [event_json(ls, e) for e in events]
         for event in shown:
@@ -100,7 +118,14 @@ def register(server: AblServer) -> None:
             raise RunRefused(str(err), err.problems) from None
         events = notify(ls, run.id, run.greeting_events)
         greeting = [{"agent": r.agent, "text": r.text} for r in run.session.greeting]
-        return {"runId": run.id, "agent": run.agent, "greeting": greeting, "events": events}
+        not_enforced = [not_enforced_json(ls, item) for item in run.not_enforced]
+        return {
+            "runId": run.id,
+            "agent": run.agent,
+            "greeting": greeting,
+            "events": events,
+            "notEnforced": not_enforced,
+        }
 
     @server.feature("abl/run/start")
     @guarded(lambda: None)

@@ -1,7 +1,7 @@
 """The semantic model: typed agents, routes, history specs and returns, with source ranges."""
 
 from abl.gcpause import paused_gc
-from abl.model.fields import declared_variables, produced_fields, set_targets, writable_variables
+from abl.model.fields import WriteAccess, WriteRefusal, declared_variables, produced_fields, set_targets
 from abl.model.lower import lower, parse_failure
 from abl.model.types import *  # noqa: F403  (the model's vocabulary is its public API)
 from abl.model.types import Agent, Document
@@ -17,11 +17,12 @@ def load_document(text: str, path: str = "<memory>") -> Document:
 __all__ = [
     "Agent",
     "Document",
+    "WriteAccess",
+    "WriteRefusal",
     "declared_variables",
     "load_document",
     "lower",
     "parse_failure",
     "produced_fields",
     "set_targets",
-    "writable_variables",
 ]

@@ -8,7 +8,10 @@ maps, and `CALL ... AS` names. A dotted name counts by its root.
 
 from __future__ import annotations
 
-from abl.model.types import Agent
+import re
+from dataclasses import dataclass
+
+from abl.model.types import Agent, MemoryVar
 
 
 def root(name: str) -> str:
@@ -56,11 +59,55 @@ def set_targets(agent: Agent) -> set[str]:
     return out
 
 
-def writable_variables(agent: Agent) -> frozenset[str]:
-    """What a returning child may write into this agent: its `MEMORY` variables and `GATHER`
-    fields. A return whose `MAP`, `SET` or `CLEAR` names anything else (by its root) is refused
-    as a whole at runtime: `memory_error`, and none of its effects apply (seed 004)."""
-    return frozenset(v.name.text for v in agent.memory) | {f.name.text for f in agent.all_gather_fields()}
+RESERVED_TARGET = "reserved_target"
+UNDECLARED_TARGET = "undeclared_target"
+READ_ONLY_TARGET = "read_only_target"
+_INDEX = re.compile(r"\[[^\]]*\]")
+
+
+@dataclass(frozen=True, slots=True)
+class WriteRefusal:
+    """Why an agent may not write a variable: `code` is the `memory_error` code; a read-only
+    target carries the declaration that grants only read access."""
+
+    code: str
+    declaration: MemoryVar | None = None
+
+
+class WriteAccess:
+    """What a returning child may write into an agent (seed 004: "The parent must be allowed to
+    write each `MAP` and `SET` target"). The agent may write its `MEMORY` session variables, its
+    `GATHER` fields and the persistent paths it does not declare read-only (`ACCESS: read`, or
+    listed under `READS:`); not a name starting with `_` (the runtime's own) nor anything it does
+    not declare. A dotted target is judged by its longest declared prefix (`user.tier.level` by
+    `user.tier`, `offer.stage` by `offer`). The runtime and the checker both ask this."""
+
+    def __init__(self, agent: Agent) -> None:
+        declared: dict[str, list[MemoryVar]] = {}
+        for var in agent.memory:
+            declared.setdefault(var.name.text, []).append(var)
+        self._gathered = frozenset(f.name.text for f in agent.all_gather_fields())
+        self._declared = declared
+
+    def refusal(self, target: str) -> WriteRefusal | None:
+        """None when the agent may write `target`, else why not."""
+        if target.startswith("_"):
+            return WriteRefusal(RESERVED_TARGET)
+        for prefix in _prefixes(target):
+            if prefix in self._gathered:
+                return None
+            found = self._declared.get(prefix)
+            if found:
+                if any(var.writable for var in found):
+                    return None
+                return WriteRefusal(READ_ONLY_TARGET, found[0])
+        return WriteRefusal(UNDECLARED_TARGET)
+
+
+def _prefixes(target: str) -> list[str]:
+    """`a.b[0].c` → `a.b.c`, `a.b`, `a`: the names that may declare it, longest first."""
+    parts = _INDEX.sub("", target).split(".")
+    return [".".join(parts[:end]) for end in range(len(parts), 0, -1)]
 
 
 def declared_variables(agent: Agent) -> set[str]:

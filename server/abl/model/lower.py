@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from abl.expr import parse_condition
 from abl.model import history
@@ -307,7 +308,7 @@ class _Lowering:
             key = part.key.lower()
             if key in ("session", "persistent", "reads", "writes"):
                 scope = "session" if key == "session" else "persistent"
-                agent.memory.extend(self.memory_vars(part, scope))
+                agent.memory.extend(self.memory_vars(part, scope, _shorthand_access(part)))
             elif key == "remember":
                 agent.remember.extend(self.remember(part))
             elif key == "recall":
@@ -326,9 +327,13 @@ class _Lowering:
                     )
                 )
 
-    def memory_vars(self, node: Node, scope: str) -> Iterator[MemoryVar]:
+    def memory_vars(
+        self, node: Node, scope: str, implied: tuple[str, str, Range | None] = ("readwrite", "", None)
+    ) -> Iterator[MemoryVar]:
+        """The variables of one `MEMORY` sub-block; `implied` is the access its key gives
+        (`READS:`, `WRITES:`), which a fact's own `ACCESS` overrides."""
         for name in self.names(node) if node.has_value else []:
-            yield MemoryVar(name, scope)
+            yield MemoryVar(name, scope, access=implied[0], access_key=implied[1], access_range=implied[2])
         for child in node.children:
             content = child.content if child.is_item else child
             if content is None:
@@ -338,7 +343,8 @@ class _Lowering:
                 text, _ = unquote(content.value)
                 name = Name(text, content.value_range)
             elif content.is_entry and not child.is_item and content.key.lower() in ("reads", "writes"):
-                yield from self.memory_vars(content, scope)  # `persistent: READS: [...]` shorthand
+                # `persistent: READS: [...]` shorthand
+                yield from self.memory_vars(content, scope, _shorthand_access(content))
                 continue
             elif content.is_entry and child.is_item and self._names_the_item(content, scope):
                 # The object form `- name: order_id` / `- PATH: user.x`: the value is the name.
@@ -358,7 +364,17 @@ class _Lowering:
                 sensitive=_is_true(self.scalar(find_entry(props, "SENSITIVE"))),
                 display=self.scalar(find_entry(props, "SENSITIVE_DISPLAY")),
                 mask=self.mask_config(find_entry(props, "MASK_CONFIG")),
+                **self.access(find_entry(props, "ACCESS"), implied),
             )
+
+    def access(self, node: Node | None, implied: tuple[str, str, Range | None]) -> dict[str, Any]:
+        """A fact's `ACCESS`, else the access its sub-block implies; a value that is not one of
+        the three keeps the default (the structure check reports it)."""
+        written = self.scalar(node)
+        if written is not None and written.lower in _ACCESS_VALUES:
+            return {"access": written.lower, "access_key": "ACCESS", "access_range": written.range}
+        access, key, where = implied
+        return {"access": access, "access_key": key, "access_range": where}
 
     @staticmethod
     def _names_the_item(content: Node, scope: str) -> bool:
@@ -846,6 +862,19 @@ def _set_identity(key: str):
 
 
 # Sections whose handlers may write variables (besides FLOW, HOOKS and ON_ERROR, read on their own).
+_ACCESS_VALUES = frozenset({"read", "write", "readwrite"})
+
+
+def _shorthand_access(node: Node) -> tuple[str, str, Range | None]:
+    """`READS:` lists paths the agent only reads, `WRITES:` paths it only writes."""
+    key = node.key.lower()
+    if key == "reads":
+        return "read", "READS", node.key_range
+    if key == "writes":
+        return "write", "WRITES", node.key_range
+    return "readwrite", "", None
+
+
 _HANDLER_SECTIONS = frozenset(
     {"TOOLS", "ON_START", "ACTION_HANDLERS", "ACTIONS", "RICH_CONTENT", "FORMATS", "ESCALATE", "HOOKS", "ON_ERROR"}
 )

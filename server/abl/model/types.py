@@ -276,6 +276,16 @@ class MemoryVar:
     sensitive: bool = False
     display: Scalar | None = None  # SENSITIVE_DISPLAY: redact | mask | replace
     mask: tuple[tuple[str, str], ...] = ()  # MASK_CONFIG as written: (key, value)
+    # A persistent fact's `ACCESS` (`read`, `write`, `readwrite`), lowercased; the `READS:` and
+    # `WRITES:` shorthands give `read` and `write`. `access_key` is the key that says so
+    # (`ACCESS`, `READS`, `WRITES`, or "" for the default) and `access_range` where it is written.
+    access: str = "readwrite"
+    access_key: str = ""
+    access_range: Range | None = None
+
+    @property
+    def writable(self) -> bool:
+        return self.access != "read"
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,8 +129,9 @@ class Engine:
                 "warning",
                 {
                     "code": "not_run_locally",
-                    "constructs": list(not_run),
-                    "message": f"{thread.agent} declares what the local runtime does not run: " + "; ".join(not_run),
+                    "constructs": [n.text for n in not_run],
+                    "message": f"{thread.agent} declares what the local runtime does not run: "
+                    + "; ".join(n.text for n in not_run),
                 },
                 thread,
             )

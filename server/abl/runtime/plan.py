@@ -11,26 +11,17 @@ import re
 from dataclasses import dataclass
 
 from abl.expr import compared_texts
-from abl.model.fields import writable_variables
+from abl.model.fields import WriteAccess
 from abl.model.steps import FlowStep
 from abl.model.types import Agent, Assignment, HandoffRoute, ReturnHandler, Scalar, Tool
 from abl.runtime.evaluation import referenced_paths
+from abl.runtime.local_limits import NotEnforced, not_enforced
 from abl.runtime.models import IntentOption, ToolParamSpec, ToolSpec
 from abl.runtime.templates import MaskRule
 from abl.workspace import Project
 
 DEFAULT_REASONING_ITERATIONS = 10  # tool calls a reasoning agent may make for one message
 INTENT_PATH = ("intent", "category")
-# Sections the local runtime does not run, and what happens instead (said once per thread).
-SECTIONS_NOT_RUN = {
-    "CONSTRAINTS": "constraints are not enforced",
-    "GUARDRAILS": "guardrails do not check messages",
-    "HOOKS": "hooks do not run",
-    "NLU": "NLU patterns and entities are not used (INTENTS classify the message)",
-    "ATTACHMENTS": "no files can be uploaded",
-    "ROUTING": "ROUTING does not route (HANDOFF does)",
-    "ACTION_HANDLERS": "only a step's own ON_ACTION answers a button",
-}
 
 
 @dataclass(slots=True)
@@ -39,7 +30,7 @@ class AgentPlan:
     routes: tuple[HandoffRoute, ...]  # evaluation order: PRIORITY, then position; `WHEN: true` last
     routes_read_intent: bool
     intent_options: tuple[IntentOption, ...]
-    writable: frozenset[str]
+    write_access: WriteAccess  # what a returning child may write into this agent
     sensitive: frozenset[str]  # declared sensitive, or computed from a sensitive value (see `sensitive_names`)
     masks: dict[str, MaskRule]  # how each sensitive name is shown to the customer
     declared_sensitive: frozenset[str]  # marked `sensitive` in the file (trace fields of these names are redacted)
@@ -49,7 +40,7 @@ class AgentPlan:
     steps: dict[str, FlowStep]  # flow steps by name (the first of a name)
     tools: tuple[ToolSpec, ...]  # what the agent may call when it reasons
     max_iterations: int
-    not_run: tuple[str, ...]  # what the agent declares that does not run locally, and why
+    not_run: tuple[NotEnforced, ...]  # what the agent declares that does not run locally (`local_limits`)
 
     @property
     def name(self) -> str:
@@ -96,7 +87,7 @@ def build_plan(agent: Agent, project: Project) -> AgentPlan:
         routes=routes,
         routes_read_intent=reads_intent,
         intent_options=tuple(IntentOption(i.name.text, i.description) for i in agent.intents),
-        writable=writable_variables(agent),
+        write_access=WriteAccess(agent),
         sensitive=frozenset(masks),
         masks=masks,
         declared_sensitive=frozenset(
@@ -111,7 +102,7 @@ def build_plan(agent: Agent, project: Project) -> AgentPlan:
         max_iterations=int(limit.text)
         if limit is not None and limit.text.strip().isdigit()
         else DEFAULT_REASONING_ITERATIONS,
-        not_run=_not_run(agent),
+        not_run=not_enforced(agent),
     )
 
 
@@ -201,21 +192,6 @@ def _assignments(agent: Agent) -> list[Assignment]:
         if route.on_return is not None:
             found.extend(route.on_return.set)
     return found
-
-
-def _not_run(agent: Agent) -> tuple[str, ...]:
-    found = [
-        f"{node.key}: {SECTIONS_NOT_RUN[node.key.upper()]}"
-        for node in agent.sections[1:]
-        if node.key.upper() in SECTIONS_NOT_RUN
-    ]
-    if agent.remember or any(var.scope == "persistent" for var in agent.memory):
-        found.append("MEMORY persistent/remember: nothing is stored beyond the session")
-    if agent.on_start is not None and agent.on_start.not_run:
-        found.append("DELEGATE in ON_START: the greeting is given without it")
-    for step in agent.flow.written if agent.flow is not None else ():
-        found.extend(f"{key.text} in step `{step.name.text}`: the step goes on without it" for key in step.not_run)
-    return tuple(found)
 
 
 def cached_plan(agent: Agent, project: Project) -> AgentPlan:

@@ -7,8 +7,9 @@ to itself (the built-in return; the message is forwarded). Then, in order:
 1. the parent becomes active again; with history `full` or `last_n` the child's replies join the
    parent's conversation, and a forwarded message joins it as a customer message;
 2. the effects, all or nothing: `MAP` (only child fields with a value), then `SET`, then `CLEAR`,
-   then a handler's `RESPOND`. A target the parent may not write (not declared in its `MEMORY`
-   or `GATHER`, or a reserved `_` name) cancels every effect and emits `memory_error`;
+   then a handler's `RESPOND`. A target the parent may not write (`abl.model.WriteAccess`: not
+   declared in its `MEMORY` or `GATHER`, a persistent path it may only read, or a reserved `_`
+   name) cancels every effect and emits `memory_error`;
 3. `handoff_return_handler`, then the action the model decided (`OnReturn.effective_action`, else
    the handler's `RESUME_INTENT`): `continue`, or `resume_intent`, which replays one message
    through the parent's routes, one level deep (`resume_intent_depth_limit` beyond). A parent in
@@ -25,7 +26,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from abl.model.fields import root
+from abl.model.fields import RESERVED_TARGET, WriteRefusal
 from abl.model.types import HandoffRoute, OnReturn, ReturnHandler, read_flag
 from abl.runtime.agenda import NOTHING, AnswerIfSilent, EndReplay, GiveBack, Handle, ResumeFlow, Steps, SurfaceQueue
 from abl.runtime.engine import Engine, TurnContext
@@ -297,15 +298,21 @@ def _apply_effects(
         + [("CLEAR", name) for name in clears]
     )
     denied = [
-        (source, target, *problem)
+        (source, target, refusal)
         for source, target in targets
-        if (problem := _not_writable(plan.writable, target, parent.agent)) is not None
+        if (refusal := plan.write_access.refusal(target)) is not None
     ]
     if denied:
-        for source, target, code, reason in denied:
+        for source, target, refusal in denied:
             engine.emit(
                 "memory_error",
-                {"target": target, "source": source, "code": code, "cause": reason, "from": child.agent},
+                {
+                    "target": target,
+                    "source": source,
+                    "code": refusal.code,
+                    "cause": _refusal_cause(refusal, target, parent.agent),
+                    "from": child.agent,
+                },
                 parent,
             )
         return [], [], [], None
@@ -400,12 +407,14 @@ def _action(
     return action, resume_with
 
 
-def _not_writable(writable: frozenset[str], target: str, parent: str) -> tuple[str, str] | None:
-    if target.startswith("_"):
-        return "reserved_target", f"`{target}` is reserved for the runtime; `{parent}` may not write it"
-    if target in writable or root(target) in writable:
-        return None
-    return "undeclared_target", f"`{target}` is not declared in the MEMORY or GATHER of `{parent}`"
+def _refusal_cause(refusal: WriteRefusal, target: str, parent: str) -> str:
+    if refusal.code == RESERVED_TARGET:
+        return f"`{target}` is reserved for the runtime; `{parent}` may not write it"
+    declared = refusal.declaration
+    if declared is not None:
+        granted = "`ACCESS: read`" if declared.access_key == "ACCESS" else "listed under `READS:`"
+        return f"`{target}` is a persistent path `{parent}` may only read ({granted})"
+    return f"`{target}` is not declared in the MEMORY or GATHER of `{parent}`"
 
 
 def _child_value(child: Thread, name: str) -> Any:

@@ -4,6 +4,7 @@ import { LANGUAGE_ID } from '../language';
 import { ServerController } from '../server/controller';
 import { readSettings } from '../settings';
 import { revealSource, webviewOptions, webviewPage } from '../webviewPage';
+import { NotEnforced, Notice, notEnforcedNotice } from './localLimits';
 import { RunActivity } from './runActivity';
 import { describeEvent, EventFeed, SourceLocation, TimelineEntry, TraceEvent } from './traceEvents';
 
@@ -17,6 +18,7 @@ interface StartResult {
   readonly agent: string;
   readonly greeting: Reply[];
   readonly events: TraceEvent[];
+  readonly notEnforced?: NotEnforced[];
 }
 
 interface SendResult {
@@ -75,6 +77,8 @@ export class RunPanel {
   private readonly feed = new EventFeed();
   private chat: ChatMessage[] = [];
   private timeline: TimelineEntry[] = [];
+  // What this run's agents declare that does not run locally: said above the chat for the whole run.
+  private notice: Notice | undefined;
   private steps: TakenStep[] = [];
   private state: RunState | undefined;
 
@@ -171,6 +175,7 @@ export class RunPanel {
       traceLevel: 'debug', // everything: the page filters by level itself
     });
     this.runId = result.runId;
+    this.notice = notEnforcedNotice(result.notEnforced);
     this.clearConversation();
     this.chat.push(...result.greeting.map((reply) => ({ role: 'agent', agent: reply.agent, text: reply.text })));
     this.addEvents(result.events, false);
@@ -312,6 +317,7 @@ export class RunPanel {
       chat: this.chat,
       events: this.timeline,
       state: this.state ?? null,
+      notice: this.notice ?? null,
     });
   }
 

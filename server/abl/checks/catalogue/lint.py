@@ -821,6 +821,49 @@ RETURN_TARGET_NOT_DECLARED = Code(
     see_also=("W801", "RESERVED_VARIABLE_NAME", "RETURN_VALUE_NOT_MAPPED"),
 )
 
+# A persistent path the supervisor may only read, written by its return.
+_READ_ONLY_STAGE = "  persistent:\n    - user.offer_stage\n      ACCESS: {access}\n"
+_STAGE_RETURN = (
+    "ON_RETURN:",
+    "  action: continue",
+    "  MAP:",
+    "    annual_income: annual_income",
+    "  SET:",
+    '    user.offer_stage: "income"',
+)
+
+RETURN_TARGET_NOT_WRITABLE = Code(
+    code="RETURN_TARGET_NOT_WRITABLE",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Return writes a read-only memory path",
+    summary=(
+        "An `ON_RETURN` `MAP`, `SET` or `CLEAR` (or a return handler's `CLEAR`) names a persistent "
+        "path the parent may only read (`ACCESS: read`, or listed under `READS:`), so the runtime "
+        "refuses the whole return."
+    ),
+    explanation=(
+        'Seed 004: "The parent must be allowed to write each `MAP` and `SET` target. If one '
+        'target is not writable, the runtime applies none of the return effects." A persistent '
+        "path declared `ACCESS: read` (or under the `READS:` shorthand) is one the agent may read "
+        "and never write, so a return that writes it is refused as a whole: `memory_error`, and "
+        "not even the values mapped into writable variables arrive. The compiler does not check "
+        'this; the seed\'s troubleshooting table lists it ("The return applies no effects").'
+    ),
+    bad_example=income_route(*_STAGE_RETURN, memory=_READ_ONLY_STAGE.format(access="read")),
+    good_example=income_route(*_STAGE_RETURN, memory=_READ_ONLY_STAGE.format(access="readwrite")),
+    fix=(
+        "Changes the path's `ACCESS: read` to `ACCESS: readwrite`. Unsafe: the agent may then write "
+        "a fact that is kept beyond the session, and the return's effects start to apply."
+    ),
+    fix_safety=FixSafety.UNSAFE,
+    runtime=(
+        "On every return through the route: a `memory_error` event with code `read_only_target`, "
+        "and no `MAP`, `SET` or `CLEAR` of that return applies."
+    ),
+    see_also=("RETURN_TARGET_NOT_DECLARED", "W801"),
+)
+
 
 def _tracking_field(pattern: str) -> str:
     return _ORDER_STATUS_AGENT.replace(
@@ -886,5 +929,6 @@ CODES: tuple[Code, ...] = (
     LEGACY_TOP_LEVEL_MAP,
     TEMPLATE_SINGLE_BRACE,
     RETURN_TARGET_NOT_DECLARED,
+    RETURN_TARGET_NOT_WRITABLE,
     PATTERN_BACKTRACKS,
 )

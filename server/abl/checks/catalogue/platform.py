@@ -196,6 +196,9 @@ W801 = Code(
         "`ON_RETURN.MAP` or a DELEGATE `RETURNS` entry. A variable with none of these stays empty "
         "for the whole session, so every condition that tests it and every template that shows it "
         "behaves as if the value were missing.\n\n"
+        "A variable its callers fill counts as populated too, as it is at runtime: a route's `PASS` "
+        "or `SET` (`CONTEXT.set`) into the agent, or a DELEGATE `INPUT` to it, from any file of the "
+        "project; so does `last_<tool>_result` for a tool the agent declares.\n\n"
         "The platform accepts the project and reports "
         '`Session variable "<name>" has no population source.` In the platform\'s guide to '
         "returnable handoffs, declaring `income_note` in the supervisor's `MEMORY` without the "

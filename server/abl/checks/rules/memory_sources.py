@@ -1,10 +1,13 @@
 """W801: a session variable that nothing ever fills.
 
 ## What it does
-Checks each `MEMORY` session variable of an agent for a population source, the list the
-platform's compiler uses: a GATHER field of that name, a tool result mapping (`CALL ... AS`),
-a `SET` anywhere in the agent (including `ON_RETURN.SET`, `ON_START.SET` and `COMPLETE.SET`),
-a `REMEMBER` trigger, or the parent side of an `ON_RETURN.MAP` or a DELEGATE `RETURNS` entry.
+Checks each `MEMORY` session variable of an agent for a population source. The sources are
+every way the runtime fills a variable: a GATHER field of that name (also a flow step's), a
+tool result (`CALL ... AS`, `last_<tool>_result`) or a `TRANSFORM ... INTO`, a `SET` anywhere
+in the agent (including `ON_RETURN.SET`, `ON_START.SET`, `COMPLETE.SET` and handlers), a
+`REMEMBER` trigger, the parent side of an `ON_RETURN.MAP` or a DELEGATE `RETURNS` entry, and
+what its callers hand over: a route's `PASS` and `SET` (`CONTEXT.set`) into it, and a
+DELEGATE's `INPUT` to it, from any file of the project (`Project.handed_over`).
 
 ## Why is this bad?
 The variable stays empty for the whole session: every `IS SET` on it is false and every
@@ -21,7 +24,7 @@ from abl.model.fields import root
 
 @agent_rule("W801")
 def session_variable_without_source(check: Check, agent: Agent) -> None:
-    sources = population_sources(agent)
+    sources = population_sources(agent) | check.project.handed_over(agent.name.text)
     for var in agent.memory:
         if var.scope != "session":
             continue
@@ -35,7 +38,7 @@ def session_variable_without_source(check: Check, agent: Agent) -> None:
         check.report(
             "W801",
             f'Session variable "{name}" has no population source; nothing in {agent.name.text} gathers, sets, '
-            f"maps or remembers it, {outcome}",
+            f"maps or remembers it and no caller passes it, {outcome}",
             var.name.range,
         )
 
@@ -57,4 +60,5 @@ def population_sources(agent: Agent) -> set[str]:
     if agent.flow is not None:
         names.update(n.text for n in agent.flow.call_results)
     names.update(n.text for n in agent.call_results)
+    names.update(f"last_{tool.name.text}_result" for tool in agent.tools)
     return names | {root(n) for n in names}

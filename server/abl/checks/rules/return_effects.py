@@ -3,9 +3,11 @@
 ## What it does
 - `RETURN_TARGET_NOT_DECLARED`: on a returnable route, a `MAP` parent variable, an `ON_RETURN`
   `SET` or `CLEAR` target, or the `CLEAR` of a return handler the route names, that the parent
-  does not declare in `MEMORY` or `GATHER` (`abl.model.writable_variables`, the same set the
-  runtime uses). Names starting with `_` are the runtime's own and are left to
-  `RESERVED_VARIABLE_NAME`.
+  does not declare in `MEMORY` or `GATHER`.
+- `RETURN_TARGET_NOT_WRITABLE`: the same targets, when the parent declares them as persistent
+  paths it may only read (`ACCESS: read`, or under `READS:`).
+Both ask `abl.model.WriteAccess`, the runtime's own answer. Names starting with `_` are the
+runtime's own and are left to `RESERVED_VARIABLE_NAME`.
 - `DUPLICATE_KEY`: a child field mapped twice in one return map.
 
 ## Why is this bad?
@@ -26,17 +28,17 @@ from collections.abc import Iterator
 from abl.checks.context import Check, agent_rule
 from abl.checks.handoff_text import insert_lines, newline_of
 from abl.diagnostics import Fix, TextEdit
-from abl.model import Agent, HandoffRoute, MapEntry, produced_fields, writable_variables
-from abl.model.fields import root
-from abl.model.types import Name
+from abl.model import Agent, HandoffRoute, MapEntry, WriteAccess, produced_fields
+from abl.model.fields import RESERVED_TARGET, root
+from abl.model.types import MemoryVar, Name
 from abl.text import Position, Range
 
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-@agent_rule("RETURN_TARGET_NOT_DECLARED")
-def return_target_not_declared(check: Check, agent: Agent) -> None:
-    writable = writable_variables(agent)
+@agent_rule("RETURN_TARGET_NOT_DECLARED", "RETURN_TARGET_NOT_WRITABLE")
+def return_target_not_writable(check: Check, agent: Agent) -> None:
+    access = WriteAccess(agent)
     reported: set[tuple[str, Range]] = set()
     for route in agent.handoffs:
         if not route.is_returnable:
@@ -44,17 +46,64 @@ def return_target_not_declared(check: Check, agent: Agent) -> None:
         child = route.target.text if route.target is not None else "the child"
         for what, name in _targets(check, agent, route):
             text = name.text.strip()
-            if not text or text.startswith("_") or root(text) in writable or (text, name.range) in reported:
+            if not text or (text, name.range) in reported:
                 continue
+            refusal = access.refusal(text)
+            if refusal is None or refusal.code == RESERVED_TARGET:
+                continue  # a reserved `_` name is RESERVED_VARIABLE_NAME's
             reported.add((text, name.range))
-            check.report(
-                "RETURN_TARGET_NOT_DECLARED",
-                f"`{text}` is not declared in the `MEMORY` or `GATHER` of {agent.name.text}, so when {child} "
-                f"returns, the runtime refuses this {what} and applies none of the return's effects "
-                "(no `MAP`, `SET` or `CLEAR`); declare it under `MEMORY` `session:`",
-                name.range,
-                fixes=_declare(check, agent, root(text)),
+            refused = (
+                f"so when {child} returns, the runtime refuses this {what} and applies none of the "
+                "return's effects (no `MAP`, `SET` or `CLEAR`)"
             )
+            declaration = refusal.declaration
+            if declaration is None:
+                check.report(
+                    "RETURN_TARGET_NOT_DECLARED",
+                    f"`{text}` is not declared in the `MEMORY` or `GATHER` of {agent.name.text}, {refused}; "
+                    "declare it under `MEMORY` `session:`",
+                    name.range,
+                    fixes=_declare(check, agent, root(text)),
+                )
+                continue
+            check.report(
+                "RETURN_TARGET_NOT_WRITABLE",
+                f"`{text}` is not writable by {agent.name.text}: its `MEMORY` grants it only read access "
+                f"({_granted(declaration)}), {refused}; {_advice(declaration)}, or return the value into "
+                "a session variable",
+                name.range,
+                related=(
+                    (
+                        check.document.path,
+                        declaration.access_range or declaration.name.range,
+                        "read access granted here",
+                    ),
+                ),
+                fixes=_allow_writing(declaration),
+            )
+
+
+def _granted(declaration: MemoryVar) -> str:
+    path = declaration.name.text
+    if declaration.access_key == "ACCESS":
+        return f"`ACCESS: read` on `{path}`"
+    return f"`{path}` is listed under `READS:`"
+
+
+def _advice(declaration: MemoryVar) -> str:
+    path = declaration.name.text
+    if declaration.access_key == "ACCESS":
+        return f"give `{path}` `ACCESS: readwrite`"
+    return f"declare `{path}` outside `READS:` with `ACCESS: readwrite`"
+
+
+def _allow_writing(declaration: MemoryVar) -> tuple[Fix, ...]:
+    """`ACCESS: read` → `ACCESS: readwrite`; a path under `READS:` gets no fix (moving it out
+    of the shorthand list is the author's to arrange)."""
+    if declaration.access_key != "ACCESS" or declaration.access_range is None:
+        return ()
+    title = f"Allow {declaration.name.text} to be written (`ACCESS: readwrite`)"
+    return (Fix(title, (TextEdit(declaration.access_range, "readwrite"),), False),)
 
 
 @agent_rule("DUPLICATE_KEY")
