@@ -1,0 +1,27 @@
+"""docs/conformance.md is the suite's own page: regenerated, it must not change."""
+
+from __future__ import annotations
+
+import generate
+
+
+def test_the_page_is_up_to_date():
+    page = generate.PAGE.read_text(encoding="utf-8")
+    assert page == generate.render(generate.suite_files(), generate.known_failures()), (
+        "docs/conformance.md is out of date: run python tests/conformance/generate.py"
+    )
+
+
+def test_every_conversation_names_its_rule_once():
+    ids: dict[str, str] = {}
+    for loaded in generate.suite_files():
+        for conv in loaded.conversations:
+            assert conv.rule is not None, f"{loaded.path.name}: {conv.name!r} has no `rule`"
+            assert conv.rule.id not in ids, f"rule {conv.rule.id} is checked by {ids[conv.rule.id]!r} and {conv.name!r}"
+            ids[conv.rule.id] = conv.name
+
+
+def test_every_expected_failure_names_a_test_of_the_suite():
+    tests = {e.test_id for _, rows in generate.entries(generate.suite_files(), {}) for e in rows}
+    unknown = sorted(set(generate.known_failures()) - tests)
+    assert not unknown, f"conftest.py lists tests that do not exist: {unknown}"
