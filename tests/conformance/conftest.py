@@ -13,7 +13,33 @@ import pytest
 
 SUITE = Path(__file__).resolve().parent
 
-KNOWN_FAILURES: dict[str, str] = {}
+_ORDER = "turn order: COMPLETE rules run before HANDOFF routes and DELEGATE conditions"
+_TRIGGERS = "ESCALATE triggers are evaluated before the message's values are extracted"
+_RECOLLECT = "a cleared field is never asked again: the next answer is dropped and the flow goes on without it"
+
+KNOWN_FAILURES: dict[str, str] = {
+    "turn-order/turn-order.abltest.yaml::an ESCALATE trigger acts before a HANDOFF route true on the same message": (
+        f"{_TRIGGERS}, so the answer that makes the trigger true does not escalate"
+    ),
+    "turn-order/turn-order.abltest.yaml::a HANDOFF route acts before a COMPLETE rule true on the same message": (
+        f"{_ORDER}: the supervisor completes instead of handing off"
+    ),
+    "turn-order/turn-order.abltest.yaml::a DELEGATE runs before COMPLETE and its RETURNS are read by the rule": (
+        f"{_ORDER}: the agent completes before it delegates, so its reply lacks the returned value"
+    ),
+    "turn-order/calm-agent.abltest.yaml::an agent with no routes escalates on the message that makes its trigger true": (
+        f"{_TRIGGERS}: an agent with no routes escalates one turn late"
+    ),
+    "flow/flow.abltest.yaml::a correction of a field of the current step is not taken as the answer to the open question": (
+        "only fields of earlier steps can be corrected: the correction phrase is stored as the name"
+    ),
+    "flow/flow.abltest.yaml::a correction invalidates the fields that depend on it, which are asked again and refilled": (
+        f"DEPENDS_ON invalidation: {_RECOLLECT}"
+    ),
+    "flow/flow.abltest.yaml::a field of an earlier step cleared by a sub-intent is asked again and refilled": (
+        f"sub-intent CLEAR of an earlier step's field: {_RECOLLECT}"
+    ),
+}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
