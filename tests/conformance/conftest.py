@@ -54,6 +54,18 @@ KNOWN_FAILURES: dict[str, str] = {
         "a route with REMOTE runs the project's agent of that name in-process and nothing announces that no "
         "remote call is made (the not_run_locally warning lists no REMOTE)"
     ),
+    "routing/routing.abltest.yaml::a condition on a variable nothing has set is reported as unresolved": (
+        "a comparison on a variable unset in every scope is a silent deterministic_no_match; `unresolved` "
+        "is reported only for a condition that cannot be parsed or judged"
+    ),
+    "nesting/nesting.abltest.yaml::a chain deeper than ten nested handoffs ends with an error, never a hang": (
+        "the limit counts agents in the chain, not nested handoffs: the tenth handoff (Level_10 to Level_11) "
+        "is already refused, after nine"
+    ),
+    "returns/returns.abltest.yaml::a returnable child with no tools and no FLOW completes after its answer": (
+        "implicit completion is not run: a returnable child with no tools, no FLOW and no COMPLETE stays "
+        "active after its text answer, so control never returns to the parent"
+    ),
     "test_not_run_locally_announced.py::test_abl_test_announces_constructs_not_run_locally_on_stderr": (
         "constructs not run locally are announced only in the trace, not on standard error when `abl test` starts"
     ),
