@@ -27,6 +27,26 @@ from abl.runtime.testing.format import ConversationFile, RuleRef  # noqa: E402
 from abl.runtime.testing.loader import discover, load_file  # noqa: E402
 from abl.runtime.testing.yamlread import read_yaml  # noqa: E402
 
+TOPICS = (
+    "history",
+    "history-tools",
+    "history-default",
+    "returns",
+    "handback",
+    "parent-return",
+    "verification",
+    "turn-order",
+    "routing",
+    "nesting",
+    "flow",
+    "gather",
+    "delegation",
+    "memory",
+    "templates",
+    "not-run-locally",
+)
+"""The page's order of the suite's folders: the seeds' sentences first; a folder not listed comes last."""
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -50,7 +70,14 @@ def known_failures() -> dict[str, str]:
 
 def suite_files() -> list[ConversationFile]:
     paths, _ = discover([SUITE])
-    return [load_file(path) for path in paths]
+    return [load_file(path) for path in sorted(paths, key=_topic_order)]
+
+
+def _topic_order(path: Path) -> tuple[int, str]:
+    relative = path.resolve().relative_to(SUITE)
+    folder = relative.parts[0] if len(relative.parts) > 1 else ""
+    rank = TOPICS.index(folder) if folder in TOPICS else len(TOPICS)
+    return rank, relative.as_posix()
 
 
 def entries(files: list[ConversationFile], failures: dict[str, str]) -> list[tuple[ConversationFile, list[Entry]]]:
@@ -85,6 +112,8 @@ def render(files: list[ConversationFile], failures: dict[str, str]) -> str:
         "written for that sentence on the embedded runtime and checks the replies and the trace events",
         "the sentence implies. The status says whether the local engine honours the sentence, fails it",
         "today (the test is an expected failure, with the reason), or cannot run it locally (and why).",
+        "The expected failures are listed in `tests/conformance/conftest.py`; when a fix makes one pass",
+        "(pytest reports it as XPASS), delete its entry there and run the generator again.",
         "",
         f"{len(every)} rules: {holding} hold, {failing} fail today, {not_local} not run locally.",
         "",
