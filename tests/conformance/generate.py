@@ -80,6 +80,34 @@ def _topic_order(path: Path) -> tuple[int, str]:
     return rank, relative.as_posix()
 
 
+def python_rules(failures: dict[str, str]) -> list[tuple[str, list[Entry]]]:
+    """Rules a conversation cannot state (a project that must not run, what a command prints),
+    checked by the suite's Python tests: each module's `RULES`, titled by its docstring."""
+    topics = []
+    for path in sorted(SUITE.glob("test_*.py")):
+        spec = importlib.util.spec_from_file_location(f"conformance_{path.stem}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        rules = getattr(module, "RULES", None)
+        if not rules:
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        rows = []
+        for rule in rules:
+            name = rule["test"]
+            function = name.split("[")[0]
+            line = next(i for i, text in enumerate(lines, 1) if text.startswith(f"def {function}("))
+            ref = RuleRef(
+                rule["id"], rule["source"], rule["quote"], rule["status"], rule.get("reason"), rule.get("reading")
+            )
+            test_id = f"{path.name}::{name}"
+            rows.append(Entry(ref, test_id, f"../tests/conformance/{path.name}", line, name, failures.get(test_id)))
+        title = (module.__doc__ or path.stem).strip().splitlines()[0].rstrip(".")
+        topics.append((title, rows))
+    return topics
+
+
 def entries(files: list[ConversationFile], failures: dict[str, str]) -> list[tuple[ConversationFile, list[Entry]]]:
     topics = []
     for loaded in files:
@@ -96,7 +124,8 @@ def entries(files: list[ConversationFile], failures: dict[str, str]) -> list[tup
 
 
 def render(files: list[ConversationFile], failures: dict[str, str]) -> str:
-    topics = entries(files, failures)
+    topics: list[tuple[str, list[Entry]]] = [(_title(loaded), rows) for loaded, rows in entries(files, failures)]
+    topics += python_rules(failures)
     every = [e for _, rows in topics for e in rows]
     holding = sum(1 for e in every if e.rule.status == "holds" and e.failing is None)
     failing = sum(1 for e in every if e.failing is not None)
@@ -118,10 +147,10 @@ def render(files: list[ConversationFile], failures: dict[str, str]) -> str:
         f"{len(every)} rules: {holding} hold, {failing} fail today, {not_local} not run locally.",
         "",
     ]
-    for loaded, rows in topics:
+    for title, rows in topics:
         if not rows:
             continue
-        out += [f"## {_title(loaded)}", "", "| Rule | Sentence | Source | Test | Status |", "| - | - | - | - | - |"]
+        out += [f"## {title}", "", "| Rule | Sentence | Source | Test | Status |", "| - | - | - | - | - |"]
         out += [_row(e) for e in rows]
         out.append("")
     readings = [e for e in every if e.rule.reading]
@@ -150,7 +179,8 @@ def _row(e: Entry) -> str:
         status = f"not run locally: {e.rule.reason}"
     else:
         status = "holds"
-    test = f"[{_cell(e.name)}]({e.link}#L{e.line})"
+    name = _cell(e.name).replace("[", "\\[").replace("]", "\\]")
+    test = f"[{name}]({e.link}#L{e.line})"
     return f"| {e.rule.id} | {_cell(e.rule.quote)} | {_cell(e.rule.source)} | {test} | {_cell(status)} |"
 
 

@@ -19,6 +19,10 @@ def test_every_conversation_names_its_rule_once():
             assert conv.rule is not None, f"{loaded.path.name}: {conv.name!r} has no `rule`"
             assert conv.rule.id not in ids, f"rule {conv.rule.id} is checked by {ids[conv.rule.id]!r} and {conv.name!r}"
             ids[conv.rule.id] = conv.name
+    for _, rows in generate.python_rules({}):
+        for entry in rows:
+            assert entry.rule.id not in ids, f"rule {entry.rule.id} is checked twice"
+            ids[entry.rule.id] = entry.name
 
 
 def test_every_expected_failure_names_a_test_of_the_suite():
