@@ -35,6 +35,7 @@ TOPICS = (
     "handback",
     "parent-return",
     "verification",
+    "siblings",
     "turn-order",
     "routing",
     "nesting",
