@@ -130,7 +130,7 @@ def render(files: list[ConversationFile], failures: dict[str, str]) -> str:
     every = [e for _, rows in topics for e in rows]
     holding = sum(1 for e in every if e.rule.status == "holds" and e.failing is None)
     failing = sum(1 for e in every if e.failing is not None)
-    not_local = sum(1 for e in every if e.rule.status == "not run locally")
+    not_local = sum(1 for e in every if e.rule.status == "not run locally" and e.failing is None)
     out = [
         "# Runtime conformance",
         "",
