@@ -65,6 +65,22 @@ class TurnSpec:
         return self.key_lines.get(key, self.line)
 
 
+RULE_STATUSES = ("holds", "not run locally")
+"""What a conformance test claims about its rule: the engine honours it, or it cannot locally."""
+
+
+@dataclass(frozen=True)
+class RuleRef:
+    """The rule sentence a test is written against (`rule:`); read by `docs/conformance.md`."""
+
+    id: str
+    source: str  # file and section
+    quote: str  # the sentence, as written there
+    status: str  # one of RULE_STATUSES
+    reason: str | None = None  # why it is not run locally
+    reading: str | None = None  # the reading chosen where the text allows more than one, and why
+
+
 @dataclass(frozen=True)
 class Conversation:
     """One named test: optional starting values, then turns."""
@@ -79,6 +95,7 @@ class Conversation:
     scripted: dict[str, Any] | None = None  # replaces the file's scripted answers when given
     skip: str | None = None  # reason, when the test is skipped
     handoff_delays: dict[str, int] = field(default_factory=dict)  # merged over the file's (ms)
+    rule: RuleRef | None = None  # the sentence the test checks, when it is written against one
 
 
 @dataclass(frozen=True)

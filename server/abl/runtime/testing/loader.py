@@ -16,11 +16,13 @@ from typing import Any
 from abl.model.lower_steps import duration_ms
 from abl.runtime.testing.format import (
     MODELS,
+    RULE_STATUSES,
     SCRIPT_PURPOSES,
     TEST_FILE_SUFFIX,
     Conversation,
     ConversationFile,
     HistoryReceived,
+    RuleRef,
     ThreadValues,
     TurnSpec,
 )
@@ -56,10 +58,12 @@ TEST_KEYS = (
     "scripted",
     "handoff_delays",
     "skip",
+    "rule",
     "turns",
 )
 TURN_KEYS = ("user", "agent", "reply", "events", "no_events", "vars", "history_received", "ended", "scripted", "after")
 MODEL_OPTION_KEYS = ("base_url", "model", "timeout")
+RULE_KEYS = ("id", "source", "quote", "status", "reason", "reading")
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox"})
 
@@ -188,7 +192,27 @@ class _FileReader:
             scripted=own_script,
             skip=skip,
             handoff_delays=self.delays(item),
+            rule=self.rule(item),
         )
+
+    def rule(self, item: LineDict) -> RuleRef | None:
+        """The `rule` a test is written against: metadata only, nothing runs differently."""
+        if "rule" not in item:
+            return None
+        block = item["rule"]
+        if not isinstance(block, LineDict):
+            raise self.fail(item.line_of("rule"), "`rule` must be a mapping with `id`, `source`, `quote` and `status`")
+        self.known_keys(block, RULE_KEYS, "in `rule`")
+        fields = {key: self.required_text(block, key) for key in ("id", "source", "quote", "status")}
+        if fields["status"] not in RULE_STATUSES:
+            raise self.fail(
+                block.line_of("status"),
+                f"`rule.status` must be {' or '.join(_quote(s) for s in RULE_STATUSES)}, not {show(fields['status'])}",
+            )
+        reason = self.text(block, "reason")
+        if fields["status"] == "not run locally" and not reason:
+            raise self.fail(block.line_of("status"), "a rule that is not run locally needs a `reason`")
+        return RuleRef(**fields, reason=reason, reading=self.text(block, "reading"))
 
     # --- turns -----------------------------------------------------------------------------
 
