@@ -13,12 +13,7 @@ import pytest
 
 SUITE = Path(__file__).resolve().parent
 
-_RECOLLECT = "a cleared field is never asked again: the next answer is dropped and the flow goes on without it"
-
 KNOWN_FAILURES: dict[str, str] = {
-    "flow/flow.abltest.yaml::a correction invalidates the fields that depend on it, which are asked again and refilled": (
-        f"DEPENDS_ON invalidation: {_RECOLLECT}"
-    ),
     "memory/memory.abltest.yaml::a persistent fact reaches a child through a memory grant": (
         "CONTEXT.memory_grants is ignored by the engine (nothing reads it) and not announced as not run "
         "locally: the granted path's value in the parent's thread never reaches the child"
