@@ -61,6 +61,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     output.add_argument("--statistics", action="store_true", help="count the problems per code instead of listing them")
     output.add_argument("--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
     output.add_argument("--watch", action="store_true", help="check again whenever a file changes (Ctrl-C stops)")
+    output.add_argument(
+        "--verbose", "-v", action="store_true", help="say which project each file belongs to and every file read"
+    )
     add_color_option(output)
     p.set_defaults(handler=run)
 
@@ -212,9 +215,24 @@ def _units(args: argparse.Namespace) -> list[_Unit]:
             if (project.focus is None or path in project.focus) and (path in named or config.is_included(path))
         ]
         units.append(_Unit(project, config, files))
+        if args.verbose:
+            _say_what_was_read(project, files)
     if not any(unit.files for unit in units):
         raise UsageError(f"every ABL file under {', '.join(args.paths)} is excluded by the configuration")
     return units
+
+
+def _say_what_was_read(project: Project, reported: list[str]) -> None:
+    """`--verbose`: the project, why it is one, and each file read (those reported marked)."""
+    shown = set(reported)
+    print(
+        f"abl check: project {project.origin or project.root}: {len(project.documents)} file(s) read, "
+        f"{len(reported)} reported",
+        file=sys.stderr,
+    )
+    for path in sorted(project.documents):
+        role = "checked" if path in shown else "read to resolve names"
+        print(f"  {path}  ({role})", file=sys.stderr)
 
 
 class _Configs:
