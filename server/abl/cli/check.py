@@ -21,12 +21,13 @@ from abl.checks.autofix import MAX_PASSES, FixOutcome, fix_project
 from abl.checks.engine import DEFAULT_OPTIONS, check_file, has_errors
 from abl.cli import report
 from abl.cli.format import unified_diff
+from abl.cli.paths import PathRefused, check_inputs, output_path
 from abl.cli.terminal import add_color_option, wants_color
 from abl.config import DEFAULT, Config, ConfigProblem, find_config, load_config, unknown_selector
 from abl.diagnostics import Diagnostic, Severity
 from abl.gcpause import paused_gc
 from abl.workspace import Project, load_projects
-from abl.workspace.index import discover, holds_abl
+from abl.workspace.index import discover
 
 FORMATS = ("text", "json", "sarif", "github")
 # How often `--watch` looks at the files' modification times.
@@ -194,9 +195,10 @@ def _emit(args: argparse.Namespace, text: str) -> None:
 
 def _units(args: argparse.Namespace) -> list[_Unit]:
     """Every project under the paths, each with its configuration and the files to report."""
-    for raw in args.paths:
-        if Path(raw).is_dir() and not holds_abl(Path(raw)):
-            raise UsageError(f"{raw} holds no ABL file (*.abl); check the path")
+    try:
+        check_inputs(args.paths)
+    except PathRefused as refused:
+        raise UsageError(str(refused)) from None
     projects, unreadable = load_projects(args.paths)
     if unreadable:
         raise UsageError("; ".join(f"cannot read {p}" for p in unreadable))
@@ -292,6 +294,11 @@ def _validate(args: argparse.Namespace) -> None:
         raise UsageError("--diff shows what --fix would change without writing; use one of the two")
     if args.watch and (args.diff or args.output_file):
         raise UsageError("--watch prints to the terminal; it cannot be combined with --diff or --output-file")
+    if args.output_file is not None:
+        try:
+            output_path(args.output_file, "--output-file")
+        except PathRefused as refused:
+            raise UsageError(str(refused)) from None
 
 
 # --- watching ------------------------------------------------------------------------------------
