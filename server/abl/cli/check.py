@@ -28,6 +28,7 @@ from abl.diagnostics import Diagnostic, Severity
 from abl.gcpause import paused_gc
 from abl.workspace import Project, load_projects
 from abl.workspace.index import discover
+from abl.workspace.projects import project_files, project_of
 
 FORMATS = ("text", "json", "sarif", "github")
 # How often `--watch` looks at the files' modification times.
@@ -336,6 +337,9 @@ def _stamps(args: argparse.Namespace) -> dict[str, tuple[int, int]]:
 def _watched(args: argparse.Namespace) -> Iterator[Path]:
     files, _ = discover(args.paths)
     yield from files
+    for raw in args.paths:
+        if Path(raw).is_file():  # read with the rest of its project, which may change too
+            yield from project_files(project_of(Path(raw)).root) or ()
     if args.config:
         yield Path(args.config)
     for raw in args.paths:
