@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from abl.cli.main import main
+from abl.workspace import projects
 from abl.workspace.projects import MARKERS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -142,3 +143,18 @@ def test_without_verbose_nothing_more_is_said(tmp_path: Path, capsys: pytest.Cap
     root = repository(tmp_path)
     assert main(["check", str(root / "agents" / "hub.agent.abl")]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_a_project_too_large_to_read_whole_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(projects, "MAX_PROJECT_FILES", 1)
+    root = repository(tmp_path)
+    hub = root / "agents" / "hub.agent.abl"
+    assert main(["check", str(hub)]) == 1  # Helper is not read, so the route to it is unknown
+    out, err = capsys.readouterr()
+    assert err == (
+        f"abl check: warning: {root.resolve()}: not read whole: it holds more than 1 ABL files, so only the "
+        "named files were read (names they take from its other files are not found)\n"
+    )
+    assert "error[INVALID_HANDOFF_TARGET]" in out
