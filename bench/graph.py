@@ -1,6 +1,6 @@
 """Benchmark: building the handoff graph of a large workspace, from scratch and after an edit.
 
-    python bench/graph.py [--files 200] [--lines 20000] [--edits 100] [--seed 1]
+    .venv/bin/python bench/graph.py [--files 200] [--lines 20000] [--edits 100] [--seed 1]
 
 Writes a generated project (`generate.py`'s `write_project`) of at least `--lines` lines in
 `--files` files of equal size, loads it, and times:

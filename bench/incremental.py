@@ -1,6 +1,6 @@
 """Benchmark: re-checking a project after a small edit, incrementally versus from scratch.
 
-    python bench/incremental.py [--lines 5000] [--edits 200] [--per-file 20] [--seed 1]
+    .venv/bin/python bench/incremental.py [--lines 5000] [--edits 200] [--per-file 20] [--seed 1]
 
 On a generated project (`generate.py`), laid out once as a single file and once as files of
 `--per-file` agents, it times:

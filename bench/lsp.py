@@ -1,7 +1,7 @@
 """Benchmark: the `abl lsp` server over stdio, against yaml-language-server, in one run.
 
-    python bench/lsp.py [--quick] [--only ours] [--json FILE]
-    python bench/lsp.py --profile {5k,workspace,20k} [--over-lsp] [--quick]
+    .venv/bin/python bench/lsp.py [--quick] [--only ours] [--json FILE]
+    .venv/bin/python bench/lsp.py --profile {5k,workspace,20k} [--over-lsp] [--quick]
 
 Both servers are real processes driven as an editor drives them, by the raw JSON-RPC client in
 `lspclient.py` (Content-Length framing; a reader thread stamps each message with

@@ -1,6 +1,6 @@
 """Benchmark: parser and `abl check` against PyYAML on the same content, in one run.
 
-    python bench/parse.py [--lines 50000] [--reps 5]
+    .venv/bin/python bench/parse.py [--lines 50000] [--reps 5]
 
 Prints lines/second for: our parser alone (text → lossless tree with positions), parse + lower
 to the model, `abl check` in-process with every rule on, `abl check` as a subprocess end to end

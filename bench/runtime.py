@@ -1,6 +1,6 @@
 """Benchmark: turns per second and memory per session of the embedded runtime.
 
-    python bench/runtime.py [--turns 3000] [--sessions 10000]
+    .venv/bin/python bench/runtime.py [--turns 3000] [--sessions 10000]
 
 Runs conversations of three kinds with the embedded model and the trace on, and reports turns
 per second on one core for each kind, counted in the process's own CPU time (so that other work

@@ -1,8 +1,8 @@
 """Benchmark: how `abl check` grows with its input, in time and peak memory.
 
-    python bench/scale.py                      # both series, in process
-    python bench/scale.py --cli                # also `abl check` as a command, end to end
-    python bench/scale.py --series routes --max-routes 8000
+    .venv/bin/python bench/scale.py                      # both series, in process
+    .venv/bin/python bench/scale.py --cli                # also `abl check` as a command, end to end
+    .venv/bin/python bench/scale.py --series routes --max-routes 8000
 
 Two series of growing inputs, each point checked in a fresh interpreter so that its peak
 memory is its own:

@@ -68,14 +68,13 @@ from abl.checks.registry import BY_CODE, CODES
 from abl.diagnostics import Diagnostic, Severity
 from abl.suggest import did_you_mean
 from abl.text import Range
+from abl.workspace.projects import PYPROJECT, config_file_in
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-CONFIG_FILE = "abl.toml"
-PYPROJECT = "pyproject.toml"
 
 GROUPS: Mapping[str, frozenset[str]] = {
     group.value: frozenset(c.code for c in CODES if c.group is group) for group in Group
@@ -87,7 +86,6 @@ _SEVERITIES = {s.value: s for s in Severity}
 _LIST_KEYS = ("select", "extend-select", "ignore", "include", "exclude")
 _TABLE_KEYS = ("severity", "per-file-ignores")
 KEYS = (*_LIST_KEYS, *_TABLE_KEYS, "default-history")
-_PYPROJECT_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*abl\s*[\].]", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,12 +244,9 @@ def find_config(start: Path) -> Path | None:
     if not folder.is_dir():
         folder = folder.parent
     for candidate in (folder, *folder.parents):
-        own = candidate / CONFIG_FILE
-        if own.is_file():
-            return own
-        pyproject = candidate / PYPROJECT
-        if pyproject.is_file() and _declares_abl(pyproject):
-            return pyproject
+        found = config_file_in(candidate)
+        if found is not None:
+            return found
     return None
 
 
@@ -284,13 +279,6 @@ def parse_config(text: str, path: Path) -> tuple[Config, list[ConfigProblem]]:
     reader = _Reader(str(path), locate, prefix)
     values = reader.read(data if isinstance(data, dict) else {})
     return Config(path=path, root=path.parent, **values), reader.problems
-
-
-def _declares_abl(pyproject: Path) -> bool:
-    try:
-        return _PYPROJECT_HEADER.search(pyproject.read_text(encoding="utf-8")) is not None
-    except (OSError, UnicodeDecodeError):
-        return False
 
 
 class _Reader:

@@ -20,7 +20,7 @@ from abl.checks.engine import CheckOptions, check_project
 from abl.diagnostics import Severity
 from abl.schema import SECTIONS, DocumentKind
 from abl.syntax import parse
-from abl.workspace import load_projects
+from abl.workspace import load_project, load_projects
 from abl.workspace.projects import MARKERS
 from checking import check_diagnostics
 from fixture import parse_fixture
@@ -31,7 +31,8 @@ INVALID = CORPUS / "invalid"
 
 
 def _valid_units() -> list[Path]:
-    """Project folders (with a manifest) and loose files directly under `valid/`."""
+    """Project folders (with a manifest) and loose files directly under `valid/`, each file a
+    project of its own."""
     units = [path for path in sorted(VALID.iterdir()) if path.is_dir() or path.suffix == ".abl"]
     return units
 
@@ -43,7 +44,11 @@ INVALID_FILES = sorted(INVALID.glob("*.abl"))
 
 @pytest.mark.parametrize("unit", VALID_UNITS, ids=[u.name for u in VALID_UNITS])
 def test_valid_project_has_no_errors_or_warnings(unit: Path) -> None:
-    projects, problems = load_projects([str(unit)])
+    if unit.is_dir():
+        projects, problems = load_projects([str(unit)])
+    else:  # a loose file is a project by itself (`abl check` would read it with its repository)
+        project, problems = load_project([str(unit)])
+        projects = [project]
     assert not problems
     assert projects, f"{unit} holds no ABL"
     found = []

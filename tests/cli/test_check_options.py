@@ -323,6 +323,27 @@ def test_watch_checks_again_on_change_and_ctrl_c_exits_0(tmp_path: Path) -> None
             process.wait()
 
 
+def test_watching_a_file_alone_checks_it_again_when_its_project_changes(tmp_path: Path) -> None:
+    supervisor, helper = hub("HISTORY: full").split("AGENT: Helper")
+    path = write(tmp_path, supervisor)
+    other = write(tmp_path, "AGENT: Helper" + helper, "helper.agent.abl")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "abl", "check", "--watch", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert _read_until(process, "Checked 1 file(s): no problems.")
+        time.sleep(0.05)
+        other.write_text("AGENT: Helpers" + helper, encoding="utf-8")
+        assert _read_until(process, "error[INVALID_HANDOFF_TARGET]")
+    finally:
+        process.kill()
+        process.wait()
+
+
 def _read_until(process: subprocess.Popen[str], wanted: str, timeout: float = 20.0) -> bool:
     """Read the process's output lines until one contains `wanted` (False after `timeout`)."""
     assert process.stdout is not None

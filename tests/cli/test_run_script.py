@@ -146,6 +146,7 @@ def test_a_resumed_session_matches_one_uninterrupted_run(tmp_path, capsys):
 
 
 def test_record_writes_a_test_that_passes(tmp_path, capsys):
+    (tmp_path / "tests").mkdir()
     recorded = tmp_path / "tests" / "recorded.abltest.yaml"
     code, _, _ = abl(capsys, "run", LOAN, "--script", script(tmp_path), "--record", recorded)
     assert code == 0

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from abl.ide.host import AnalysisHost, StaleAnalysis
+from abl.workspace import projects
 
 SUPERVISOR = """\
 SUPERVISOR: Loan_Supervisor
@@ -107,6 +108,48 @@ def test_a_lone_file_brings_its_folder(tmp_path: Path):
     host = AnalysisHost()
     host.open(str(tmp_path / "sup.abl"), SUPERVISOR, 1)
     assert "INVALID_HANDOFF_TARGET" not in codes(host, tmp_path / "sup.abl")
+
+
+def test_a_lone_file_brings_its_project_as_abl_check_reads_it(tmp_path: Path):
+    # No manifest: the repository root is the project, and every file read belongs to it,
+    # whatever folder it sits in; a project nested below with its own manifest is not read.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "agents" / "deep").mkdir(parents=True)
+    (tmp_path / "agents" / "sup.abl").write_text(SUPERVISOR)
+    (tmp_path / "agents" / "deep" / "child.abl").write_text(CHILD)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "project.json").write_text("{}")
+    (tmp_path / "other" / "sup.abl").write_text(SUPERVISOR)
+    host = AnalysisHost()
+    host.open(str(tmp_path / "agents" / "sup.abl"), SUPERVISOR, 1)
+    analysis = host.analysis()
+    assert analysis.paths() == [str(tmp_path / "agents" / "deep" / "child.abl"), str(tmp_path / "agents" / "sup.abl")]
+    project = analysis.project(str(tmp_path / "agents" / "deep" / "child.abl"))
+    assert project is not None and project.root == str(tmp_path)
+    found = codes(host, tmp_path / "agents" / "sup.abl")
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" in found and "INVALID_HANDOFF_TARGET" not in found
+
+
+def test_a_workspace_opened_on_one_file_reads_that_files_project(tmp_path: Path):
+    (tmp_path / "sup.abl").write_text(SUPERVISOR)
+    (tmp_path / "child.abl").write_text(CHILD)
+    host = AnalysisHost()
+    assert sorted(host.add_folder(str(tmp_path / "sup.abl"))) == [
+        str(tmp_path / "child.abl"),
+        str(tmp_path / "sup.abl"),
+    ]
+    assert "UNKNOWN_HANDOFF_RETURN_FIELD" in codes(host, tmp_path / "sup.abl")
+    project = host.analysis().project(str(tmp_path / "sup.abl"))
+    assert project is not None and project.root == str(tmp_path)
+
+
+def test_a_lone_file_in_a_folder_too_large_is_read_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(projects, "MAX_PROJECT_FILES", 1)
+    (tmp_path / "sup.abl").write_text(SUPERVISOR)
+    (tmp_path / "child.abl").write_text(CHILD)
+    host = AnalysisHost()
+    host.open(str(tmp_path / "sup.abl"), SUPERVISOR, 1)
+    assert host.analysis().paths() == [str(tmp_path / "sup.abl")]
 
 
 def test_invalid_utf8_on_disk_is_reported_not_fatal(tmp_path: Path):

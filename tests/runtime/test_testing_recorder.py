@@ -75,6 +75,7 @@ def test_a_recording_loads_back_and_its_expectations_hold(tmp_path: Path):
     )
     recording.add(FIRST)
     recording.add(SECOND)
+    (tmp_path / "tests").mkdir()
     test_path = tmp_path / "tests" / "recorded.abltest.yaml"
     write(recording, test_path)
     text = test_path.read_text()

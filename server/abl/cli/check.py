@@ -21,12 +21,14 @@ from abl.checks.autofix import MAX_PASSES, FixOutcome, fix_project
 from abl.checks.engine import DEFAULT_OPTIONS, check_file, has_errors
 from abl.cli import report
 from abl.cli.format import unified_diff
+from abl.cli.paths import PathRefused, check_inputs, output_path
 from abl.cli.terminal import add_color_option, wants_color
 from abl.config import DEFAULT, Config, ConfigProblem, find_config, load_config, unknown_selector
 from abl.diagnostics import Diagnostic, Severity
 from abl.gcpause import paused_gc
 from abl.workspace import Project, load_projects
-from abl.workspace.index import discover, holds_abl
+from abl.workspace.index import discover
+from abl.workspace.projects import project_files, project_of
 
 FORMATS = ("text", "json", "sarif", "github")
 # How often `--watch` looks at the files' modification times.
@@ -61,6 +63,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     output.add_argument("--statistics", action="store_true", help="count the problems per code instead of listing them")
     output.add_argument("--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
     output.add_argument("--watch", action="store_true", help="check again whenever a file changes (Ctrl-C stops)")
+    output.add_argument(
+        "--verbose", "-v", action="store_true", help="say which project each file belongs to and every file read"
+    )
     add_color_option(output)
     p.set_defaults(handler=run)
 
@@ -191,9 +196,10 @@ def _emit(args: argparse.Namespace, text: str) -> None:
 
 def _units(args: argparse.Namespace) -> list[_Unit]:
     """Every project under the paths, each with its configuration and the files to report."""
-    for raw in args.paths:
-        if Path(raw).is_dir() and not holds_abl(Path(raw)):
-            raise UsageError(f"{raw} holds no ABL file (*.abl); check the path")
+    try:
+        check_inputs(args.paths)
+    except PathRefused as refused:
+        raise UsageError(str(refused)) from None
     projects, unreadable = load_projects(args.paths)
     if unreadable:
         raise UsageError("; ".join(f"cannot read {p}" for p in unreadable))
@@ -212,9 +218,24 @@ def _units(args: argparse.Namespace) -> list[_Unit]:
             if (project.focus is None or path in project.focus) and (path in named or config.is_included(path))
         ]
         units.append(_Unit(project, config, files))
+        if args.verbose:
+            _say_what_was_read(project, files)
     if not any(unit.files for unit in units):
         raise UsageError(f"every ABL file under {', '.join(args.paths)} is excluded by the configuration")
     return units
+
+
+def _say_what_was_read(project: Project, reported: list[str]) -> None:
+    """`--verbose`: the project, why it is one, and each file read (those reported marked)."""
+    shown = set(reported)
+    print(
+        f"abl check: project {project.origin or project.root}: {len(project.documents)} file(s) read, "
+        f"{len(reported)} reported",
+        file=sys.stderr,
+    )
+    for path in sorted(project.documents):
+        role = "checked" if path in shown else "read to resolve names"
+        print(f"  {path}  ({role})", file=sys.stderr)
 
 
 class _Configs:
@@ -274,6 +295,11 @@ def _validate(args: argparse.Namespace) -> None:
         raise UsageError("--diff shows what --fix would change without writing; use one of the two")
     if args.watch and (args.diff or args.output_file):
         raise UsageError("--watch prints to the terminal; it cannot be combined with --diff or --output-file")
+    if args.output_file is not None:
+        try:
+            output_path(args.output_file, "--output-file")
+        except PathRefused as refused:
+            raise UsageError(str(refused)) from None
 
 
 # --- watching ------------------------------------------------------------------------------------
@@ -311,6 +337,9 @@ def _stamps(args: argparse.Namespace) -> dict[str, tuple[int, int]]:
 def _watched(args: argparse.Namespace) -> Iterator[Path]:
     files, _ = discover(args.paths)
     yield from files
+    for raw in args.paths:
+        if Path(raw).is_file():  # read with the rest of its project, which may change too
+            yield from project_files(project_of(Path(raw)).root) or ()
     if args.config:
         yield Path(args.config)
     for raw in args.paths:

@@ -140,7 +140,6 @@ class TraceFile:
         trace = self._session.trace_log
         redactor = trace.redactor
         if trace is not self._trace or redactor.version != self._version or not self._unchanged():
-            self._path.parent.mkdir(parents=True, exist_ok=True)
             text = jsonl(redactor.apply_event(e) for e in trace.events)
             temporary = self._path.with_name(self._path.name + ".tmp")
             temporary.write_text(text, encoding="utf-8")

@@ -8,6 +8,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from abl.cli.paths import input_problem
 from abl.gcpause import paused_gc
 from abl.ide.format import format_text
 from abl.workspace.index import discover
@@ -38,14 +39,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    files, missing = discover(args.paths)
-    outcome = _Outcome(changed=[], failed=len(missing))
-    for raw in missing:
+    # A path that gives nothing to format is said and fails the run, after the others are done.
+    problems = {raw: why for raw in args.paths if (why := input_problem(raw)) is not None}
+    for why in problems.values():
+        _error(why)
+    files, missing = discover(raw for raw in args.paths if raw not in problems)
+    outcome = _Outcome(changed=[], failed=len(problems) + len(missing))
+    for raw in missing:  # gone since it was looked at
         _error(f"cannot read {raw}: no such file or directory")
     write = not (args.check or args.diff)
     for path in files:
         _format_file(path, outcome, write=write, show_diff=args.diff)
-    _summary(outcome, write=write, listed=args.check and not args.diff)
+    if files:  # with no file found, the errors above are all there is to say
+        _summary(outcome, write=write, listed=args.check and not args.diff)
     if outcome.failed:
         return 2
     return 1 if outcome.changed and not write else 0

@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from abl.cli.paths import PathRefused, check_inputs, output_path
 from abl.gcpause import paused_gc
 from abl.ide.graph import (
     GraphView,
@@ -57,6 +58,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    try:
+        check_inputs(args.paths)
+        if args.output is not None:
+            output_path(args.output, "--output")
+    except PathRefused as refused:
+        _error(str(refused))
+        return 2
     projects, problems = load_projects(args.paths)
     if problems:
         _error(f"cannot read {problems[0]}")

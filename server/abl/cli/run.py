@@ -27,6 +27,7 @@ from typing import IO, Any, TextIO
 from abl.cli.chat import COMMANDS, ChatLoop
 from abl.cli.driver import TRACE_LEVELS, Driver, reason
 from abl.cli.notices import print_not_enforced
+from abl.cli.paths import PathRefused, output_path
 from abl.cli.terminal import add_color_option
 from abl.launch import LaunchRefused, launch, read_project
 from abl.runtime import RuntimeOptions, Session, SessionError, start_session
@@ -97,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
         lines = script if script is not None else _read_stdin().splitlines()
         status = run_script(driver, lines, sys.stdout, sys.stderr, args.trace)
     driver.finish(sys.stderr)
-    return status
+    # An output that could not be written after all (a full disk) fails the run: a CI job must not
+    # take a lost trace or recording for a pass.
+    return status or (2 if driver.problems else 0)
 
 
 # --- preparing a run ----------------------------------------------------------------------------
@@ -105,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
 
 def prepare(args: argparse.Namespace) -> Driver:
     """Everything a run needs, or UsageProblem with the message to print."""
+    outputs = _output_paths(args)
     try:
         ready = launch(read_project(args.path), args.agent, where=args.path, naming=" with --agent")
     except LaunchRefused as refused:
@@ -112,7 +116,7 @@ def prepare(args: argparse.Namespace) -> Driver:
     project, agent = ready.project, ready.agent
     mocks = read_mocks(args.mocks) if args.mocks else {}
     options = runtime_options(args, mocks)
-    session_file = Path(args.session) if args.session else None
+    session_file = outputs.get("--session")
     resumed_from = session_file if session_file is not None and session_file.exists() else None
     resuming = resumed_from is not None
     if resuming and args.record:
@@ -154,13 +158,22 @@ def prepare(args: argparse.Namespace) -> Driver:
         project=project,
         agent=agent,
         resumed=resuming,
-        trace_out=Path(args.trace_out) if args.trace_out else None,
+        trace_out=outputs.get("--trace-out"),
         session_file=session_file,
         recording=recording,
-        record_path=Path(args.record) if args.record else None,
+        record_path=outputs.get("--record"),
     )
     driver.persist()
     return driver
+
+
+def _output_paths(args: argparse.Namespace) -> dict[str, Path]:
+    """The files the run writes, by option, each known to be writable before the run starts."""
+    given = {"--trace-out": args.trace_out, "--session": args.session, "--record": args.record}
+    try:
+        return {option: output_path(raw, option, replaced=True) for option, raw in given.items() if raw}
+    except PathRefused as refused:
+        raise UsageProblem(f"abl run: error: {refused}") from None
 
 
 def refusal(command: str, refused: LaunchRefused) -> str:

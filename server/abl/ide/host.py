@@ -33,12 +33,10 @@ from abl.syntax.limits import LIMIT_CODE, MAX_FILE_BYTES, file_message
 from abl.text import Range
 from abl.workspace import AgentRef, Project, decode
 from abl.workspace.index import discover
-from abl.workspace.projects import MARKERS
+from abl.workspace.projects import has_manifest, project_files, project_of
 
 # Above this size a file is read for syntax only: parsing stays fast, checking would stall.
 LARGE_FILE_BYTES = 2_000_000
-# A folder with more files than this is not indexed whole when a lone file inside it is opened.
-LONE_FOLDER_FILE_LIMIT = 2_000
 
 
 class StaleAnalysis(RuntimeError):
@@ -92,7 +90,10 @@ class AnalysisHost:
             self._stale.add(root)
 
     def add_folder(self, folder: str) -> list[str]:
-        """Index every `*.abl` file under a workspace folder. Returns the files found."""
+        """Index every `*.abl` file under a workspace folder. Returns the files found. A
+        workspace opened on one file is that file with its project, as when it is opened alone."""
+        if os.path.isfile(folder):
+            return self._add_lone_file(folder)
         root = Path(folder).resolve()
         if root not in self._roots:
             self._roots.append(root)
@@ -311,34 +312,40 @@ class AnalysisHost:
         self._pending[path] = source.text
         self._generation += 1
 
+    def _add_lone_file(self, path: str) -> list[str]:
+        file = str(Path(path).absolute())
+        self._ensure_context(file)
+        self._read_from_disk(file)
+        return [p for p, root in self._project_of.items() if root == self._project_of.get(file)]
+
     def _ensure_context(self, path: str) -> None:
-        """A file opened outside every indexed project brings its project (or folder) along,
-        so that the names it uses in other files resolve."""
+        """A file opened outside every indexed project brings its project along (bounded by
+        `abl.workspace.projects.MAX_PROJECT_FILES`), so that the names it uses in other files
+        resolve. Every file read belongs to that project, whatever its own folder."""
         if path in self._project_of or path in self._pending:
             return
         root = self._root_for(path)
+        self._project_of[path] = root
         if root in self._projects:
             return
-        files, _ = discover([root])
-        if len(files) > LONE_FOLDER_FILE_LIMIT:
-            return
-        for f in files:
+        files = project_files(Path(root))
+        for f in files or ():
             if str(f) != path and str(f) not in self._project_of:
+                self._project_of[str(f)] = root
                 self._read_from_disk(str(f))
 
     def _root_for(self, path: str) -> str:
-        """The project a file belongs to: the nearest folder with a manifest, up to the
-        workspace folder holding it; else that workspace folder; else the file's own folder."""
+        """The project a file belongs to. Inside a workspace folder: the nearest folder with a
+        manifest up to that workspace folder, else the workspace folder. Outside every one: the
+        project `abl check FILE` reads for it (`abl.workspace.projects.project_of`)."""
         file = Path(path)
         folder_root = next((r for r in self._roots if _is_under(file, r)), None)
+        if folder_root is None:
+            return str(project_of(file).root)
         folder = file.parent
-        while True:
-            if any((folder / m).is_file() for m in MARKERS):
-                return str(folder)
-            if (folder_root is not None and folder == folder_root) or folder.parent == folder:
-                break
+        while not has_manifest(folder) and folder != folder_root and folder.parent != folder:
             folder = folder.parent
-        return str(folder_root) if folder_root is not None else str(file.parent)
+        return str(folder) if has_manifest(folder) else str(folder_root)
 
     def _inside_workspace(self, path: str) -> bool:
         return any(_is_under(Path(path), r) for r in self._roots)

@@ -262,7 +262,10 @@ class RunManager:
             )
         if not run.recording.checkable:
             raise RunError("there is nothing to check yet: send a message first, then save the conversation as a test")
-        write_test(run.recording, Path(path))
+        try:
+            write_test(run.recording, Path(path))
+        except OSError as err:
+            raise RunError(f"cannot write {path}: {err.strerror or err}") from None
 
     def __len__(self) -> int:
         return len(self._runs)

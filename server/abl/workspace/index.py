@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -85,6 +85,8 @@ class Project:
     _graph_before: ProjectGraph | None = None  # the graph before the last change, until rebuilt
     _graph_builder: GraphBuilder | None = None
     last_edit: AgentChanges | None = None
+    # Which folder this is and why it is a project (for a user asking which files were read).
+    origin: str = ""
     # The files the user asked about, when the others were read only to resolve names.
     focus: frozenset[str] | None = None
     # The history a route without `HISTORY` gets: `full` unless the project's configuration
@@ -274,22 +276,31 @@ def discover(paths: Iterable[str], skipped: list[str] | None = None) -> tuple[li
             except (OSError, RuntimeError):
                 missing.append(raw)
                 continue
-            for dirpath, dirnames, filenames in os.walk(p):
-                dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
-                for f in sorted(filenames):
-                    if not f.endswith(".abl"):
-                        continue
-                    path = Path(dirpath) / f
-                    why = unsafe_reason(path, root)
-                    if why is None:
-                        files.append(path)
-                    elif skipped is not None:
-                        skipped.append(f"{path}: {why}")
+            files.extend(walk(p, root, skipped))
         elif p.is_file():
             files.append(p)
         else:
             missing.append(raw)
     return files, missing
+
+
+def walk(
+    folder: Path, root: Path, skipped: list[str] | None = None, enter: Callable[[Path], bool] | None = None
+) -> Iterator[Path]:
+    """The `*.abl` files under `folder` that may be read, in a stable order, one at a time (so a
+    caller can stop early). A sub-folder is entered only when `enter` (if given) allows it."""
+    for dirpath, dirnames, filenames in os.walk(folder):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and (enter is None or enter(here / d)))
+        for f in sorted(filenames):
+            if not f.endswith(".abl"):
+                continue
+            path = here / f
+            why = unsafe_reason(path, root)
+            if why is None:
+                yield path
+            elif skipped is not None:
+                skipped.append(f"{path}: {why}")
 
 
 def unsafe_reason(path: Path, root: Path | None = None) -> str | None:

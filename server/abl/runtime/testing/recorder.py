@@ -148,9 +148,8 @@ def turn_lines(turn: RecordedTurn) -> str:
 
 
 def write(recording: Recording, test_path: Path) -> None:
-    """Write the test file atomically (a temporary file, then a rename)."""
+    """Write the test file atomically (a temporary file, then a rename), into a folder that exists."""
     test_path = Path(test_path)
-    test_path.parent.mkdir(parents=True, exist_ok=True)
     temporary = test_path.with_name(test_path.name + ".tmp")
     temporary.write_text(dump(recording, test_path), encoding="utf-8")
     os.replace(temporary, test_path)
