@@ -137,6 +137,15 @@ class LineIndex(_Lines):
         return self._protocol
 
 
+def split_lines(text: str) -> list[str]:
+    """The text's lines as the parser reads them, without their breaks (`str.splitlines`
+    without its extra line breaks: see `LineIndex`)."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # a break ends the last line; it does not start another
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
 def common_prefix(a: str, b: str) -> int:
     """How many leading characters `a` and `b` share (slices compared in C, halving the span)."""
     lo, hi = 0, min(len(a), len(b))
