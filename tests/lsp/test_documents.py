@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from fuzz.editor import ClientBuffer, typed_edits
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types as lsp
@@ -14,7 +15,6 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import PositionCodec
 
 from abl.lsp.documents import SplicedTextDocument
-from fuzz.editor import ClientBuffer, typed_edits
 
 # The characters Python's `str.splitlines` breaks lines at and the protocol does not.
 NOT_LINE_BREAKS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]

@@ -166,8 +166,8 @@ class AblServer(LanguageServer):
         """Push diagnostics for files whose diagnostics changed (unless the client pulls)."""
         analysis = self.host.analysis()
         if self.pull_diagnostics:
-            if paths and self._client_refreshes():
-                self.workspace_diagnostic_refresh(None)
+            if paths:
+                self.refresh_pulled()
             return
         for path in sorted(paths):
             self._publish_one(analysis, path)
@@ -176,6 +176,11 @@ class AblServer(LanguageServer):
         diags = tuple(self.visible(analysis.diagnostics(path)))
         version = analysis.version(path)
         if self._published.get(path) == (version, diags):
+            return
+        if analysis.text(path) is None:  # gone: deleted, or its folder removed
+            self._published.pop(path, None)
+            self.wire.forget(path)
+            write_message(self.protocol, publish_body(path_to_uri(path), None, []))
             return
         self._published[path] = (version, diags)
         here = self.positions(path, analysis)
@@ -218,16 +223,14 @@ class AblServer(LanguageServer):
         analysis = self.host.analysis()
         self._published.clear()
         if self.pull_diagnostics:
-            if self._client_refreshes():
-                self.workspace_diagnostic_refresh(None)
+            self.refresh_pulled()
             return
         for path in analysis.paths():
             self._publish_one(analysis, path)
 
-    def _client_refreshes(self) -> bool:
-        caps = self.client_capabilities.workspace
-        diag = caps.diagnostics if caps is not None else None
-        return bool(diag is not None and diag.refresh_support)
+    def refresh_pulled(self) -> None:
+        """Tell a client that pulls to pull again (only such a client pulls: see `lifecycle`)."""
+        self.workspace_diagnostic_refresh(None)
 
     # --- errors -----------------------------------------------------------------------------
 
