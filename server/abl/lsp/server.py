@@ -129,6 +129,9 @@ class AblServer(LanguageServer):
         asyncio.get_event_loop().call_soon(self._analyse_when_idle)
 
     def _analyse_when_idle(self) -> None:
+        if self.protocol._shutdown:  # nothing is sent after `shutdown` (the output may be closed)
+            self._scheduled = False
+            return
         if self.reader is not None and self.reader.has_pending():
             asyncio.get_event_loop().call_later(_PARTIAL_MESSAGE_WAIT_S, self._analyse_when_idle)
             return
@@ -237,7 +240,7 @@ class AblServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Log instead of showing a dialog: one failed message must not nag the user."""
         if isinstance(error, JsonRpcException):
-            log.warning("%s", error)  # already answered to the client as an error
+            log.info("%s", error)  # already answered to the client as an error
             return
         log.error("%s: %s", getattr(source, "__name__", source), "".join(traceback.format_exception(error)))
 
@@ -254,7 +257,9 @@ def guarded(
     default: Callable[[], Fallback],
 ) -> Callable[[Callable[[AblServer, Params], Answer]], Callable[[AblServer, Params], Answer | Fallback]]:
     """Run a handler so that an exception becomes a logged traceback and an empty answer:
-    one failing feature never takes the server, or the other features, down."""
+    one failing feature never takes the server, or the other features, down. A refusal
+    (`JsonRpcException`) is not a failure: it goes on as the request's error response, logged
+    at info without a traceback (`AblProtocol`)."""
 
     def wrap(handler: Callable[[AblServer, Params], Answer]) -> Callable[[AblServer, Params], Answer | Fallback]:
         @wraps(handler)
