@@ -85,10 +85,10 @@ class ProtocolLines(_Lines):
 
     def __init__(self, text: str) -> None:
         self.text = text
-        if "\r" not in text:
-            self._starts = _newline_starts(text)
-        else:
+        if "\r" in text and _LONE_CR.search(text) is not None:
             self._starts = [0, *(m.end() for m in _PROTOCOL_BREAK.finditer(text))]
+        else:  # every line ends at `\n` (CRLF included): counted in C
+            self._starts = _newline_starts(text)
 
     def position(self, offset: int) -> Position:
         """The position of an offset; one inside a `\\r\\n` is the end of its line."""
