@@ -13,7 +13,10 @@ hold; any other exception is a crash. The invariants are the documented ones:
   `abl check` never calls fixable what `--fix` leaves. With unsafe fixes (which change meaning
   by definition) nothing the parser cannot read, and the same two last rules.
 - `ide`: every editor feature at every position (and at negative and out-of-range ones) never
-  raises, and what it returns points inside the files; formatting is idempotent.
+  raises, and what it returns points inside the files; formatting is idempotent. The server's
+  copy of each file, after random incremental changes typed as an editor sends them (every
+  kind of line break, and the characters `str.splitlines` breaks at), equals the editor's,
+  and each position the server reports names the character it names in the server's text.
 - `session`, `mocks`, `test_file`: the loaders of untrusted runtime files raise only their
   own error type, with a message.
 - `run`: a project that `abl run` accepts, run on a conversation (hostile messages among
@@ -30,11 +33,14 @@ import functools
 import hashlib
 import json
 import os
+import random
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Container, Iterator
 from pathlib import Path
+
+from lsprotocol import types as lsp
 
 from abl.checks.autofix import FixOutcome, applicable, fix_project
 from abl.checks.engine import CheckOptions, check_file, check_project
@@ -66,6 +72,8 @@ from abl.ide.navigation import (
 from abl.ide.symbols import document_outline, workspace_symbols
 from abl.ide.tokens import semantic_tokens
 from abl.launch import LaunchRefused, entry_agent, judge, runnable_agents
+from abl.lsp.convert import Positions
+from abl.lsp.documents import SplicedTextDocument
 from abl.model import load_document
 from abl.runtime import RuntimeOptions, Session, SessionError, start_session
 from abl.runtime.session_file import SessionFileError, read_session
@@ -73,9 +81,10 @@ from abl.runtime.testing.loader import load_file
 from abl.runtime.testing.recorder import Recording
 from abl.runtime.testing.yamlread import FormatError
 from abl.syntax import parse
-from abl.text import Position, Range
+from abl.text import LineIndex, Position, Range
 from abl.workspace import Project, decode
 from fuzz.conversations import CONVERSATION, read_conversation
+from fuzz.editor import ClientBuffer, typed_edits
 
 STRICT = CheckOptions(strict_rules=True)
 # The slowest any one run (or, in the editor target, any one request) may be, per 10 KB of input.
@@ -324,6 +333,45 @@ def target_ide(files: Files) -> None:
         incoming_calls(project, name)
         outgoing_calls(project, name)
     workspace_symbols([project], "a")
+    for path, text in project.texts.items():
+        _typed_into(path, text)
+
+
+# Changes typed into each file by the editor target, and positions compared after them.
+TYPED_CHANGES = 40
+COMPARED_POSITIONS = 60
+# The editor's model counts one character at a time: a longer file is typed into at its start.
+TYPED_TEXT_LIMIT = 20_000
+
+
+def _typed_into(path: str, text: str) -> None:
+    """Type into the file as an editor does, and hold the server's copy and positions to it."""
+    text = text[:TYPED_TEXT_LIMIT]
+    rng = random.Random(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest())
+    client = ClientBuffer(text)
+    server = SplicedTextDocument("file:///project/typed.abl", text, sync_kind=lsp.TextDocumentSyncKind.Incremental)
+    for number in range(TYPED_CHANGES):
+        change = typed_edits(client, rng)
+        client.apply(change)
+        server.apply_change(change)
+        if server.source != client.text:
+            raise Broken(
+                f"{path}: after change {number + 1} ({change.range}, {change.text!r}) the server's copy differs"
+            )
+    typed = client.text
+    positions = Positions(LineIndex(typed), lsp.PositionEncodingKind.Utf16)
+    for offset in rng.sample(range(len(typed) + 1), min(COMPARED_POSITIONS, len(typed) + 1)):
+        if 0 < offset < len(typed) and typed[offset - 1 : offset + 1] == "\r\n":
+            continue  # inside a line break: no position names it
+        reported = positions.to_client(positions.index.position(offset))
+        if client.offset(reported) != offset:
+            raise Broken(
+                f"{path}: offset {offset} is reported at {reported}, where the editor has {client.offset(reported)}"
+            )
+        if positions.index.offset(positions.from_client(client.position(offset))) != offset:
+            raise Broken(
+                f"{path}: the editor's {client.position(offset)} is read at another place than offset {offset}"
+            )
 
 
 def _document_features(project, path, document, text, whole, diags) -> list[tuple[str, Callable[[], object]]]:

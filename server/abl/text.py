@@ -6,6 +6,7 @@ prints 1-based line and column numbers.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from itertools import accumulate, repeat
 from operator import add
@@ -37,21 +38,84 @@ class Range(NamedTuple):
         return self.start <= pos <= self.end
 
 
-class LineIndex:
-    """Maps string offsets to positions and back for one text."""
+# The only line breaks of the Language Server Protocol. Python's `str.splitlines` also breaks at
+# VT, FF, FS, GS, RS, U+0085, U+2028 and U+2029; counting lines with it puts every position after
+# one of those on the wrong line for the client.
+_PROTOCOL_BREAK = re.compile(r"\r\n?|\n")
+# A carriage return not followed by a line feed: the one place the two line models differ.
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def _newline_starts(text: str) -> list[int]:
+    # Each line starts one past the end of the one before: lengths plus one, summed, all in C
+    # (a per-character or per-line Python loop costs milliseconds on a large file).
+    lengths = map(len, text.split("\n"))
+    return list(accumulate(map(add, lengths, repeat(1)), initial=0))[:-1] or [0]
+
+
+class _Lines:
+    """A text's line starts."""
 
     __slots__ = ("_starts", "text")
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        # Each line starts one past the end of the one before: lengths plus one, summed, all in
-        # C (a per-character or per-line Python loop costs milliseconds on a large file).
-        lengths = map(len, text.split("\n"))
-        self._starts: list[int] = list(accumulate(map(add, lengths, repeat(1)), initial=0))[:-1] or [0]
+    text: str
+    _starts: list[int]
 
     @property
     def line_count(self) -> int:
         return len(self._starts)
+
+    def line_start(self, line: int) -> int:
+        return self._starts[line] if line < len(self._starts) else len(self.text)
+
+    def line_text(self, line: int) -> str:
+        """The line without its line break."""
+        if line >= len(self._starts):
+            return ""
+        start = self._starts[line]
+        end = self._starts[line + 1] if line + 1 < len(self._starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")
+
+
+class ProtocolLines(_Lines):
+    """A text's lines as the Language Server Protocol counts them: ended by `\\n`, `\\r\\n` or
+    `\\r`, and by nothing else. Document sync and every position exchanged with a client use it."""
+
+    __slots__ = ()
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        if "\r" in text and _LONE_CR.search(text) is not None:
+            self._starts = [0, *(m.end() for m in _PROTOCOL_BREAK.finditer(text))]
+        else:  # every line ends at `\n` (CRLF included): counted in C
+            self._starts = _newline_starts(text)
+
+    def position(self, offset: int) -> Position:
+        """The position of an offset; one inside a `\\r\\n` is the end of its line."""
+        line = bisect_right(self._starts, offset) - 1
+        return Position(line, min(offset - self._starts[line], len(self.line_text(line))))
+
+    def offset(self, pos: Position) -> int:
+        """The offset of a position: a character past the end of its line means the line's end
+        (never the next line), a line past the last means the end of the text."""
+        if pos.line >= len(self._starts):
+            return len(self.text)
+        return self._starts[pos.line] + min(max(pos.character, 0), len(self.line_text(pos.line)))
+
+
+class LineIndex(_Lines):
+    """Maps string offsets to positions and back for one text, in the parser's lines: each
+    ends at `\\n` (a `\\r` before it belongs to the break). Those are the protocol's lines unless
+    the text holds a lone `\\r`, which the parser reads as part of its line and the protocol as a
+    line break: `protocol_lines` is then the text's other model, for the LSP edge to convert."""
+
+    __slots__ = ("_protocol", "_protocol_known")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._starts = _newline_starts(text)
+        self._protocol: ProtocolLines | None = None
+        self._protocol_known = False
 
     def position(self, offset: int) -> Position:
         line = bisect_right(self._starts, offset) - 1
@@ -64,12 +128,22 @@ class LineIndex:
         end = self._starts[pos.line + 1] - 1 if pos.line + 1 < len(self._starts) else len(self.text)
         return min(start + pos.character, end)
 
-    def line_text(self, line: int) -> str:
-        if line >= len(self._starts):
-            return ""
-        start = self._starts[line]
-        end = self._starts[line + 1] if line + 1 < len(self._starts) else len(self.text)
-        return self.text[start:end].rstrip("\r\n")
+    def protocol_lines(self) -> ProtocolLines | None:
+        """The protocol's lines of the text where they differ from these (a lone `\\r`), else None."""
+        if not self._protocol_known:
+            if "\r" in self.text and _LONE_CR.search(self.text) is not None:
+                self._protocol = ProtocolLines(self.text)
+            self._protocol_known = True
+        return self._protocol
+
+
+def split_lines(text: str) -> list[str]:
+    """The text's lines as the parser reads them, without their breaks (`str.splitlines`
+    without its extra line breaks: see `LineIndex`)."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # a break ends the last line; it does not start another
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 def common_prefix(a: str, b: str) -> int:

@@ -56,13 +56,14 @@ def capabilities(profile: str) -> lsp.ClientCapabilities:
 
 
 def pull_capabilities() -> lsp.ClientCapabilities:
-    """VS Code's recorded capabilities plus pull diagnostics (added to VS Code after the
-    recording), so both diagnostic models are exercised."""
+    """VS Code's recorded capabilities plus pull diagnostics and their refresh (added to VS Code
+    after the recording), so both diagnostic models are exercised."""
     caps = client_capabilities("visual-studio-code")
-    assert caps.text_document is not None
+    assert caps.text_document is not None and caps.workspace is not None
     caps.text_document.diagnostic = lsp.DiagnosticClientCapabilities(
         dynamic_registration=False, related_document_support=True
     )
+    caps.workspace.diagnostics = lsp.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
     return caps
 
 

@@ -128,3 +128,28 @@ def test_the_wire_reuses_a_kept_diagnostic_only_while_its_range_reads_the_same()
     moved = wire.fragments("/x.abl", [kept], emoji_text, lambda _: emoji_text)
     assert len(converted) == 2 and moved != again
     assert json.loads(moved[0])["range"]["start"]["character"] == 14
+
+
+@pytest.mark.parametrize("character", ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"])
+def test_characters_splitlines_breaks_at_stay_inside_their_line(character):
+    text = f'GOAL: "a{character}b"\nTO: X\n'
+    positions = Positions(text, lsp.PositionEncodingKind.Utf16)
+    assert positions.client_line_count == 3
+    assert positions.to_client(Position(1, 4)) == lsp.Position(1, 4)
+    assert positions.to_client(Position(0, 10)) == lsp.Position(0, 10)
+
+
+def test_a_lone_carriage_return_is_a_line_break_to_the_client():
+    """The parser reads `a\rb` as one line; the client sees two, and every position names the
+    same character in both."""
+    text = 'GOAL: "a\rb"\r\nTO: 😀X\n'
+    positions = Positions(text, lsp.PositionEncodingKind.Utf16)
+    assert (positions.index.line_count, positions.client_line_count) == (3, 4)
+    b = Position(0, text.index("b"))
+    assert positions.to_client(b) == lsp.Position(1, 0)
+    assert positions.from_client(lsp.Position(1, 0)) == b
+    x = Position(1, 5)
+    assert positions.to_client(x) == lsp.Position(2, 6)
+    assert positions.from_client(lsp.Position(2, 6)) == x
+    assert positions.from_client(lsp.Position(0, 99)) == Position(0, text.index("\r"))
+    assert positions.line_to_client(1) == 2 and positions.line_to_client(0, end=True) == 1

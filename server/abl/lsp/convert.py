@@ -35,18 +35,27 @@ def path_to_uri(path: str) -> str:
 
 
 class Positions:
-    """Converts positions of one text between code points and the client's encoding."""
+    """Converts positions of one text between the analysis's (the parser's lines, code points)
+    and the client's (the protocol's lines, the negotiated encoding). The two line models are
+    the same unless the text holds a lone `\\r` (see `LineIndex`); then a position goes through
+    its offset in the text."""
 
-    __slots__ = ("_encoding", "_index")
+    __slots__ = ("_encoding", "_index", "_protocol")
 
     def __init__(self, text: str | LineIndex, encoding: str) -> None:
         self._index = text if isinstance(text, LineIndex) else LineIndex(text)
+        self._protocol = self._index.protocol_lines()
         # The enum's value, not `str()` of it: that gives the member's name for an lsprotocol enum.
         self._encoding = str(getattr(encoding, "value", encoding))
 
     @property
     def index(self) -> LineIndex:
         return self._index
+
+    @property
+    def client_line_count(self) -> int:
+        lines = self._protocol or self._index
+        return lines.line_count
 
     def _units(self, text: str) -> int:
         if self._encoding == lsp.PositionEncodingKind.Utf32:
@@ -55,30 +64,56 @@ class Positions:
             return len(text.encode("utf-8", errors="surrogatepass"))
         return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
+    def _client_place(self, pos: Position) -> Position:
+        """The protocol line and code point of an analysis position."""
+        if self._protocol is None:
+            return pos
+        return self._protocol.position(self._index.offset(pos))
+
     def to_client(self, pos: Position) -> lsp.Position:
-        return lsp.Position(pos.line, self.character_to_client(pos.line, pos.character))
+        place = self._client_place(pos)
+        return lsp.Position(place.line, self._characters_to_units(place.line, place.character))
+
+    def line_to_client(self, line: int, *, end: bool = False) -> int:
+        """The client's line number of the start (or the `end`) of an analysis line."""
+        if self._protocol is None:
+            return line
+        return self._client_place(Position(line, len(self._index.line_text(line)) if end else 0)).line
 
     def from_client(self, pos: lsp.Position) -> Position:
-        """A client position in code points; out-of-range lines and characters are clamped,
+        """A client position in analysis terms; out-of-range lines and characters are clamped,
         negative ones read as 0."""
-        line_no = max(0, min(pos.line, self._index.line_count - 1))
+        lines = self._protocol or self._index
+        line_no = max(0, min(pos.line, lines.line_count - 1))
         character = max(0, pos.character)
-        if line_no != pos.line and pos.line > line_no:
-            return Position(line_no, len(self._index.line_text(line_no)))
-        line = self._index.line_text(line_no)
+        if pos.line > line_no:
+            place = Position(line_no, len(lines.line_text(line_no)))
+        else:
+            place = Position(line_no, self._units_to_characters(lines.line_text(line_no), character))
+        if self._protocol is None:
+            return place
+        return self._index.position(self._protocol.offset(place))
+
+    def _units_to_characters(self, line: str, units: int) -> int:
         if self._encoding == lsp.PositionEncodingKind.Utf32:
-            return Position(line_no, min(character, len(line)))
-        units = 0
+            return min(units, len(line))
+        counted = 0
         for i, ch in enumerate(line):
-            if units >= character:
-                return Position(line_no, i)
-            units += self._units(ch)
-        return Position(line_no, len(line))
+            if counted >= units:
+                return i
+            counted += self._units(ch)
+        return len(line)
 
     def character_to_client(self, line: int, character: int) -> int:
+        if self._protocol is not None:
+            return self.to_client(Position(line, character)).character
+        return self._characters_to_units(line, character)
+
+    def _characters_to_units(self, line: int, character: int) -> int:
+        """Code points into a client line, in the client's units."""
         if self._encoding == lsp.PositionEncodingKind.Utf32:
             return character
-        text = self._index.line_text(line)
+        text = (self._protocol or self._index).line_text(line)
         if text.isascii():  # O(1) in CPython: one unit per character in every encoding
             return min(character, len(text))
         return self._units(text[:character])

@@ -1,17 +1,23 @@
 """Pull diagnostics (`textDocument/diagnostic`, `workspace/diagnostic`), for clients that ask.
 
 Result ids name the analysis a report came from, so an unchanged file costs the client nothing.
-Clients without pull support get the same diagnostics pushed (`AblServer.publish`).
+Only a client that can also be told to pull again (`workspace/diagnostic/refresh`) pulls: any
+other gets the same diagnostics pushed (`AblServer.publish`), and never both.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lsprotocol import types as lsp
 
+from abl.ide.host import Analysis
 from abl.lsp.convert import path_to_uri, uri_to_path
 from abl.lsp.server import AblServer, guarded
 
 IDENTIFIER = "abl"
+# The result id of the empty report of a file that is gone.
+_GONE = "gone"
 
 
 def _result_id(ls: AblServer, path: str) -> str:
@@ -57,4 +63,18 @@ def register_pull(server: AblServer) -> None:
             reports.append(
                 lsp.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=version, items=items, result_id=result_id)
             )
+        reports.extend(_cleared(analysis, params.previous_result_ids))
         return lsp.WorkspaceDiagnosticReport(items=reports)
+
+
+def _cleared(
+    analysis: Analysis, previous: Sequence[lsp.PreviousResultId]
+) -> list[lsp.WorkspaceFullDocumentDiagnosticReport]:
+    """Empty reports for files the client holds a report of and the workspace no longer has
+    (deleted on disk, or their folder removed): a file left out of the report keeps what it
+    showed. Each is cleared once; after that the client's previous id says so."""
+    return [
+        lsp.WorkspaceFullDocumentDiagnosticReport(uri=p.uri, version=None, items=[], result_id=_GONE)
+        for p in previous
+        if p.value != _GONE and (path := uri_to_path(p.uri)) is not None and analysis.text(path) is None
+    ]

@@ -1,51 +1,60 @@
-"""Open documents as pygls keeps them, with incremental changes applied in time independent of
-the file's length.
+"""Open documents kept in the protocol's lines, with incremental changes applied in time
+independent of the file's length.
 
-pygls applies an incremental change by walking every line of the document in Python and
-writing it out again: on a 20,000-line file that costs more than analysing the keystroke.
-Here a change is spliced into the text at the offsets of its range, found from the document's
-line starts (computed once per text, in C) and converted by pygls's own position codec on the
-two lines the range touches, so positions mean exactly what they meant before.
+pygls's `TextDocument` counts lines with `str.splitlines`, which also breaks at VT, FF, FS, GS,
+RS, U+0085, U+2028 and U+2029: after one of those is typed, every change below it lands on the
+wrong line, and the server's copy drifts from the editor's. It also applies a change by walking
+every line of the document in Python. Here a change is spliced into the text at the offsets of
+its range, found from the text's `ProtocolLines` (line starts computed once per text), and the
+range's characters are converted by pygls's position codec on the lines the range touches.
 """
 
 from __future__ import annotations
 
-from itertools import accumulate
+from collections.abc import Sequence
 
 from lsprotocol import types as lsp
 from pygls.workspace import TextDocument, Workspace
 
+from abl.text import Position, ProtocolLines
+
 
 class SplicedTextDocument(TextDocument):
-    _starts: list[int] | None = None
-    _starts_of: str | None = None
+    _lines_model: ProtocolLines | None = None
 
     def _apply_incremental_change(self, change: lsp.TextDocumentContentChangePartial) -> None:
         text = self.source
-        start = self._offset(text, change.range.start)
-        end = max(start, self._offset(text, change.range.end))
+        start = self._offset(change.range.start)
+        end = max(start, self._offset(change.range.end))
         self._source = text[:start] + change.text + text[end:]
 
-    def _line_starts(self, text: str) -> list[int]:
-        if self._starts is None or self._starts_of is not text:
-            # Lines as pygls splits them (`str.splitlines`), so that a line number means the same.
-            self._starts = [0, *accumulate(map(len, text.splitlines(True)))]
-            self._starts_of = text
-        return self._starts
+    def protocol_lines(self) -> ProtocolLines:
+        text = self.source
+        if self._lines_model is None or self._lines_model.text is not text:
+            self._lines_model = ProtocolLines(text)
+        return self._lines_model
 
-    def _offset(self, text: str, position: lsp.Position) -> int:
-        starts = self._line_starts(text)
-        line_count = len(starts) - 1
-        if position.line >= line_count:
-            return len(text)  # at (or past) the end: where pygls appends
-        begin, end = starts[position.line], starts[position.line + 1]
-        content = (text[begin:end].splitlines() or [""])[0]  # the line without its terminator
+    @property
+    def lines(self) -> Sequence[str]:
+        """The lines with their breaks, as the protocol counts them (for pygls's own helpers)."""
+        model = self.protocol_lines()
+        text = model.text
+        starts = [model.line_start(i) for i in range(model.line_count)]
+        return tuple(text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True) if a < b)
+
+    def _offset(self, position: lsp.Position) -> int:
+        model = self.protocol_lines()
+        if position.line >= model.line_count:
+            return len(model.text)  # past the end: where the client appends
+        content = model.line_text(position.line)
         # A column at or past the end of the line means the end of the line (LSP), never the
         # next line (pygls's codec clamps such a column to the last character instead).
         if position.character >= self._position_codec.client_num_units(content):
-            return begin + len(content)
-        column = self._position_codec.position_from_client_units([content], lsp.Position(0, position.character))
-        return begin + column.character
+            character = len(content)
+        else:
+            client = lsp.Position(0, position.character)
+            character = self._position_codec.position_from_client_units([content], client).character
+        return model.offset(Position(position.line, character))
 
 
 class SplicingWorkspace(Workspace):

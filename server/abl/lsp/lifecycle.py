@@ -27,7 +27,7 @@ def register(server: AblServer) -> None:
         splice_changes(ls.workspace)
         caps = params.capabilities
         text = caps.text_document
-        ls.pull_diagnostics = bool(text is not None and text.diagnostic is not None)
+        ls.pull_diagnostics = _pulls_and_refreshes(caps)
         completion = text.completion if text is not None else None
         item = completion.completion_item if completion is not None else None
         ls.snippets = bool(item is not None and item.snippet_support)
@@ -112,6 +112,17 @@ def register(server: AblServer) -> None:
             _apply_settings(ls, Settings.read(params.settings))
         else:
             await _read_configuration(ls)
+
+
+def _pulls_and_refreshes(caps: lsp.ClientCapabilities) -> bool:
+    """Whether diagnostics are pulled: only by a client that can also be told to pull again
+    (`workspace/diagnostic/refresh`). A change in one file changes the diagnostics of others,
+    and a client that cannot be told so would keep theirs stale (Neovim 0.11 pulls without
+    it); every other client gets them pushed, for open and unopened files alike."""
+    text, workspace = caps.text_document, caps.workspace
+    pulls = text is not None and text.diagnostic is not None
+    diagnostics = workspace.diagnostics if workspace is not None else None
+    return pulls and diagnostics is not None and bool(diagnostics.refresh_support)
 
 
 async def _read_configuration(ls: AblServer) -> None:

@@ -37,9 +37,12 @@ def client_tokens(found: tokens.SemanticTokens, positions: Positions) -> list[in
     """Encode tokens with starts and lengths in the client's position units."""
     converted = []
     for t in found:
-        start = positions.to_client(t.range.start).character
-        end = positions.to_client(t.range.end).character
-        converted.append(tokens.Token(t.line, start, end - start, t.type_index, t.modifier_bits))
+        start, end = positions.to_client(t.range.start), positions.to_client(t.range.end)
+        if start.line != end.line:
+            continue  # split by a lone `\r`, a line break to the client: a token holds one line
+        converted.append(
+            tokens.Token(start.line, start.character, end.character - start.character, t.type_index, t.modifier_bits)
+        )
     return tokens.encode(converted)
 
 
@@ -95,12 +98,16 @@ def register(server: AblServer) -> None:
     @guarded(lambda: None)
     def folding_range(ls: AblServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange] | None:
         path = uri_to_path(params.text_document.uri)
-        doc = ls.analysis().document(path) if path is not None else None
-        if doc is None:
+        analysis = ls.analysis()
+        doc = analysis.document(path) if path is not None else None
+        if path is None or doc is None:
             return None
+        positions = ls.positions(path, analysis)
         return [
             lsp.FoldingRange(
-                start_line=f.start_line, end_line=f.end_line, kind=_FOLD_KIND.get(f.kind, lsp.FoldingRangeKind.Region)
+                start_line=positions.line_to_client(f.start_line),
+                end_line=positions.line_to_client(f.end_line, end=True),
+                kind=_FOLD_KIND.get(f.kind, lsp.FoldingRangeKind.Region),
             )
             for f in folding.folding_ranges(doc)
         ]

@@ -6,11 +6,17 @@ request is malformed (a method that is not a string), it logs the problem and dr
 JSON-RPC says such a request gets an error response; without one the client waits for ever.
 Here the request is answered with `InvalidParams` (-32602) or `InvalidRequest` (-32600), and the
 message is then skipped.
+
+pygls also logs a deliberate error answer (a refused rename, a refused run) as an exception with
+its traceback, and a cancel of a request already answered (routine: the client cancels what it no
+longer needs, often after the answer left) as a warning. Here a refusal is an ordinary error
+response, logged at info with its message, and such a cancel is not logged above debug.
 """
 
 from __future__ import annotations
 
 import logging
+from concurrent.futures import Future
 from typing import Any
 
 from lsprotocol.types import ResponseError
@@ -48,3 +54,18 @@ class AblProtocol(LanguageServerProtocol):
         if message is ANSWERED:
             return
         super().handle_message(message)
+
+    def _send_handler_result(self, future: Future[Any], *, msg_id: Any) -> None:
+        refusal = None if future.cancelled() else future.exception()
+        if not isinstance(refusal, JsonRpcException):
+            super()._send_handler_result(future, msg_id=msg_id)  # answers, and bugs with their traceback
+            return
+        self._request_futures.pop(msg_id, None)
+        log.info("request %s refused: %s", msg_id, refusal.message)
+        self._send_response(msg_id, error=refusal.to_response_error())
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        if msg_id not in self._request_futures:
+            log.debug("cancel of request %s, already answered", msg_id)
+            return
+        super()._handle_cancel_notification(msg_id)

@@ -129,6 +129,9 @@ class AblServer(LanguageServer):
         asyncio.get_event_loop().call_soon(self._analyse_when_idle)
 
     def _analyse_when_idle(self) -> None:
+        if self.protocol._shutdown:  # nothing is sent after `shutdown` (the output may be closed)
+            self._scheduled = False
+            return
         if self.reader is not None and self.reader.has_pending():
             asyncio.get_event_loop().call_later(_PARTIAL_MESSAGE_WAIT_S, self._analyse_when_idle)
             return
@@ -166,8 +169,8 @@ class AblServer(LanguageServer):
         """Push diagnostics for files whose diagnostics changed (unless the client pulls)."""
         analysis = self.host.analysis()
         if self.pull_diagnostics:
-            if paths and self._client_refreshes():
-                self.workspace_diagnostic_refresh(None)
+            if paths:
+                self.refresh_pulled()
             return
         for path in sorted(paths):
             self._publish_one(analysis, path)
@@ -176,6 +179,11 @@ class AblServer(LanguageServer):
         diags = tuple(self.visible(analysis.diagnostics(path)))
         version = analysis.version(path)
         if self._published.get(path) == (version, diags):
+            return
+        if analysis.text(path) is None:  # gone: deleted, or its folder removed
+            self._published.pop(path, None)
+            self.wire.forget(path)
+            write_message(self.protocol, publish_body(path_to_uri(path), None, []))
             return
         self._published[path] = (version, diags)
         here = self.positions(path, analysis)
@@ -218,23 +226,21 @@ class AblServer(LanguageServer):
         analysis = self.host.analysis()
         self._published.clear()
         if self.pull_diagnostics:
-            if self._client_refreshes():
-                self.workspace_diagnostic_refresh(None)
+            self.refresh_pulled()
             return
         for path in analysis.paths():
             self._publish_one(analysis, path)
 
-    def _client_refreshes(self) -> bool:
-        caps = self.client_capabilities.workspace
-        diag = caps.diagnostics if caps is not None else None
-        return bool(diag is not None and diag.refresh_support)
+    def refresh_pulled(self) -> None:
+        """Tell a client that pulls to pull again (only such a client pulls: see `lifecycle`)."""
+        self.workspace_diagnostic_refresh(None)
 
     # --- errors -----------------------------------------------------------------------------
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Log instead of showing a dialog: one failed message must not nag the user."""
         if isinstance(error, JsonRpcException):
-            log.warning("%s", error)  # already answered to the client as an error
+            log.info("%s", error)  # already answered to the client as an error
             return
         log.error("%s: %s", getattr(source, "__name__", source), "".join(traceback.format_exception(error)))
 
@@ -251,7 +257,9 @@ def guarded(
     default: Callable[[], Fallback],
 ) -> Callable[[Callable[[AblServer, Params], Answer]], Callable[[AblServer, Params], Answer | Fallback]]:
     """Run a handler so that an exception becomes a logged traceback and an empty answer:
-    one failing feature never takes the server, or the other features, down."""
+    one failing feature never takes the server, or the other features, down. A refusal
+    (`JsonRpcException`) is not a failure: it goes on as the request's error response, logged
+    at info without a traceback (`AblProtocol`)."""
 
     def wrap(handler: Callable[[AblServer, Params], Answer]) -> Callable[[AblServer, Params], Answer | Fallback]:
         @wraps(handler)

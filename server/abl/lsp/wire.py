@@ -20,7 +20,7 @@ from typing import Any
 
 from abl.diagnostics import Diagnostic
 from abl.lsp.convert import Positions, PositionsFor, diagnostic
-from abl.text import LineIndex, common_prefix, common_suffix
+from abl.text import common_prefix, common_suffix
 
 log = logging.getLogger("abl.lsp")
 
@@ -36,12 +36,12 @@ class DiagnosticWire:
     def __init__(self, unstructure: Callable[[Any], Any]) -> None:
         self._unstructure = unstructure
         self._by_path: dict[str, dict[int, _Entry]] = {}
-        # Each file's text and line count when it was last published.
-        self._texts: dict[str, tuple[str, int]] = {}
+        # Each file's text and line counts (the analysis's, the client's) when last published.
+        self._texts: dict[str, tuple[str, int, int]] = {}
 
     def fragments(self, path: str, diags: list[Diagnostic], here: Positions, other: PositionsFor) -> list[str]:
         kept = self._by_path.get(path, {})
-        above, below = _unchanged_rows(self._texts.get(path), here.index)
+        above, below = _unchanged_rows(self._texts.get(path), here)
         now: dict[int, _Entry] = {}
         out: list[str] = []
         for d in diags:
@@ -60,7 +60,7 @@ class DiagnosticWire:
             now[id(d)] = entry
             out.append(entry[2])
         self._by_path[path] = now  # only what is on the client now is kept
-        self._texts[path] = (here.index.text, here.index.line_count)
+        self._texts[path] = (here.index.text, here.index.line_count, here.client_line_count)
         return out
 
     def forget(self, path: str) -> None:
@@ -71,18 +71,20 @@ class DiagnosticWire:
 _NONE_BELOW = sys.maxsize  # no row is below it: not even one past the end of the text
 
 
-def _unchanged_rows(published: tuple[str, int] | None, index: LineIndex) -> tuple[int, int]:
-    """Rows of the text that read as they did when `published` (text, line count), at the same
-    row numbers: those above the first value and those below the second."""
+def _unchanged_rows(published: tuple[str, int, int] | None, here: Positions) -> tuple[int, int]:
+    """Rows of the text that read as they did when `published` (text, line counts), at the same
+    row numbers for the analysis and the client: those above the first value and those below
+    the second."""
+    index = here.index
     text = index.text
     if published is None:
         return 0, _NONE_BELOW
-    before, lines_before = published
+    before, lines_before, client_lines_before = published
     if before is text or before == text:
         return index.line_count, -1  # every row, even one past the end, reads as it did
     prefix = common_prefix(before, text)
     first = index.position(prefix).line  # every row above ends inside the shared start
-    if lines_before != index.line_count:
+    if lines_before != index.line_count or client_lines_before != here.client_line_count:
         return first, _NONE_BELOW  # the rows below the edit have new numbers
     changed_end = len(text) - common_suffix(before, text, prefix)
     return first, index.position(max(changed_end, prefix)).line

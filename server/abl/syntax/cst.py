@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from abl.diagnostics import Diagnostic
-from abl.text import LineIndex, Position, Range
+from abl.text import LineIndex, Position, Range, split_lines
 
 
 class NodeKind(enum.IntEnum):
@@ -244,7 +244,7 @@ class Node:
         if not self.is_pipe or self.pipe_end_row < 0:
             return ""
         body = self.source[self._line_end_offset() : self.end]
-        lines = body.splitlines()
+        lines = split_lines(body)
         indents = [len(line) - len(line.lstrip(" \t")) for line in lines if line.strip()]
         cut = min(indents) if indents else 0
         text = "\n".join(line[cut:] if line.strip() else "" for line in lines)

@@ -20,7 +20,7 @@ from abl.gcpause import paused_gc
 from abl.resources import grammar_text
 from abl.syntax.cst import Anchor, Node, SourceFile, TopBlock
 from abl.syntax.scanner import ScanResult, scan
-from abl.text import LineIndex, Range
+from abl.text import LineIndex, Range, split_lines
 
 
 class _ReplayLexer(Lexer):
@@ -153,7 +153,7 @@ def top_level_problem(node: Node) -> Diagnostic | None:
             "deeper than that key (`LIMITATIONS:` then `  - ...`)",
             node.head_range,
         )
-    first_line = node.value.splitlines()[0] if node.value else ""
+    first_line = split_lines(node.value)[0] if node.value else ""
     what = f"`{first_line[:40]}`"
     return Diagnostic(
         "SYNTAX_ERROR",

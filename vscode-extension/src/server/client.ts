@@ -12,6 +12,7 @@ import {
   ServerCapabilities,
   StaticFeature,
 } from 'vscode-languageclient/node';
+import { isCleanExit } from './exitMessage';
 
 /** Commands the server names (in code lenses, or in its `executeCommandProvider`) that the
  * extension implements itself: `abl.runAgent` opens a terminal here rather than a run the editor
@@ -25,6 +26,16 @@ export class AblLanguageClient extends LanguageClient {
   // Called from LanguageClient's constructor too, so it must not rely on instance fields.
   override registerFeature(feature: StaticFeature | DynamicFeature<unknown>): void {
     super.registerFeature(isExecuteCommandFeature(feature) ? new ServerCommandsOnly(feature) : feature);
+  }
+
+  // The client logs every exit of the server process as an error, also the clean one that
+  // ends each stop and restart.
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    if (isCleanExit(message)) {
+      this.info(message, data, false);
+      return;
+    }
+    super.error(message, data, showNotification);
   }
 }
 

@@ -61,3 +61,7 @@ test('every view sits in a contributed container, and the files it needs are pac
     }
   }
 });
+
+test('a folder of plain .abl files starts the extension before one is opened', () => {
+  assert.ok(manifest.activationEvents.includes('workspaceContains:**/*.abl'));
+});

@@ -47,7 +47,7 @@ from abl.model import Agent, Condition, HandoffRoute, MapEntry, declared_variabl
 from abl.model.fields import root
 from abl.suggest import did_you_mean, did_you_mean_name
 from abl.syntax.cst import Node
-from abl.text import Position, Range
+from abl.text import Position, Range, split_lines
 from abl.workspace.graph import way_back
 
 BUILT_IN_ACTIONS = ("continue", "resume_intent")
@@ -517,7 +517,7 @@ def _move_map_under_on_return(check: Check, route: HandoffRoute, map_node: Node)
     text = source.text[map_node.line_start : block_end(map_node)]
     if not text.endswith(("\n", "\r")):
         text += nl
-    lines = text.splitlines()
+    lines = split_lines(text)
     delete = _delete_block(check, map_node)
     if on_return is None:
         at = _insertion_point(check, route.node, skip=map_node)
