@@ -263,15 +263,6 @@ def record_publishes(client: LanguageClient) -> list[lsp.PublishDiagnosticsParam
     return seen
 
 
-async def test_code_lenses_run_and_count_handoffs_in(client: LanguageClient):
-    uri = open_document(client, client.root / "income.abl")  # type: ignore[attr-defined]
-    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(lsp.TextDocumentIdentifier(uri)))
-    assert lenses, "code lenses over the agent"
-    commands = {lens.command.command: lens.command for lens in lenses if lens.command is not None}
-    assert list(commands["abl.runAgent"].arguments) == [uri, "Income_Agent"]
-    assert commands["abl.showHandoffsIn"].title == "1 handoff in"
-
-
 async def test_inlay_hints_and_call_hierarchy(client: LanguageClient):
     uri = open_document(client, client.root / "supervisor.abl")  # type: ignore[attr-defined]
     doc = lsp.TextDocumentIdentifier(uri)

@@ -9,6 +9,7 @@ import uuid
 from lsprotocol import types as lsp
 
 from abl.ide.host import LARGE_FILE_BYTES
+from abl.lsp.commands import client_commands
 from abl.lsp.convert import uri_to_path
 from abl.lsp.diagnostics import register_pull
 from abl.lsp.documents import splice_changes
@@ -33,6 +34,7 @@ def register(server: AblServer) -> None:
         ls.snippets = bool(item is not None and item.snippet_support)
         if ls.pull_diagnostics:
             register_pull(ls)
+        ls.client_commands = client_commands(params.initialization_options)
         if params.initialization_options:
             ls.settings = Settings.read(params.initialization_options)
 

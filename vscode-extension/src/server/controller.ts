@@ -13,7 +13,7 @@ import { LANGUAGE_ID } from '../language';
 import { readSettings } from '../settings';
 import { ServerStatus } from '../statusBar';
 import { AblCommand, LaunchProblem, openSetting, resolveAblCommand } from './ablCommand';
-import { AblLanguageClient } from './client';
+import { AblLanguageClient, CLIENT_COMMANDS } from './client';
 
 /** Starts, stops and restarts the language server, and keeps the status bar in step with it. */
 export class ServerController implements vscode.Disposable {
@@ -149,6 +149,7 @@ export class ServerController implements vscode.Disposable {
       // The server reads the `abl` section itself (workspace/configuration) and is told when it
       // changes, so settings apply without a restart.
       synchronize: { configurationSection: 'abl' },
+      initializationOptions: { clientCommands: [...CLIENT_COMMANDS] },
       outputChannel: this.output,
       // Failures are logged there and turn the status bar item red; a toast for each request
       // that fails while the server restarts would only be noise.
