@@ -15,6 +15,7 @@ from abl.lsp.diagnostics import register_pull
 from abl.lsp.documents import splice_changes
 from abl.lsp.server import AblServer
 from abl.lsp.settings import Settings
+from abl.wording import count
 
 log = logging.getLogger("abl.lsp")
 
@@ -182,7 +183,7 @@ async def _index_workspace(ls: AblServer, found: int) -> None:
             progress = False
     if progress:
         ls.work_done_progress.begin(
-            token, lsp.WorkDoneProgressBegin(title="ABL", message=f"checking {found} files", percentage=0)
+            token, lsp.WorkDoneProgressBegin(title="ABL", message=f"checking {count(found, 'file')}", percentage=0)
         )
     ls.analyse_and_publish()
     ls.heap.settle()

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
+import { ResponseError } from 'vscode-languageclient/node';
 import { TakenStep, takenSteps } from '../graph/runPath';
 import { LANGUAGE_ID } from '../language';
 import { ServerController } from '../server/controller';
 import { readSettings } from '../settings';
 import { revealSource, webviewOptions, webviewPage } from '../webviewPage';
 import { RunActivity } from './runActivity';
-import { describeEvent, EventFeed, SourceLocation, TimelineEntry, TraceEvent } from './traceEvents';
+import { describeEvent, EventFeed, refusalLinks, SourceLocation, TimelineEntry, TraceEvent } from './traceEvents';
 
 interface Reply {
   readonly agent: string;
@@ -330,7 +331,10 @@ export class RunPanel {
   }
 
   private fail(error: unknown): void {
-    this.post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+    const message = error instanceof Error ? error.message : String(error);
+    const links = refusalLinks(error instanceof ResponseError ? error.data : undefined);
+    // With links, the first line says why; the links replace the listed paths that follow it.
+    this.post({ type: 'error', message: links.length > 0 ? message.split('\n')[0] : message, links });
   }
 }
 

@@ -22,7 +22,7 @@ _SCRIPTED_BY_AGENT = ("replies", "tool_calls")
 
 def agent_name_spans(text: str, name: str) -> list[Span]:
     """The character offsets (start, end) of every place `text` names the agent `name`, in
-    order, quotes excluded. None for a file that is not a readable test file: `abl test`
+    order, quotes excluded; none in a file that is not a readable test file: `abl test`
     reports what is wrong with it, and a rename leaves it as it is."""
     try:
         data = read_yaml("<test>", text)
