@@ -13,6 +13,7 @@ import { LANGUAGE_ID } from '../language';
 import { readSettings } from '../settings';
 import { ServerStatus } from '../statusBar';
 import { AblCommand, LaunchProblem, openSetting, resolveAblCommand } from './ablCommand';
+import { withReadOnlyLinks } from '../docsLinks';
 import { AblLanguageClient, CLIENT_COMMANDS } from './client';
 
 /** Starts, stops and restarts the language server, and keeps the status bar in step with it. */
@@ -156,6 +157,14 @@ export class ServerController implements vscode.Disposable {
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationFailedHandler: () => false,
       middleware: {
+        handleDiagnostics: (uri, diagnostics, next) => next(uri, withReadOnlyLinks(diagnostics)),
+        provideDiagnostics: async (document, previousResultId, token, next) => {
+          const report = await next(document, previousResultId, token);
+          if (report !== undefined && report !== null && 'items' in report) {
+            withReadOnlyLinks(report.items);
+          }
+          return report;
+        },
         handleWorkDoneProgress: (token, params, next) => {
           this.onProgress(params);
           next(token, params);
