@@ -106,3 +106,21 @@ async def test_the_extension_gets_run_lenses_and_runs_them_itself(extension: Lan
     uri = (extension.root / "income.abl").as_uri()  # type: ignore[attr-defined]
     assert list(commands["abl.runAgent"].arguments or []) == [uri, "Income_Agent"]
     assert commands["abl.showHandoffsIn"].title == "1 handoff in"
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def emacs(lsp_client: LanguageClient, tmp_path: Path):
+    root = tmp_path / "loan"
+    write_workspace(root, {"supervisor.abl": SUPERVISOR, "income.abl": CHILD})
+    lsp_client.root = root  # type: ignore[attr-defined]
+    await start(lsp_client, root, capabilities("emacs"))  # eglot: no window/showDocument
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_client_that_cannot_show_documents_is_told_where_the_handoffs_are(emacs: LanguageClient):
+    [lens] = await lenses(emacs, "income.abl")
+    assert lens.command is not None
+    await execute(emacs, lens.command)
+    assert emacs.messages[-1].message == "Handoffs to Income_Agent: supervisor.abl:4"
+    assert not emacs.shown_documents

@@ -34,18 +34,30 @@ def register(server: AblServer) -> None:
         """Arguments as the lens sends them: `[uri, position of the name, locations, agent]`;
         answers the locations, for an editor that wants to list them itself."""
         uri = arguments[0] if arguments else ""
-        locations = [_location(ls, item) for item in (arguments[2] if len(arguments) > 2 else [])]
+        listed = arguments[2] if len(arguments) > 2 and isinstance(arguments[2], list) else []
+        locations = [_location(ls, item) for item in listed]
         found = [loc for loc in locations if loc is not None]
         agent = arguments[3] if len(arguments) > 3 and isinstance(arguments[3], str) else "this agent"
         if not found:
             ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, f"No handoff leads to {agent}."))
             return []
+        if not _shows_documents(ls):  # say where they are instead
+            here = os.path.dirname(uri_to_path(str(uri)) or "")
+            where = ", ".join(_title(here, loc) for loc in found)
+            ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, f"Handoffs to {agent}: {where}"))
+            return [ls.protocol._converter.unstructure(loc) for loc in found]
         chosen = found[0] if len(found) == 1 else await _choose(ls, str(uri), agent, found)
         if chosen is not None:
             await ls.window_show_document_async(
                 lsp.ShowDocumentParams(chosen.uri, take_focus=True, selection=chosen.range)
             )
         return [ls.protocol._converter.unstructure(loc) for loc in found]
+
+
+def _shows_documents(ls: AblServer) -> bool:
+    window = ls.client_capabilities.window
+    show = window.show_document if window is not None else None
+    return bool(show is not None and show.support)
 
 
 def _location(ls: AblServer, raw: Any) -> lsp.Location | None:
