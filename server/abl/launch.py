@@ -17,16 +17,28 @@ from abl.diagnostics import Diagnostic, Severity
 from abl.model.types import AgentKind
 from abl.runtime.testing.runner import ProjectLoader, ProjectProblem
 from abl.suggest import did_you_mean
+from abl.wording import count
 from abl.workspace import Project, load_project
+
+# What a project is, for a refusal that blames an agent the author did not ask to run.
+PROJECT_MEANING = (
+    "A project is the nearest folder holding `project.json` (or `abl.lock`) and every `.abl` file under it "
+    "(without one, the folder opened); its agents are checked and run together, so an error in any of them "
+    "stops every run."
+)
 
 
 class LaunchRefused(Exception):
-    """The project cannot run; `problems` says why, one line each."""
+    """The project cannot run; `problems` says why, one line each; `errors` are the project's
+    errors themselves (file and diagnostic), for a caller that links to them."""
 
-    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+    def __init__(
+        self, message: str, problems: list[str] | None = None, errors: list[tuple[str, Diagnostic]] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.problems = list(problems or [])
+        self.errors = list(errors or [])
 
 
 @dataclass(frozen=True)
@@ -56,19 +68,30 @@ def launch(project: Project, agent: str | None = None, *, where: str | None = No
 
 def judge(project: Project, where: str | None = None) -> Project:
     """The project itself when it may run; its errors otherwise (`LaunchRefused`)."""
-    errors = project_errors(project)
+    errors = error_diagnostics(project)
     if errors:
         fix = f" (`abl check {where}`)" if where else ""
-        raise LaunchRefused(f"the project has {len(errors)} error(s); fix them first{fix}", errors)
+        raise LaunchRefused(
+            f"the project has {count(len(errors), 'error')}; fix them first{fix}",
+            [format_diagnostic(path, d) for path, d in errors],
+            errors,
+        )
     return project
 
 
 def project_errors(project: Project) -> list[str]:
     """Every error of the project as `path:line:col: error[CODE] message`."""
-    out: list[str] = []
-    for path, diagnostics in check_project(project).items():
-        out.extend(format_diagnostic(path, d) for d in diagnostics if d.severity is Severity.ERROR)
-    return out
+    return [format_diagnostic(path, d) for path, d in error_diagnostics(project)]
+
+
+def error_diagnostics(project: Project) -> list[tuple[str, Diagnostic]]:
+    """Every error of the project, with its file."""
+    return [
+        (path, d)
+        for path, diagnostics in check_project(project).items()
+        for d in diagnostics
+        if d.severity is Severity.ERROR
+    ]
 
 
 def format_diagnostic(path: str, diagnostic: Diagnostic) -> str:

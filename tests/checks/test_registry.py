@@ -382,10 +382,10 @@ def test_check_fails_on_an_empty_directory(tmp_path: Path) -> None:
 def test_write_then_check_is_clean(tmp_path: Path) -> None:
     target = tmp_path / "diagnostics"
     code, out = _run("--write", str(target))
-    assert code == 0 and f"{len(CODES) + 1} page(s) written" in out
+    assert code == 0 and f"{len(CODES) + 1} pages written" in out
     assert _run("--check", str(target)) == (0, "")
     code, out = _run("--write", str(target))
-    assert code == 0 and "0 page(s) written, 0 removed" in out
+    assert code == 0 and "0 pages written, 0 removed" in out
 
 
 def test_check_reports_a_stale_page(tmp_path: Path) -> None:

@@ -107,3 +107,16 @@ def test_fix_resolves_its_diagnostic(fixture: str, file: str, code: str, index: 
 
 def _loud(result: dict[str, list[Diagnostic]]) -> Counter[str]:
     return Counter(d.code for ds in result.values() for d in ds if d.severity in (Severity.ERROR, Severity.WARNING))
+
+
+def test_an_unknown_return_field_offers_every_child_field_the_likeliest_first() -> None:
+    case = parse_fixture((CASES / "UNKNOWN_HANDOFF_RETURN_FIELD.fires.abl").read_text(encoding="utf-8")).files
+    child = case["/agents/income.agent.abl"].replace(
+        "GATHER:\n", 'GATHER:\n  employer:\n    PROMPT: "Who employs you?"\n  start_date:\n    TYPE: date\n'
+    )
+    result = _check({**case, "/agents/income.agent.abl": child})
+    [unknown] = [d for d in result["/agents/hub.agent.abl"] if d.code == "UNKNOWN_HANDOFF_RETURN_FIELD"]
+    titles = [f.title for f in unknown.fixes]
+    assert titles[0] == "Map `annual_income` from the child", "the closest to `yearly_income` first"
+    assert sorted(titles) == sorted(f"Map `{n}` from the child" for n in ("annual_income", "employer", "start_date"))
+    assert not any(f.safe for f in unknown.fixes), "which value comes back is the author's call"

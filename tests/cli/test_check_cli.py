@@ -51,7 +51,7 @@ def test_text_output_points_at_the_exact_range(tmp_path: Path, capsys: pytest.Ca
     assert "      mode: recent" in out
     caret_line = next(line for line in out.splitlines() if "^" in line)
     assert caret_line.endswith(" " * 12 + "^^^^^^")
-    assert out.rstrip().endswith("Checked 1 file(s): 1 error(s), 0 warning(s).")
+    assert out.rstrip().endswith("Checked 1 file: 1 error, 0 warnings.")
     assert "\x1b[" not in out  # no colour when not on a terminal
 
 

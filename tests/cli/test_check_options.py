@@ -156,7 +156,7 @@ def test_diff_shows_the_fixes_and_writes_nothing(tmp_path: Path, capsys: pytest.
     code, out, err = run(capsys, "check", "--diff", "--all", str(tmp_path))
     assert code == 1 and path.read_text() == hub(LAST_0)
     assert "-    HISTORY: last_0\n+    HISTORY: none\n" in out and out.startswith(f"--- {path}\n+++ {path}\n")
-    assert "1 fix(es) would be applied in 1 file(s)" in err
+    assert "1 fix would be applied in 1 file" in err
     write(tmp_path, hub(LAST_0.replace("last_0", "none")))
     assert run(capsys, "check", "--diff", str(tmp_path))[:2] == (0, "")
 
@@ -166,9 +166,9 @@ def test_fix_only_and_show_fixes(tmp_path: Path, capsys: pytest.CaptureFixture[s
     code, out, _ = run(capsys, "check", "--fix-only", "--all", "--show-fixes", str(tmp_path))
     assert code == 0 and "HISTORY: none" in path.read_text()
     assert out.splitlines() == [
-        f"fixed 1 problem(s) in {path}: HISTORY_LAST_ZERO",
+        f"fixed 1 problem in {path}: HISTORY_LAST_ZERO",
         "  7:14 HISTORY_LAST_ZERO: Write `none`",
-        "Fixed 1 problem(s) in 1 file(s).",
+        "Fixed 1 problem in 1 file.",
     ]
 
 
@@ -305,10 +305,10 @@ def test_watch_checks_again_on_change_and_ctrl_c_exits_0(tmp_path: Path) -> None
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
-        assert _read_until(process, "Checked 1 file(s): no problems.")
+        assert _read_until(process, "Checked 1 file: no problems.")
         time.sleep(0.05)
         path.write_text(hub("HISTORY: recent"))
-        assert _read_until(process, "warning(s).")
+        assert _read_until(process, "1 warning.")
         process.send_signal(signal.SIGINT)
         try:
             code = process.wait(timeout=30)  # generous: CI runs this beside other tests on two cores

@@ -43,7 +43,7 @@ def test_replies_trace_and_status_after_each_turn():
     assert code == 0
     assert "Chatting with Loan_Supervisor (trace: standard)" in out
     assert "[Income_Capture_Agent] What is your annual income?" in out
-    assert "· #3 handoff Loan_Supervisor → Income_Capture_Agent (returnable, history summary_only: 0 message(s))" in out
+    assert "· #3 handoff Loan_Supervisor → Income_Capture_Agent (returnable, history summary_only: 0 messages)" in out
     assert "active: Income_Capture_Agent | waiting: Loan_Supervisor" in out
     assert "[Income_Capture_Agent] Thanks. I have your income." in out
     assert "active: Offer_Agent | values: " in out and "annual_income=85000" in out

@@ -87,7 +87,7 @@ def test_trace_goes_to_stderr_and_leaves_stdout_alone(tmp_path, capsys):
     code, out, err = abl(capsys, "run", LOAN, "--script", path, "--trace")
     assert code == 0
     assert out == plain
-    assert "handoff Loan_Supervisor → Income_Capture_Agent (returnable, history summary_only: 0 message(s))" in err
+    assert "handoff Loan_Supervisor → Income_Capture_Agent (returnable, history summary_only: 0 messages)" in err
     assert "handoff_return_handler Income_Capture_Agent → Loan_Supervisor" in err
     assert "model_call" not in err  # verbose, not standard
     _, _, minimal = abl(capsys, "run", LOAN, "--script", path, "--trace", "minimal")

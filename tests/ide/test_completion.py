@@ -116,6 +116,18 @@ CASES = [
         {"TO"},
     ),
     (
+        "a new gather field: a snippet",
+        'AGENT: A\nGOAL: "g"\nGATHER:\n  $0\n',
+        {"new field"},
+        {"new return handler"},
+    ),
+    (
+        "a new return handler: a snippet",
+        HEAD + "RETURN_HANDLERS:\n  $0\n",
+        {"new return handler"},
+        {"new field"},
+    ),
+    (
         "a new route under HANDOFF: snippets",
         HEAD + "HANDOFF:\n  $0\n",
         {"returnable route", "permanent route"},
@@ -177,6 +189,51 @@ def test_route_snippets_have_a_plain_form_for_clients_without_snippets():
     assert item.kind is ItemKind.SNIPPET and item.snippet is not None
     assert "RETURN: true" in item.insert_text and "$" not in item.insert_text
     assert plain("${1|a,b|} ${2:x} $0") == "a x "
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        HEAD + "HANDOFF:\n  - TO: Income_Agent\n    HISTORY: $0\n",
+        HEAD + "HANDOFF:\n  - TO: $0\n",
+        HEAD + "HANDOFF:\n  - TO: Income_Agent\n    RETURN: true\n    ON_RETURN:\n      action: $0\n",
+    ],
+)
+def test_where_a_value_goes_only_values_are_offered(text):
+    project, path, pos = project_at(text)
+    offered = complete(project, path, pos)
+    assert offered, "values are offered"
+    assert not [i.label for i in offered if i.kind in (ItemKind.KEY, ItemKind.SECTION)]
+    snippets = [i.label for i in offered if i.kind is ItemKind.SNIPPET]
+    assert snippets in ([], ["mode: / count: (block form)"]), "only the value's own block form"
+    assert len({i.label for i in offered}) == len(offered), "each value once"
+
+
+def test_every_snippet_expanded_with_its_defaults_makes_a_project_without_errors():
+    from abl.checks.engine import check_project
+    from abl.diagnostics import Severity
+    from abl.ide.completion import _AGENT_HEADERS, GATHER_FIELD, PERMANENT_ROUTE, RETURN_HANDLER, RETURNABLE_ROUTE
+    from abl.workspace import Project
+
+    def indented(snippet: str, by: str) -> str:
+        return "\n".join(by + line for line in plain(snippet).split("\n"))
+
+    supervisor = plain(_AGENT_HEADERS[1][1]).replace("Supervisor_Name", "Hub").rstrip() + "\n"
+    supervisor += (
+        indented(RETURNABLE_ROUTE, "  ")
+        .replace("Agent_Name", "Child_Agent")
+        .replace("condition", "parent_variable IS NOT SET")
+    )
+    supervisor += "\n" + indented(PERMANENT_ROUTE, "  ").replace("Agent_Name", "Child_Agent")
+    supervisor = supervisor.replace("condition", "parent_variable IS SET").replace("[field]", "[parent_variable]")
+    supervisor += "\nMEMORY:\n  session:\n    - parent_variable\nRETURN_HANDLERS:\n" + indented(RETURN_HANDLER, "  ")
+    child = plain(_AGENT_HEADERS[0][1]).replace("Agent_Name", "Child_Agent") + "GATHER:\n"
+    child += indented(GATHER_FIELD, "  ").replace("field_name", "child_field") + "\n"
+    project = Project("/p")
+    project.update("/p/hub.abl", supervisor + "\n")
+    project.update("/p/child.abl", child)
+    errors = [d for ds in check_project(project).values() for d in ds if d.severity is Severity.ERROR]
+    assert errors == [], supervisor + "\n---\n" + child
 
 
 def test_no_completion_inside_comments():

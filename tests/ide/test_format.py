@@ -29,6 +29,7 @@ from abl.ide.format import FormatOptions, format_edits, format_text
 from abl.model import Document, load_document
 from abl.model.types import Scalar
 from abl.syntax.cst import PIPE_MARKERS, Node, SourceFile
+from abl.syntax.parser import parse
 from abl.text import Position, Range
 from abl.workspace import Project
 
@@ -189,6 +190,56 @@ def test_real_files_keep_their_meaning_at_any_indent(path: Path, indent: int) ->
     assert format_text(wide, FormatOptions(indent=indent)) == wide
     assert_same_meaning(text, wide, str(path), codes=False)
     assert format_text(wide) == format_text(text)
+
+
+def reindent(canonical: str, width: int) -> str:
+    """A formatted file written again at `width` columns a level, as an author would: every line
+    at its level times `width`, an item's content `width` columns after its dash (`-   TO:` at
+    four), pipe bodies and continuation rows moved with their first line, as written."""
+    source = parse(canonical)
+    rows = canonical.split("\n")
+    moved: dict[int, int] = {}  # row -> columns its head moved by, for the rows that follow it
+    heads = {node.row for node, _ in format_module._walk(source.nodes)}
+    out = []
+    for row, line in enumerate(rows):
+        indentation = len(line) - len(line.lstrip(" "))
+        if row in moved:  # a pipe body or continuation row
+            out.append(" " * (indentation + moved[row]) + line.lstrip(" ") if line.strip() else line)
+            continue
+        level, rest = indentation // 2, line.lstrip(" ")
+        dashes = 0
+        while row in heads and rest.startswith("- "):
+            rest, dashes = rest[2:], dashes + 1
+        new = " " * (level * width) + ("-" + " " * (width - 1)) * dashes + rest
+        shift = len(new) - len(rest) - (indentation + 2 * dashes)
+        out.append(new)
+        if row in heads:
+            for node, _ in format_module._walk(source.nodes):
+                if node.row == row:
+                    for later in range(row + 1, format_module._last_row(node, source) + 1):
+                        moved[later] = shift
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("path", REAL_FILES)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(width=st.integers(2, 8))
+def test_real_files_reindented_at_any_consistent_width_format_alike(path: Path, width: int) -> None:
+    """One canonical layout for every indentation the parser reads alike."""
+    canonical = format_text(read(path))
+    written = reindent(canonical, width)
+    assert_same_meaning(canonical, written, str(path), codes=False)
+    assert format_text(written) == canonical
+
+
+def test_reindenting_changes_the_layout_it_is_asked_to():
+    canonical = (
+        "AGENT: A\nGATHER:\n  x:\n    PROMPT: |\n      two\n        deep\nTOOLS:\n  - name: t\n    DESCRIPTION: d\n"
+    )
+    assert reindent(canonical, 4) == (
+        "AGENT: A\nGATHER:\n    x:\n        PROMPT: |\n          two\n            deep\n"
+        "TOOLS:\n    -   name: t\n        DESCRIPTION: d\n"
+    )
 
 
 # --- generated documents -------------------------------------------------------------------

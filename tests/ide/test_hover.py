@@ -76,3 +76,11 @@ def test_hover(name, text, fragments):
 def test_no_hover_on_blank_lines():
     project, path, pos = project_at(HEAD + "\n$0\n")
     assert hover(project, path, pos) is None
+
+
+@pytest.mark.parametrize("keyword", ["HIS$0TORY: none", "RET$0URN: true", "WH$0EN: x == 1"])
+def test_hovers_hold_no_provenance_of_the_catalogue(keyword):
+    """Where a description comes from ("Source: seed 000") belongs to the reference pages."""
+    project, path, pos = project_at(HEAD + "HANDOFF:\n  - TO: Income_Agent\n    " + keyword + "\n")
+    found = hover(project, path, pos)
+    assert found is not None and "Source:" not in found.markdown and "seed 0" not in found.markdown

@@ -111,7 +111,7 @@ def test_rename_an_agent_everywhere():
     "where,new_name,message",
     [
         ("HAND$0OFF:", "X", "only names can be renamed"),
-        ("TO: Off$0er_Agent", "Income_Agent", "already names"),
+        ("TO: Off$0er_Agent", "Income_Agent", r"already names an agent \(child.abl, line 1\)"),
         ("TO: Off$0er_Agent", "not a name!", "not a valid"),
     ],
 )

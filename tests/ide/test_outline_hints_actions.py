@@ -98,3 +98,6 @@ def test_code_lenses_run_and_count_handoffs_in():
     commands = {lens.command: lens for lens in lenses}
     assert commands[RUN_AGENT].arguments == ("Offer_Agent",)
     assert commands[SHOW_HANDOFFS_IN].title == "1 handoff in"
+    assert commands[SHOW_HANDOFFS_IN].arguments[2] == "Offer_Agent"
+    without_runs = code_lenses(project, "/offer.abl", can_run=False)
+    assert [lens.command for lens in without_runs] == [SHOW_HANDOFFS_IN], "no run lens without a run panel"

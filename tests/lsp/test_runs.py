@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from conftest import SERVER, capabilities, start
@@ -140,8 +141,13 @@ async def test_a_project_with_errors_is_refused_with_the_errors(runner: Language
     path = agent_file(runner)
     broken = path.read_text().replace("HISTORY: summary_only", "HISTORY:\n      mode: recent")
     runner.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(path.as_uri(), "abl", 1, broken)))
-    with pytest.raises(Exception, match="E330"):
+    with pytest.raises(JsonRpcException, match="E330") as refused:
         await request(runner, "abl/run/start", {"uri": path.as_uri()})
+    assert "the project has 1 error; fix them first. A project is the nearest folder" in refused.value.message
+    [error] = refused.value.data["errors"]
+    assert error["uri"] == path.as_uri() and error["code"] == "E330"
+    line = next(i for i, text in enumerate(broken.splitlines()) if text.strip() == "mode: recent")
+    assert error["range"]["start"]["line"] in (line - 1, line), "the link opens the error's line"
 
 
 async def test_runs_are_independent_of_later_edits(runner: LanguageClient):

@@ -34,7 +34,7 @@ def test_each_scenario_project_checks_without_errors(project: Path, capsys: pyte
     code = main(["check", str(project)])
     out, err = capsys.readouterr()
     assert code in (0, 1), out + err  # 1: warnings only
-    assert " 0 error(s)" in out or "no problems" in out, out
+    assert " 0 errors" in out or "no problems" in out, out
 
 
 def test_abl_test_passes_every_scenario(capsys: pytest.CaptureFixture[str]) -> None:

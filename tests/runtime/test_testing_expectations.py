@@ -154,7 +154,7 @@ def test_expectations_that_fail_say_why(tmp_path: Path, body: str, kind: str, te
     # every failure shows the turn, the replies and the turn's trace
     assert "turn 1 (line 6): user: 85000" in rendered
     assert "[Offer_Agent] Let us look at offers." in rendered
-    assert "#13 handoff Loan_Supervisor → Offer_Agent (permanent, history full: 4 message(s))" in rendered
+    assert "#13 handoff Loan_Supervisor → Offer_Agent (permanent, history full: 4 messages)" in rendered
 
 
 def test_all_unmet_expectations_of_a_turn_are_reported(tmp_path: Path):

@@ -119,7 +119,7 @@
     for (const name of names) variables.append(el("dt", {}, name), el("dd", {}, JSON.stringify(values[name])));
     stack.replaceChildren();
     for (const thread of run.threads || []) {
-      stack.append(el("li", { class: "thread " + thread.status }, thread.agent + " · " + thread.status + " · " + thread.historyLength + " messages"));
+      stack.append(el("li", { class: "thread " + thread.status }, thread.agent + " · " + thread.status + " · " + thread.historyLength + (thread.historyLength === 1 ? " message" : " messages")));
     }
   }
 
@@ -137,8 +137,13 @@
 
   function renderAll() { renderChat(); renderTimeline(); renderState(); }
 
-  function showError(message) {
-    errorBox.textContent = message;
+  /** The error's text, then a link to each place it names (the errors of a refused run). */
+  function showError(message, links) {
+    errorBox.replaceChildren(message);
+    for (const link of links || []) {
+      const open = el("button", { type: "button", class: "error-link", title: "Show in the editor", onclick: () => vscode.postMessage({ type: "reveal", location: link.location }) }, link.label);
+      errorBox.append(el("div", {}, open));
+    }
     if (message) errorBox.removeAttribute("hidden"); else errorBox.setAttribute("hidden", "");
   }
 
@@ -185,7 +190,7 @@
         renderState();
         return;
       case "error":
-        showError(message.message);
+        showError(message.message, message.links);
         return;
       default:
         return;

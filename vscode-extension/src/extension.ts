@@ -13,6 +13,7 @@ import { onInterpreterChange } from './server/pythonExtension';
 import { LAUNCH_SETTINGS } from './settings';
 import { ServerStatus } from './statusBar';
 import { ConversationTests } from './testing/conversationTests';
+import { DocsPages, DOCS_SCHEME } from './docsLinks';
 
 let server: ServerController | undefined;
 
@@ -34,6 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     new LanguageConflictWatcher(context.workspaceState),
     controller.onNotification('abl/run/event', (params) => RunPanel.receiveEvent(params)),
     vscode.window.registerWebviewViewProvider(GRAPH_VIEW_ID, graph),
+    vscode.workspace.registerTextDocumentContentProvider(DOCS_SCHEME, new DocsPages()),
     vscode.commands.registerCommand('abl.restartServer', () => controller.restart()),
     vscode.commands.registerCommand('abl.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('abl.runAgent', (uri?: unknown, agentName?: unknown) => runAgent(context.extensionUri, controller, activity, uri, agentName)),

@@ -20,6 +20,7 @@ from typing import TextIO
 
 from abl.checks.code import Code, FixSafety
 from abl.checks.registry import BY_CODE, CODES
+from abl.wording import count
 
 INDEX_NAME = "README.md"
 GENERATED_MARKER = (
@@ -155,7 +156,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     if args.write is not None:
         done = write_pages(args.write)
         changed = len(done.missing) + len(done.stale)
-        out.write(f"{changed} page(s) written, {len(done.orphaned)} removed in {args.write}\n")
+        out.write(f"{count(changed, 'page')} written, {len(done.orphaned)} removed in {args.write}\n")
         left = compare(args.write).orphaned
         for name in left:
             out.write(f"{args.write / name}: not generated and not a registered code; left in place\n")

@@ -22,6 +22,7 @@ from abl.model.lower_steps import duration_ms
 from abl.runtime.testing.describe import describe_event
 from abl.runtime.testing.matcher import show
 from abl.runtime.trace import TraceLevel, event_level
+from abl.wording import count
 
 COMMANDS = {
     "/trace": "show the trace level, or set it: /trace minimal|standard|verbose|debug",
@@ -74,7 +75,7 @@ class ChatLoop:
         )
         if self.driver.resumed:
             self.console.print(
-                Text(f"Resumed a saved session ({len(session.history)} message(s)).", style=_TRACE_STYLE)
+                Text(f"Resumed a saved session ({count(len(session.history), 'message')}).", style=_TRACE_STYLE)
             )
         else:
             self.show_replies(session.greeting)

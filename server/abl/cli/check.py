@@ -26,6 +26,7 @@ from abl.cli.terminal import add_color_option, wants_color
 from abl.config import DEFAULT, Config, ConfigProblem, find_config, load_config, unknown_selector
 from abl.diagnostics import Diagnostic, Severity
 from abl.gcpause import paused_gc
+from abl.wording import count
 from abl.workspace import Project, load_projects
 from abl.workspace.index import discover
 from abl.workspace.projects import project_files, project_of
@@ -156,7 +157,9 @@ def _report(args: argparse.Namespace, results: _Results) -> int:
     if args.diff:
         _emit(args, "".join(results.diffs))
         fixes = sum(len(d) for d in results.fixed.values())
-        print(f"{fixes} fix(es) would be applied in {len(results.diffs)} file(s)", file=sys.stderr)
+        print(
+            f"{count(fixes, 'fix', 'fixes')} would be applied in {count(len(results.diffs), 'file')}", file=sys.stderr
+        )
         return 1 if results.diffs and not args.exit_zero else 0
     color = args.output_file is None and wants_color(args.color)
     if args.fix_only:
@@ -270,7 +273,7 @@ class _Configs:
 
 def _config_problems(problems: list[ConfigProblem]) -> str:
     first, *rest = problems
-    more = f" (and {len(rest)} more problem(s) in the file)" if rest else ""
+    more = f" (and {count(len(rest), 'more problem')} in the file)" if rest else ""
     return f"{first}{more}"
 
 

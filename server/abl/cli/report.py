@@ -9,6 +9,7 @@ from abl.checks.autofix import chosen_fix
 from abl.checks.registry import docs_url, lookup
 from abl.diagnostics import Diagnostic, Severity
 from abl.text import LineIndex, Range
+from abl.wording import count
 
 _COLORS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m", Severity.HINT: "\x1b[1;36m"}
 _BOLD, _BLUE, _RESET = "\x1b[1m", "\x1b[1;34m", "\x1b[0m"
@@ -114,11 +115,11 @@ def to_text(
         out.append(fixable)
     counts = summary(results)
     files = len(results)
-    parts = [f"{counts['errors']} error(s)", f"{counts['warnings']} warning(s)"]
+    parts = [count(counts["errors"], "error"), count(counts["warnings"], "warning")]
     if counts["hints"]:
-        parts.append(f"{counts['hints']} hint(s)")
+        parts.append(count(counts["hints"], "hint"))
     verdict = "no problems" if not any(counts.values()) else ", ".join(parts)
-    out.append(f"Checked {files} file(s): {verdict}.")
+    out.append(f"Checked {count(files, 'file')}: {verdict}.")
     return "\n".join(out) + "\n"
 
 
@@ -126,14 +127,14 @@ def fixed_summary(fixed: dict[str, list[Diagnostic]], *, unsafe: bool, detailed:
     """What `--fix-only` prints: the fixes applied, and their count."""
     lines = _fixed_lines(fixed, unsafe, detailed=detailed)
     total = sum(len(d) for d in fixed.values())
-    lines.append(f"Fixed {total} problem(s) in {len(fixed)} file(s).")
+    lines.append(f"Fixed {count(total, 'problem')} in {count(len(fixed), 'file')}.")
     return "\n".join(lines) + "\n"
 
 
 def _fixed_lines(fixed: dict[str, list[Diagnostic]], unsafe: bool, *, detailed: bool) -> list[str]:
     lines = []
     for path, diags in fixed.items():
-        lines.append(f"fixed {len(diags)} problem(s) in {path}: " + ", ".join(sorted({d.code for d in diags})))
+        lines.append(f"fixed {count(len(diags), 'problem')} in {path}: " + ", ".join(sorted({d.code for d in diags})))
         if detailed:
             for d in diags:
                 fix = chosen_fix(d, unsafe)

@@ -35,6 +35,7 @@ from abl.runtime.testing.describe import describe_event
 from abl.runtime.testing.recorder import Recording
 from abl.runtime.testing.yamlread import FormatError, LineDict, plain, read_yaml
 from abl.runtime.trace import TraceLevel, event_level
+from abl.wording import count
 
 RUN_MODELS = ("embedded", "openai")
 
@@ -252,7 +253,7 @@ def run_script(driver: Driver, lines: Iterable[str], out: TextIO, err: TextIO, t
     for number, text in enumerate(messages, start=1):
         if driver.session.state().ended:
             left = len(messages) - number + 1
-            print(f"abl run: the session has ended; {left} message(s) not sent", file=err)
+            print(f"abl run: the session has ended; {count(left, 'message')} not sent", file=err)
             break
         turn, events = driver.send(text)
         for reply in turn.replies:

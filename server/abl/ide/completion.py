@@ -86,6 +86,15 @@ PERMANENT_ROUTE = (
     "  HISTORY: ${3|full,none,summary_only,auto,last_5|}\n"
     "  PASS: [${4:field}]"
 )
+GATHER_FIELD = (
+    "${1:field_name}:\n"
+    '  PROMPT: "${2:The question for the customer}"\n'
+    "  TYPE: ${3|string,number,boolean,date,email,phone,integer,currency,enum|}\n"
+    "  REQUIRED: ${4|true,false|}"
+)
+RETURN_HANDLER = '${1:handler_name}:\n  ${2|RESUME_INTENT: true,CONTINUE: true,RESPOND: "Thanks. Let us go on."|}'
+# A new entry of a block whose keys are names the author chooses, offered where such a key goes.
+_ENTRY_SNIPPETS = {"GATHER": ("new field", GATHER_FIELD), "RETURN_HANDLERS": ("new return handler", RETURN_HANDLER)}
 HISTORY_BLOCK = "\n  mode: ${1|last_n,full,none,summary_only,auto|}\n  count: ${2:5}"
 _AGENT_HEADERS = (
     ("AGENT", 'AGENT: ${1:Agent_Name}\nGOAL: "${2:what this agent achieves}"\n'),
@@ -153,6 +162,21 @@ class _Completer:
             if item.label.lower() in present and not _repeatable(block, item.label):
                 continue
             items.append(self._from_schema(item, replace, ItemKind.KEY))
+        entry = _ENTRY_SNIPPETS.get(block.name.upper()) if len(site.path) == 1 else None
+        if entry is not None:
+            label, snippet = entry
+            items.append(
+                Completion(
+                    label=label,
+                    kind=ItemKind.SNIPPET,
+                    detail=f"{block.name} entry",
+                    documentation=hover_markdown(block),
+                    insert_text=plain(snippet),
+                    snippet=snippet,
+                    replace=replace,
+                    sort_group=1,
+                )
+            )
         return items
 
     def sections(self, replace: Range) -> list[Completion]:

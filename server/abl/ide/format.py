@@ -5,7 +5,11 @@ formatted safely:
 
 - Each nesting level is indented by exactly `FormatOptions.indent` spaces, as the tree says it
   nests. A list item sits one level under its key; what follows `- ` stays on the dash line
-  after exactly one space, and the lines under an item align with that content.
+  after exactly one space, and the lines under an item align with that content. So a file
+  indented at any consistent width (items written `- key` or `-   key`) gets one layout.
+- Lines the parser reads as nested under a key that has a value (`WHEN:` two columns right of
+  the `TO:` of a `- TO:` item) are not part of that key's meaning; they keep their columns
+  relative to the key and move with it, so formatting neither hides nor changes what they mean.
 - The colon follows the key directly, then exactly one space when a value follows (none otherwise).
 - A trailing comment (` # ...`, or `// ...` in `WHEN`) is kept, two spaces after the value.
 - A whole-line comment takes the indentation of the line that follows it. A comment indented
@@ -42,6 +46,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from abl.diagnostics import TextEdit
+from abl.schema import keys_with_a_value_and_lines
 from abl.syntax.cst import PIPE_MARKERS, Node, NodeKind, SourceFile, Trivia, TriviaKind
 from abl.syntax.parser import parse
 from abl.syntax.scanner import TAB_WIDTH
@@ -261,18 +266,39 @@ class _Layout:
             node = node.children[-1]
 
     def _format_block(self, top: Node) -> None:
-        stack: list[tuple[Node, int, int]] = [(top, 0, 0)]  # node, new column, depth
+        # node, new column, depth, and for lines kept as written the columns they move by
+        stack: list[tuple[Node, int, int, int | None]] = [(top, 0, 0, None)]
         last_head_row = -1
         while stack:
-            node, column, depth = stack.pop()
+            node, column, depth, shift = stack.pop()
             if node.row != last_head_row:  # an item's content shares the item's line
                 self._trivia(node.leading, node.col, column, column_zero=depth == 0)
-                self._line(node, column)
+                if shift is None:
+                    self._line(node, column)
+                else:
+                    self._as_written(node, shift)
                 last_head_row = node.row
             del self.chain[depth:]
             self.chain.append((node.col, column))
+            if shift is None and _holds_a_value(node):
+                # Lines under a key that has a value (`WHEN:` deeper than the `TO:` of its item)
+                # do not belong to the route, whatever their author meant: re-indenting them as
+                # the key's own lines would suggest they do, and lining them up with the key
+                # would change what they mean. They move with the key, as written.
+                shift = column - node.col
+            if shift is not None:
+                stack.extend((child, child.col + shift, depth + 1, shift) for child in reversed(node.children))
+                continue
             inner = column + 2 if node.is_item else column + self.options.indent
-            stack.extend((child, inner, depth + 1) for child in reversed(node.children))
+            stack.extend((child, inner, depth + 1, None) for child in reversed(node.children))
+
+    def _as_written(self, node: Node, shift: int) -> None:
+        """A line kept as written but for the columns its owner moved by."""
+        self._write(node.row, _shift_value_row(self.rows[node.row].content, shift))
+        owner = node
+        while owner.is_item and owner.content is not None:
+            owner = owner.content
+        self._continuation(owner, shift)
 
     # --- significant lines ----------------------------------------------------------------
 
@@ -426,6 +452,18 @@ def _usual_line_end(rows: list[_Row]) -> str:
     crlf = sum(1 for r in rows if r.ending == "\r\n")
     lf = sum(1 for r in rows if r.ending == "\n")
     return "\r\n" if crlf > lf else "\n"
+
+
+def _holds_a_value(node: Node) -> bool:
+    """An entry with a value on its own line (`TO: Agent`) and lines under it that it cannot take:
+    only some keys take both (`CALL: lookup` with `WITH:`), as the catalogue says."""
+    return (
+        node.is_entry
+        and not node.is_pipe
+        and bool(node.value.strip())
+        and bool(node.children)
+        and node.key.upper() not in keys_with_a_value_and_lines()
+    )
 
 
 def _first_row(node: Node) -> int:

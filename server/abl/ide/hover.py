@@ -19,6 +19,7 @@ from abl.resources import docs_uri
 from abl.schema.presentation import hover_markdown, value_hover_markdown
 from abl.schema.types import ValueKind
 from abl.text import Position, Range
+from abl.wording import count
 from abl.workspace import Project
 
 _CODE = re.compile(r"\b(E\d{3}|W\d{3}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b")
@@ -96,8 +97,10 @@ def _history_effect(route: HandoffRoute) -> str | None:
     if spec.fallback:
         return f"**The platform reads this as `full`:** {spec.fallback}."
     mode = spec.resolved_mode
+    if mode == "last_n" and spec.resolved_count is not None:
+        return f"Effective: the last {count(spec.resolved_count, 'message')}."
     if mode == "last_n":
-        return f"Effective: the last {spec.resolved_count} message(s)."
+        return "Effective: the last messages (no readable `count`)."
     if spec.last_zero:
         return "Effective: no messages (`last_0`)."
     return f"Effective: `{mode}`."

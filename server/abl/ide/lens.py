@@ -21,7 +21,9 @@ class Lens:
     arguments: tuple[object, ...]  # plain values; the protocol layer adds the document's URI
 
 
-def code_lenses(project: Project, path: str) -> list[Lens]:
+def code_lenses(project: Project, path: str, *, can_run: bool = True) -> list[Lens]:
+    """The lenses of one file. `can_run`: whether the editor can hold a conversation with a run
+    (a run panel); without one a "Run agent" lens could only do nothing, so it is left out."""
     doc = project.documents.get(path)
     if doc is None:
         return []
@@ -32,7 +34,8 @@ def code_lenses(project: Project, path: str) -> list[Lens]:
             continue
         line = agent.header.head_range
         name = agent.name.text
-        lenses.append(Lens(line, "▶ Run agent", RUN_AGENT, (name,)))
+        if can_run:
+            lenses.append(Lens(line, "▶ Run agent", RUN_AGENT, (name,)))
         uses = [
             o
             for o in index.uses(Symbol(SymbolKind.AGENT, name, None))
@@ -41,7 +44,7 @@ def code_lenses(project: Project, path: str) -> list[Lens]:
         routes = [o for o in uses if o.role == "route target"]
         title = f"{len(routes)} handoff{'s' if len(routes) != 1 else ''} in"
         locations = tuple((o.path, o.range) for o in uses)
-        lenses.append(Lens(line, title, SHOW_HANDOFFS_IN, (_start(agent.name.range), locations)))
+        lenses.append(Lens(line, title, SHOW_HANDOFFS_IN, (_start(agent.name.range), locations, name)))
     return lenses
 
 

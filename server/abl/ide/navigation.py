@@ -6,12 +6,15 @@ to each of them.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from abl.diagnostics import TextEdit
 from abl.ide.edits import WorkspaceEdit
 from abl.ide.references import Occurrence, ReferenceIndex, Symbol, SymbolKind
+from abl.ide.test_renames import agent_rename_in_tests
 from abl.model import Agent
 from abl.model.types import AgentKind
 from abl.text import Position, Range
@@ -80,7 +83,9 @@ def prepare_rename(project: Project, path: str, pos: Position) -> tuple[Range, s
     return occ.range, occ.symbol.name
 
 
-def rename(project: Project, path: str, pos: Position, new_name: str) -> WorkspaceEdit:
+def rename(project: Project, path: str, pos: Position, new_name: str, folders: Iterable[str] = ()) -> WorkspaceEdit:
+    """The edits of a rename across the project; an agent is renamed in the conversation tests
+    that run the project too (those found under `folders`)."""
     prepare_rename(project, path, pos)
     index = ReferenceIndex.of(project)
     occ = index.at(path, pos)
@@ -93,12 +98,21 @@ def rename(project: Project, path: str, pos: Position, new_name: str) -> Workspa
     if new_name != symbol.name and index.definitions(clash):
         where = index.definitions(clash)[0]
         raise RenameError(
-            f"`{new_name}` already names a {symbol.kind.value.replace('_', ' ')} (line {where.range.start.line + 1})"
+            f"`{new_name}` already names {_with_article(symbol.kind.value.replace('_', ' '))} "
+            f"({os.path.basename(where.path)}, line {where.range.start.line + 1})"
         )
     edit = WorkspaceEdit()
     for o in index.occurrences(symbol):
         edit.add(o.path, TextEdit(o.range, new_name))
+    if symbol.kind is SymbolKind.AGENT and new_name != symbol.name:
+        for test_file, edits in agent_rename_in_tests(project, symbol.name, new_name, folders).items():
+            for e in edits:
+                edit.add(test_file, e)
     return edit
+
+
+def _with_article(noun: str) -> str:
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
 
 
 # --- call hierarchy over handoffs ---------------------------------------------------------

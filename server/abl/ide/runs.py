@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from abl.launch import LaunchRefused, launch
+from abl.diagnostics import Diagnostic
+from abl.launch import PROJECT_MEANING, LaunchRefused, launch
 from abl.launch import entry_agent as launch_entry_agent
 from abl.launch import project_errors as launch_errors
 from abl.model import Agent
@@ -37,11 +38,15 @@ MODELS = ("embedded", "scripted", "openai")
 
 
 class RunError(ValueError):
-    """A run cannot start or go on; `problems` lists what stands in the way, one per line."""
+    """A run cannot start or go on; `problems` lists what stands in the way, one per line, and
+    `errors` the project's errors that do (file and diagnostic), for a client to link to."""
 
-    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+    def __init__(
+        self, message: str, problems: list[str] | None = None, errors: list[tuple[str, Diagnostic]] | None = None
+    ) -> None:
         super().__init__(message)
         self.problems = list(problems or [])
+        self.errors = list(errors or [])
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +130,9 @@ class RunManager:
         try:
             name = launch(copy, agent).agent
         except LaunchRefused as refused:
-            raise RunError(refused.message, refused.problems) from None
+            # The error may be in an agent other than the one asked for: say why it counts.
+            message = f"{refused.message}. {PROJECT_MEANING}" if refused.errors else refused.message
+            raise RunError(message, refused.problems, refused.errors) from None
         options = RuntimeOptions(
             model=model, model_options=dict(model_options or {}), mocks=dict(mocks or {}), trace_level="debug"
         )

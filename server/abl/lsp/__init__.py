@@ -7,7 +7,7 @@ from abl.lsp.server import AblServer
 
 def create_server() -> AblServer:
     """A server with every feature registered."""
-    from abl.lsp import features, graph, lifecycle, presentation, runs, structure
+    from abl.lsp import commands, features, graph, lifecycle, presentation, runs, structure
 
     server = AblServer()
     lifecycle.register(server)
@@ -16,6 +16,7 @@ def create_server() -> AblServer:
     presentation.register(server)
     graph.register(server)
     runs.register(server)
+    commands.register(server)
     return server
 
 

@@ -7,6 +7,7 @@ the answer back; no handler knows anything about ABL beyond that.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
@@ -15,7 +16,7 @@ from abl.ide import completion as ide_completion
 from abl.ide import navigation
 from abl.ide.edits import WorkspaceEdit
 from abl.ide.hover import hover as ide_hover
-from abl.lsp.convert import path_to_uri, text_edit, uri_to_path
+from abl.lsp.convert import Positions, path_to_uri, text_edit, uri_to_path
 from abl.lsp.server import AblServer, guarded
 from abl.text import Position
 from abl.workspace import Project
@@ -51,9 +52,18 @@ def workspace_edit(ls: AblServer, edit: WorkspaceEdit) -> lsp.WorkspaceEdit:
     analysis = ls.analysis()
     changes = {}
     for path in edit.paths:
-        positions = ls.positions(path, analysis)
+        # A file outside the analysis (a conversation test) is converted from its text on disk.
+        positions = ls.positions(path, analysis) if analysis.text(path) is not None else _on_disk(ls, path)
         changes[path_to_uri(path)] = [text_edit(e, positions) for e in edit.changes[path]]
     return lsp.WorkspaceEdit(changes=changes)
+
+
+def _on_disk(ls: AblServer, path: str) -> Positions:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    return Positions(text, ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16)
 
 
 def register(server: AblServer) -> None:
@@ -169,7 +179,9 @@ def register(server: AblServer) -> None:
             return None
         project, path, pos = where
         try:
-            edit = navigation.rename(project, path, pos, params.new_name)
+            folders = [f for f in (uri_to_path(w.uri) for w in ls.workspace.folders.values()) if f is not None]
+            folders = folders or [project.root]  # a lone file's folder, when the editor opened no folder
+            edit = navigation.rename(project, path, pos, params.new_name, folders)
         except navigation.RenameError as err:
             raise JsonRpcInvalidParams(str(err)) from None
         return workspace_edit(ls, edit)

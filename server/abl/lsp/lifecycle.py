@@ -9,11 +9,13 @@ import uuid
 from lsprotocol import types as lsp
 
 from abl.ide.host import LARGE_FILE_BYTES
+from abl.lsp.commands import client_commands
 from abl.lsp.convert import uri_to_path
 from abl.lsp.diagnostics import register_pull
 from abl.lsp.documents import splice_changes
 from abl.lsp.server import AblServer
 from abl.lsp.settings import Settings
+from abl.wording import count
 
 log = logging.getLogger("abl.lsp")
 
@@ -33,6 +35,7 @@ def register(server: AblServer) -> None:
         ls.snippets = bool(item is not None and item.snippet_support)
         if ls.pull_diagnostics:
             register_pull(ls)
+        ls.client_commands = client_commands(params.initialization_options)
         if params.initialization_options:
             ls.settings = Settings.read(params.initialization_options)
 
@@ -191,7 +194,7 @@ async def _index_workspace(ls: AblServer, found: int) -> None:
             progress = False
     if progress:
         ls.work_done_progress.begin(
-            token, lsp.WorkDoneProgressBegin(title="ABL", message=f"checking {found} files", percentage=0)
+            token, lsp.WorkDoneProgressBegin(title="ABL", message=f"checking {count(found, 'file')}", percentage=0)
         )
     ls.analyse_and_publish()
     ls.heap.settle()

@@ -35,12 +35,37 @@ RUN_AGENT = "abl.runAgent"
 
 
 class RunRefused(JsonRpcInvalidParams):
-    """A run request that cannot be carried out, with the reasons for the client to show."""
+    """A run request that cannot be carried out, with the reasons for the client to show, and the
+    errors that stand in the way as locations it can open (`data.errors`: `{uri, range, code,
+    message}`)."""
 
-    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+    def __init__(
+        self, message: str, problems: list[str] | None = None, errors: list[dict[str, Any]] | None = None
+    ) -> None:
         listed = list(problems or [])
         shown = "\n".join(listed[:10]) + (f"\n… and {len(listed) - 10} more" if len(listed) > 10 else "")
-        super().__init__(f"{message}\n{shown}" if listed else message, data={"problems": listed})
+        super().__init__(
+            f"{message}\n{shown}" if listed else message, data={"problems": listed, "errors": errors or []}
+        )
+
+
+def refused(ls: AblServer, err: RunError) -> RunRefused:
+    """The error answer for a refused run, its errors located in the client's encoding."""
+    errors = []
+    for path, d in err.errors:
+        where = ls.positions(path).range_to_client(d.range)
+        errors.append(
+            {
+                "uri": path_to_uri(path),
+                "range": {
+                    "start": {"line": where.start.line, "character": where.start.character},
+                    "end": {"line": where.end.line, "character": where.end.character},
+                },
+                "code": d.code,
+                "message": d.message,
+            }
+        )
+    return RunRefused(str(err), err.problems, errors)
 
 
 def _get(params: Any, name: str, default: Any = None) -> Any:
@@ -115,7 +140,7 @@ def register(server: AblServer) -> None:
                 trace_level=_get(params, "traceLevel") or ls.settings.trace_level,
             )
         except RunError as err:
-            raise RunRefused(str(err), err.problems) from None
+            raise refused(ls, err) from None
         events = notify(ls, run.id, run.greeting_events)
         greeting = [{"agent": r.agent, "text": r.text} for r in run.session.greeting]
         not_enforced = [not_enforced_json(ls, item) for item in run.not_enforced]

@@ -58,6 +58,7 @@ class AblServer(LanguageServer):
         self.reader: ReadAheadReader | None = None
         self.pull_diagnostics = False
         self.snippets = True
+        self.client_commands: frozenset[str] = frozenset()  # what the editor runs itself
         self._scheduled = False
         self._tasks: set[asyncio.Task[None]] = set()  # kept referenced until they finish
         self._published: dict[str, tuple[int | None, tuple[Diagnostic, ...]]] = {}

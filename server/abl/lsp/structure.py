@@ -149,17 +149,18 @@ def register(server: AblServer) -> None:
         positions = ls.positions(path, analysis)
         uri = params.text_document.uri
         out = []
-        for item in lens.code_lenses(project, path):
+        for item in lens.code_lenses(project, path, can_run=lens.RUN_AGENT in ls.client_commands):
             arguments: list[object]
             if item.command == lens.RUN_AGENT:
                 arguments = [uri, item.arguments[0]]
             else:
-                start, locations = item.arguments  # what `code_lenses` gives a handoffs lens
+                start, locations, agent = item.arguments  # what `code_lenses` gives a handoffs lens
                 assert isinstance(start, Position) and isinstance(locations, tuple)
                 arguments = [
                     uri,
                     positions.to_client(start),
                     [lsp.Location(path_to_uri(p), ls.positions(p, analysis).range_to_client(r)) for p, r in locations],
+                    agent,
                 ]
             out.append(
                 lsp.CodeLens(

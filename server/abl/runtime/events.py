@@ -39,6 +39,19 @@ class TraceLevel(enum.IntEnum):
 
 ENVELOPE_KEYS = ("type", "seq", "turn", "thread", "agent", "ts")
 
+# The fields that hold an agent's name, by event type (the envelope's `agent` aside): what a
+# rename of the agent rewrites in a conversation test's expected events.
+AGENT_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "handoff_condition_check": ("target",),
+    "handoff": ("from", "to"),
+    "handoff_completed": ("to",),
+    "return_to_parent": ("from", "to"),
+    "handoff_return_handler": ("from", "to"),
+    "memory_error": ("from",),
+    "delegate_start": ("from", "to"),
+    "delegate_complete": ("to",),
+}
+
 Schema = Mapping[str, Any]
 
 

@@ -154,8 +154,7 @@ def _facts(key: Key) -> list[str]:
             facts.append(f"Keys: {names}")
     if key.free_keys and key.entry is not None:
         facts.append(f"Other keys are names you choose ({key.entry.name})")
-    if key.source:
-        facts.append(f"Source: {key.source}")
+    # Where a keyword's description comes from is for the reference pages, not for an author's hover.
     return facts
 
 
@@ -208,7 +207,7 @@ def _free_key_item(name: str, entry: Key) -> CompletionItem:
 def _render_section(sec: Section) -> list[str]:
     key = sec.key
     out = [f"## `{key.name}` ({_documents_text(sec.documents)})", "", key.doc, ""]
-    facts = [f for f in _facts(key) if not f.startswith(("Keys:", "Source:"))]
+    facts = [f for f in _facts(key) if not f.startswith("Keys:")]
     out.extend(f"- {f}" for f in [f"Value: {key.kind.label}", *facts])
     if key.source:
         out.append(f"- Source: {key.source}")

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { ResponseError } from 'vscode-languageclient/node';
 import { TakenStep, takenSteps } from '../graph/runPath';
 import { LANGUAGE_ID } from '../language';
 import { ServerController } from '../server/controller';
@@ -6,7 +7,7 @@ import { readSettings } from '../settings';
 import { revealSource, webviewOptions, webviewPage } from '../webviewPage';
 import { NotEnforced, Notice, notEnforcedNotice } from './localLimits';
 import { RunActivity } from './runActivity';
-import { describeEvent, EventFeed, SourceLocation, TimelineEntry, TraceEvent } from './traceEvents';
+import { describeEvent, EventFeed, refusalLinks, SourceLocation, TimelineEntry, TraceEvent } from './traceEvents';
 
 interface Reply {
   readonly agent: string;
@@ -336,7 +337,10 @@ export class RunPanel {
   }
 
   private fail(error: unknown): void {
-    this.post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+    const message = error instanceof Error ? error.message : String(error);
+    const links = refusalLinks(error instanceof ResponseError ? error.data : undefined);
+    // With links, the first line says why; the links replace the listed paths that follow it.
+    this.post({ type: 'error', message: links.length > 0 ? message.split('\n')[0] : message, links });
   }
 }
 

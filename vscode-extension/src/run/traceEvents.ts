@@ -66,6 +66,13 @@ function historyOf(event: TraceEvent): string {
   return ` · history ${mode}${messages}`;
 }
 
+/** Which COMPLETE rule fired (numbered from 1, as written) and its condition, or the flow step. */
+function completeSummary(event: TraceEvent): string {
+  const rule = event.rule as { index?: number; condition?: string } | undefined;
+  const what = rule && typeof rule.index === 'number' ? `rule ${rule.index + 1} · WHEN ${text(rule.condition)}` : `step ${text(event.step)}`;
+  return `${what}${event.terminal === false ? ' · the conversation goes on' : ' · the agent is done'}`;
+}
+
 /** The key fields of each event type, in a few words; other types list their own fields. */
 const SUMMARIES: Readonly<Record<string, (event: TraceEvent) => string>> = {
   handoff: (e) =>
@@ -81,7 +88,7 @@ const SUMMARIES: Readonly<Record<string, (event: TraceEvent) => string>> = {
   tool_call_retry: (e) => `${text(e.tool)} · attempt ${text(e.attempt)}`,
   error: (e) => `${text(e.code)}: ${text(e.message)}`,
   warning: (e) => `${text(e.code)}: ${text(e.message)}`,
-  complete: (e) => `${e.rule ? text(e.rule) : text(e.step)}`,
+  complete: completeSummary,
   escalate: (e) => `${text(e.reason)}`,
   flow_step: (e) => `${text(e.step)} · ${text(e.action)}`,
 };
@@ -102,6 +109,26 @@ function isProblem(event: TraceEvent): boolean {
     (event.type === 'tool_result' && event.success === false) ||
     (event.type === 'handoff_completed' && event.outcome !== undefined && event.outcome !== 'success')
   );
+}
+
+/** An error the server names when it refuses a run (`data.errors` of the error answer), as a
+ * link to its place: the file's name and line, then the code and message. */
+export interface RefusalLink {
+  readonly label: string;
+  readonly location: SourceLocation;
+}
+
+export function refusalLinks(data: unknown): RefusalLink[] {
+  const errors = typeof data === 'object' && data !== null ? (data as { errors?: unknown }).errors : undefined;
+  if (!Array.isArray(errors)) {
+    return [];
+  }
+  return errors
+    .filter((e): e is SourceLocation & { code?: unknown; message?: unknown } => typeof e?.uri === 'string' && typeof e?.range?.start?.line === 'number')
+    .map((e) => ({
+      label: `${decodeURIComponent(e.uri.slice(e.uri.lastIndexOf('/') + 1))}:${e.range.start.line + 1}: ${text(e.code)} ${text(e.message)}`,
+      location: { uri: e.uri, range: e.range },
+    }));
 }
 
 export function describeEvent(event: TraceEvent): TimelineEntry {

@@ -13,7 +13,8 @@ import { LANGUAGE_ID } from '../language';
 import { readSettings } from '../settings';
 import { ServerStatus } from '../statusBar';
 import { AblCommand, LaunchProblem, openSetting, resolveAblCommand } from './ablCommand';
-import { AblLanguageClient } from './client';
+import { withReadOnlyLinks } from '../docsLinks';
+import { AblLanguageClient, CLIENT_COMMANDS } from './client';
 
 /** Starts, stops and restarts the language server, and keeps the status bar in step with it. */
 export class ServerController implements vscode.Disposable {
@@ -149,12 +150,21 @@ export class ServerController implements vscode.Disposable {
       // The server reads the `abl` section itself (workspace/configuration) and is told when it
       // changes, so settings apply without a restart.
       synchronize: { configurationSection: 'abl' },
+      initializationOptions: { clientCommands: [...CLIENT_COMMANDS] },
       outputChannel: this.output,
       // Failures are logged there and turn the status bar item red; a toast for each request
       // that fails while the server restarts would only be noise.
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationFailedHandler: () => false,
       middleware: {
+        handleDiagnostics: (uri, diagnostics, next) => next(uri, withReadOnlyLinks(diagnostics)),
+        provideDiagnostics: async (document, previousResultId, token, next) => {
+          const report = await next(document, previousResultId, token);
+          if (report !== undefined && report !== null && 'items' in report) {
+            withReadOnlyLinks(report.items);
+          }
+          return report;
+        },
         handleWorkDoneProgress: (token, params, next) => {
           this.onProgress(params);
           next(token, params);

@@ -33,7 +33,6 @@ test('the files the manifest points at exist', () => {
     manifest.icon,
     ...contributes.languages.flatMap((l: { configuration: string; icon: { light: string; dark: string } }) => [l.configuration, l.icon.light, l.icon.dark]),
     ...contributes.grammars.map((g: { path: string }) => g.path),
-    ...contributes.snippets.map((s: { path: string }) => s.path),
     ...contributes.walkthroughs.flatMap((w: { steps: { media: { markdown: string } }[] }) => w.steps.map((s) => s.media.markdown)),
     ...Object.values(contributes.viewsContainers).flatMap((containers) => (containers as { icon: string }[]).map((c) => c.icon)),
   ];

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEvent, EventFeed, levelOf, TraceEvent, visibleAt } from '../../src/run/traceEvents';
+import { describeEvent, EventFeed, levelOf, refusalLinks, TraceEvent, visibleAt } from '../../src/run/traceEvents';
 
 const envelope = { seq: 1, turn: 1, thread: 't1', agent: 'Loan_Supervisor', ts: '2026-01-01T00:00:00Z' };
 const event = (fields: Partial<TraceEvent> & { type: string }): TraceEvent => ({ ...envelope, ...fields });
@@ -48,4 +48,18 @@ test('the event feed passes each seq once, live or in an answer, until a new con
   assert.deepEqual(feed.accept([...live, event({ type: 'gather', seq: 5 })]).map((e) => e.seq), [5]);
   feed.clear();
   assert.deepEqual(feed.accept([event({ type: 'session_start', seq: 1 })]).map((e) => e.seq), [1]);
+});
+
+test('a COMPLETE rule reads as its number and condition, not as JSON', () => {
+  const fired = describeEvent(event({ type: 'complete', rule: { index: 0, condition: 'annual_income IS SET' }, terminal: true }));
+  assert.equal(fired.summary, 'rule 1 · WHEN annual_income IS SET · the agent is done');
+  assert.equal(describeEvent(event({ type: 'complete', step: 'done', terminal: false })).summary, 'step done · the conversation goes on');
+});
+
+test('a refused run links to each error it names, by file name and line', () => {
+  const range = { start: { line: 11, character: 4 }, end: { line: 11, character: 9 } };
+  const links = refusalLinks({ problems: ['/p/hub.abl:12:5: error[E330] …'], errors: [{ uri: 'file:///p/my%20hub.abl', range, code: 'E330', message: 'bad history' }] });
+  assert.deepEqual(links, [{ label: 'my hub.abl:12: E330 bad history', location: { uri: 'file:///p/my%20hub.abl', range } }]);
+  assert.deepEqual(refusalLinks(undefined), []);
+  assert.deepEqual(refusalLinks({ errors: [{ uri: 3 }] }), []);
 });

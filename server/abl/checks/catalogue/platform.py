@@ -296,7 +296,10 @@ UNKNOWN_HANDOFF_RETURN_FIELD = Code(
         """,
         INCOME_AGENT,
     ),
-    fix=("Offers the child field with the closest name. Unsafe: it decides which value comes back to the parent."),
+    fix=(
+        'Offers to map each field the child produces instead ("Map `x` from the child"), the name '
+        "closest to the unknown one first. Unsafe: it decides which value comes back to the parent."
+    ),
     fix_safety=FixSafety.UNSAFE,
     runtime=_REJECTED,
     see_also=("MAP_DIRECTION_REVERSED", "RETURN_VALUE_NOT_MAPPED", "UNKNOWN_DELEGATE_RETURN_FIELD"),

@@ -46,6 +46,7 @@ from abl.syntax.cst import Node
 from abl.syntax.cst import find_entry as find_child_entry
 from abl.syntax.values import ValueKind, read_value
 from abl.text import Range
+from abl.wording import count
 
 # A window this small holds one exchange at most: the target effectively starts blind.
 _BLIND_WINDOW = 2
@@ -114,7 +115,10 @@ def describe_default(mode: str) -> str:
         "summary_only": "only the route's `SUMMARY`",
         "auto": "the `SUMMARY`, or the last five messages when there is none",
     }
-    what = sends.get(mode) or f"the last {mode.removeprefix('last_')} messages"
+    last = mode.removeprefix("last_")
+    what = sends.get(mode) or (
+        f"the last {count(int(last), 'message')}" if last.isdigit() else f"the last {last} messages"
+    )
     return f"{what} (the project's `default-history`, `{mode}`)"
 
 

@@ -45,7 +45,7 @@ from abl.diagnostics import Fix, TextEdit
 from abl.expr.query import names as condition_names
 from abl.model import Agent, Condition, HandoffRoute, MapEntry, declared_variables, produced_fields
 from abl.model.fields import root
-from abl.suggest import did_you_mean, did_you_mean_name
+from abl.suggest import did_you_mean, did_you_mean_name, ranked
 from abl.syntax.cst import Node
 from abl.text import Position, Range, split_lines
 from abl.workspace.graph import way_back
@@ -298,8 +298,15 @@ def map_sources(check: Check, agent: Agent) -> None:
 def _unknown_return_field(check: Check, target: Agent, entry: MapEntry, produced: set[str]) -> None:
     source = entry.child.text
     child = target.name.text
-    guess = did_you_mean_name(source, sorted(n for n in produced if not n.startswith("last_")))
-    offered = fixes.use_instead(guess, entry.child.range)
+    fields = sorted(n for n in produced if not n.startswith("last_") and n.isidentifier())
+    guess = did_you_mean_name(source, fields)
+    # One fix per field the child produces, the likeliest first: the author may have misspelt the
+    # name, or named a field the child never had (then no name is close, and every one is offered).
+    close = ranked(source, fields, limit=len(fields))
+    offered = tuple(
+        fixes.replace(f"Map `{name}` from the child", entry.child.range, name, safe=False)
+        for name in [*close, *(f for f in fields if f not in close)]
+    )
     hint = f'; did you mean "{guess}"' if guess else ""
     check.report(
         "UNKNOWN_HANDOFF_RETURN_FIELD",

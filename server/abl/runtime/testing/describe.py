@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from abl.runtime.testing.matcher import show
+from abl.wording import count
 
 Event = Mapping[str, Any]
 
@@ -41,7 +42,8 @@ def _handoff(event: Event) -> str:
     mode = history.get("mode") if isinstance(history, Mapping) else history
     extra = [kind]
     if mode is not None:
-        extra.append(f"history {mode}: {event.get('historyMessages', '?')} message(s)")
+        sent = event.get("historyMessages")
+        extra.append(f"history {mode}: {count(sent, 'message') if isinstance(sent, int) else '? messages'}")
     passed = event.get("passed")
     if passed:
         extra.append(f"passed {show(passed)}")
@@ -103,10 +105,10 @@ def _complete(event: Event) -> str:
 
 def _model_call(event: Event) -> str:
     messages = event.get("messages")
-    count = messages.get("count") if isinstance(messages, Mapping) else None
+    asked = messages.get("count") if isinstance(messages, Mapping) else None
     text = f"[{event.get('agent', '')}] {event.get('purpose', '?')} via {event.get('provider', '?')}"
-    if count is not None:
-        text += f" ({count} message(s))"
+    if isinstance(asked, int):
+        text += f" ({count(asked, 'message')})"
     return text + f" → {show(event.get('result'), 80)}"
 
 

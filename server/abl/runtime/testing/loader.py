@@ -370,6 +370,7 @@ class _FileReader:
         if key not in item or item[key] is None:
             empty = LineDict()
             empty.line, empty.key_lines, empty.raw = item.line_of(key), {}, {}
+            empty.key_spans, empty.value_spans = {}, {}
             return empty
         value = item[key]
         if not isinstance(value, LineDict):

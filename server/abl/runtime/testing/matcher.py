@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from abl.expr.values import is_number
+from abl.wording import count
 
 MISSING: Any = object()
 """Stands for a field that the actual data does not have."""
@@ -234,7 +235,7 @@ class ListExactly(Matcher):
         if not _is_list(actual):
             return f"expected the list {self.describe()}, got {show(actual)}"
         if len(actual) != len(self.items):
-            return f"expected {len(self.items)} item(s) {self.describe()}, got {len(actual)}: {show(actual)}"
+            return f"expected {count(len(self.items), 'item')} {self.describe()}, got {len(actual)}: {show(actual)}"
         for index, (matcher, item) in enumerate(zip(self.items, actual, strict=True)):
             reason = matcher.check(item)
             if reason is not None:

@@ -15,6 +15,7 @@ from abl.runtime.testing.describe import describe_event
 from abl.runtime.testing.expectations import Failure
 from abl.runtime.testing.runner import ConversationResult, TurnOutcome
 from abl.runtime.trace import TraceLevel, event_level
+from abl.wording import count
 
 STATUS_WORDS = {"passed": "PASS", "failed": "FAIL", "error": "FAIL", "skipped": "SKIP"}
 EXCERPT_LIMIT = 40
@@ -103,7 +104,7 @@ def _excerpt(events: Sequence[Mapping[str, Any]], *, indent: str) -> list[str]:
         return [f"{indent}(no events)"]
     lines = [f"{indent}{describe_event(e)}" for e in shown[:EXCERPT_LIMIT]]
     if len(shown) > EXCERPT_LIMIT:
-        lines.append(f"{indent}... {len(shown) - EXCERPT_LIMIT} more event(s)")
+        lines.append(f"{indent}... {count(len(shown) - EXCERPT_LIMIT, 'more event', 'more events')}")
     return lines
 
 

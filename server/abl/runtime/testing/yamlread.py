@@ -53,12 +53,20 @@ class FormatError(Exception):
         return f"{where}: {self.message}"
 
 
+# Where a scalar is written: character offsets of its start and end in the file's text (quotes
+# included), for edits such as renaming an agent a test names.
+Span = tuple[int, int]
+
+
 class LineDict(dict):
-    """A mapping from a YAML file, with its own line, its keys' lines and raw scalar texts."""
+    """A mapping from a YAML file, with its own line, its keys' lines and raw scalar texts, and
+    where each key and each scalar value is written."""
 
     line: int
     key_lines: dict[Any, int]
     raw: dict[Any, str]
+    key_spans: dict[Any, Span]
+    value_spans: dict[Any, Span]
 
     def line_of(self, key: Any) -> int:
         """The line of `key` when present, else the line of the mapping itself."""
@@ -66,11 +74,13 @@ class LineDict(dict):
 
 
 class LineList(list):
-    """A sequence from a YAML file, with its own line and the line of each item."""
+    """A sequence from a YAML file, with its own line and the line of each item, and where each
+    scalar item is written."""
 
     line: int
     item_lines: list[int]
     raw: list[str | None]
+    item_spans: list[Span | None]
 
     def line_of(self, index: int) -> int:
         if 0 <= index < len(self.item_lines):
@@ -281,6 +291,8 @@ class _Builder:
         out.line = _line(node)
         out.key_lines = {}
         out.raw = {}
+        out.key_spans = {}
+        out.value_spans = {}
         merged_keys: set[Any] = set()  # keys a written key may still override
         for key_node, value_node, merged in self._pairs[id(node)]:
             key = self.build(key_node)
@@ -300,10 +312,13 @@ class _Builder:
                 )
             out[key] = self.build(value_node)
             out.key_lines[key] = _line(key_node)
+            out.key_spans[key] = _span(key_node)
             if isinstance(value_node, ScalarNode):
                 out.raw[key] = value_node.value
+                out.value_spans[key] = _span(value_node)
             else:
                 out.raw.pop(key, None)  # a merged scalar overridden by a collection
+                out.value_spans.pop(key, None)
         return out
 
     def _sequence(self, node: SequenceNode) -> LineList:
@@ -311,11 +326,16 @@ class _Builder:
         out.line = _line(node)
         out.item_lines = [_line(item) for item in node.value]
         out.raw = [item.value if isinstance(item, ScalarNode) else None for item in node.value]
+        out.item_spans = [_span(item) if isinstance(item, ScalarNode) else None for item in node.value]
         return out
 
 
 def _line(node: Node) -> int:
     return node.start_mark.line + 1
+
+
+def _span(node: Node) -> Span:
+    return (node.start_mark.index, node.end_mark.index)
 
 
 def _identity(key: Node) -> object:
