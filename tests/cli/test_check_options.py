@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -335,7 +336,7 @@ def test_watching_a_file_alone_checks_it_again_when_its_project_changes(tmp_path
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
-        assert _read_until(process, "Checked 1 file(s): no problems.")
+        assert _read_until(process, "Checked 1 file: no problems.")
         time.sleep(0.05)
         other.write_text("AGENT: Helpers" + helper, encoding="utf-8")
         assert _read_until(process, "error[INVALID_HANDOFF_TARGET]")
@@ -345,14 +346,23 @@ def test_watching_a_file_alone_checks_it_again_when_its_project_changes(tmp_path
 
 
 def _read_until(process: subprocess.Popen[str], wanted: str, timeout: float = 20.0) -> bool:
-    """Read the process's output lines until one contains `wanted` (False after `timeout`)."""
+    """Read the process's output until it contains `wanted` (False after `timeout`).
+
+    The pipe is read with `os.read` after `select`, never `readline`: a blocking read would wait
+    past the deadline, and a buffered one would hide data from `select`."""
     assert process.stdout is not None
+    descriptor = process.stdout.fileno()
+    seen = ""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
+    while (left := deadline - time.monotonic()) > 0:
+        ready, _, _ = select.select([descriptor], [], [], left)
+        if not ready:
             return False
-        if wanted in line:
+        chunk = os.read(descriptor, 65536)
+        if not chunk:
+            return False
+        seen += chunk.decode("utf-8", "replace")
+        if wanted in seen:
             return True
     return False
 

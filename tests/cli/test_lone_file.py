@@ -132,7 +132,7 @@ def test_verbose_says_the_project_and_every_file_read(tmp_path: Path, capsys: py
     _, err = capsys.readouterr()
     first, *files = err.splitlines()
     assert first.startswith(f"abl check: project {root.resolve()} (the project of {hub}: the repository root")
-    assert first.endswith(": 2 file(s) read, 1 reported")
+    assert first.endswith(": 2 files read, 1 reported")
     assert files == [
         f"  {root / 'agents' / 'helper.agent.abl'}  (read to resolve names)",
         f"  {hub}  (checked)",

@@ -232,7 +232,7 @@ def _say_what_was_read(project: Project, reported: list[str]) -> None:
     """`--verbose`: the project, why it is one, and each file read (those reported marked)."""
     shown = set(reported)
     print(
-        f"abl check: project {project.origin or project.root}: {len(project.documents)} file(s) read, "
+        f"abl check: project {project.origin or project.root}: {count(len(project.documents), 'file')} read, "
         f"{len(reported)} reported",
         file=sys.stderr,
     )
