@@ -461,6 +461,49 @@ TAB_INDENTATION = Code(
     see_also=("SYNTAX_ERROR",),
 )
 
+KEY_UNDER_VALUE = Code(
+    code="KEY_UNDER_VALUE",
+    severity=Severity.WARNING,
+    group=Group.SYNTAX,
+    title="Line nested under a value",
+    summary="A line indented under a key that already holds a one-line value: nothing reads it.",
+    explanation=(
+        "A key written with its value on the same line (`TO: Returns_Agent`, `TYPE: number`, "
+        "`action: continue`) is a value, not a block: the lines indented under it belong to no "
+        "block, and nothing reads them. The usual cause is indentation one step too deep: the "
+        "keys of a `- TO:` item written deeper than `TO` (a project indented four spaces per "
+        "level mechanically), `REQUIRED: true` under `TYPE: number`, `MAP` under "
+        "`action: continue`. The route then has no `WHEN` and never matches, the field is not "
+        "required, the map is empty. Each such line is reported. `CALL: tool` is the one key "
+        "that takes keys (`WITH`, `AS`) under its value."
+    ),
+    bad_example=project(
+        """
+        SUPERVISOR: Retail_Hub
+        GOAL: "Route retail requests to the right specialist"
+
+        INTENTS:
+          return_item: "Returns, exchanges, or refunds."
+
+        HANDOFF:
+          - TO: Returns_Agent
+              WHEN: intent.category == "return_item"
+            HISTORY: full
+            ON_FAILURE: continue
+        """,
+        RETURNS_AGENT,
+    ),
+    good_example=project(project(_RETAIL_HUB) + "\nHANDOFF:\n" + _RETURNS_ROUTE, RETURNS_AGENT),
+    fix=(
+        "When the lines are keys, moves them out to the value's own level, where the block that "
+        "holds it reads them. Unsafe: the lines start to take effect. A list item or a line of "
+        "text under a value has no fix: it has no place beside a key."
+    ),
+    fix_safety=FixSafety.UNSAFE,
+    runtime="The lines are ignored: the route, field or block runs as if they were not written.",
+    see_also=("UNKNOWN_KEY", "TAB_INDENTATION"),
+)
+
 NESTING_TOO_DEEP = Code(
     code="NESTING_TOO_DEEP",
     severity=Severity.ERROR,
@@ -880,6 +923,7 @@ CODES: tuple[Code, ...] = (
     INVALID_VALUE,
     ROUTING_NOT_EXECUTED,
     TAB_INDENTATION,
+    KEY_UNDER_VALUE,
     NESTING_TOO_DEEP,
     LIMIT_EXCEEDED,
     RULE_FAILED,
