@@ -28,6 +28,8 @@ width of a tab; blocks with a pipe block that moving could change (a tab in the 
 indentation, a lone `\r` or form feed inside a body row, deeper lines after a comment that cut
 the body short); blocks with a lone `\r` that trimming trailing blanks would turn into a line
 end. A formatter must never make broken code worse. Tabs elsewhere become spaces.
+Lines nested under a key that holds a value (read by nothing) keep their nesting too:
+`rows_under_values` lists them, so that `abl format` can say so.
 
 Invariants: formatting is idempotent, and the formatted text lowers to the same model (source
 positions aside) and the same diagnostics (tab warnings aside). As a last line of defence, a
@@ -42,6 +44,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from abl.diagnostics import TextEdit
+from abl.model.nesting import ignored_under_value
 from abl.syntax.cst import PIPE_MARKERS, Node, NodeKind, SourceFile, Trivia, TriviaKind
 from abl.syntax.parser import parse
 from abl.syntax.scanner import TAB_WIDTH
@@ -78,6 +81,14 @@ class _Row:
 def format_text(text: str, options: FormatOptions = FormatOptions()) -> str:
     """The whole document, formatted."""
     return _join(_format_rows(text, options).formatted)
+
+
+def rows_under_values(text: str) -> list[int]:
+    """The rows nested under a key that holds a value, which nothing reads (`KEY_UNDER_VALUE`).
+    The formatter keeps them where they nest, since moving them would change what runs; the
+    caller says so, rather than call the file formatted without a word."""
+    source = parse(text)
+    return sorted({line.row for top in source.nodes for _, line in ignored_under_value(top)})
 
 
 def format_edits(
