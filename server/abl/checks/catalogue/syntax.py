@@ -431,7 +431,10 @@ TAB_INDENTATION = Code(
         "of 8 columns, but editors show tabs 2, 4 or 8 columns wide and other readers count a tab "
         "as a single column. When those readings give the same lines different nesting, the "
         "structure on screen may not be the one that runs. The platform accepts tabs but "
-        "discourages them. The warning is given once per file, at the first line concerned."
+        "discourages them. The warning is given once per file, at the first line concerned, and says "
+        "what is true of it: tabs and spaces mixed in its indentation, tabs only in a block that "
+        "starts after spaces or a `- ` (a tab-indented list item's keys), or spaces in a block "
+        "indented with tabs."
     ),
     bad_example=_tracker(
         """
@@ -450,15 +453,18 @@ TAB_INDENTATION = Code(
         """
     ),
     fix=(
-        "No quick fix: indent the lines with spaces at the nesting you mean, since which nesting "
-        "was meant is the question the warning asks."
+        "Writes the tabs of every line's indentation as the spaces this tool reads them as (a tab "
+        "reaches the next multiple of 8 columns), so the file keeps the nesting that runs here and "
+        "every reader sees that nesting. Safe: what this tool runs does not change. If you meant "
+        "another nesting, indent those lines where you meant them (KEY_UNDER_VALUE often points "
+        "at them)."
     ),
-    fix_safety=FixSafety.NONE,
+    fix_safety=FixSafety.SAFE,
     runtime=(
         "This tool reads tabs as 8 columns; a reader that counts them differently nests the line "
         "elsewhere, and the keys under it then belong to another block."
     ),
-    see_also=("SYNTAX_ERROR",),
+    see_also=("SYNTAX_ERROR", "KEY_UNDER_VALUE"),
 )
 
 KEY_UNDER_VALUE = Code(
