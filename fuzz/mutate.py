@@ -8,9 +8,13 @@ driven by hypothesis in tests, so that a failure shrinks) and returns new bytes.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
+import re
 from collections.abc import Callable
+
+from abl.schema import all_sections
 
 Mutator = Callable[[bytes, random.Random], bytes]
 
@@ -136,6 +140,82 @@ def indent_with_tabs(data: bytes, rng: random.Random) -> bytes:
     return b"".join(lines)
 
 
+# A line `KEY: value` (or `- KEY: value`) with a value on it: what `nest_under_value` nests under.
+_VALUED = re.compile(rb"^([ \t]*(?:- +)*)([A-Za-z_][\w.\-]*[ \t]*:[ \t]+[^\s#|>].*?)\r?$")
+
+
+@functools.cache
+def _key_kinds() -> tuple[bytes, ...]:
+    """One line (or small block) for each key of the catalogue, written as its kind is: every
+    kind of key an author may nest one level too deep (`{indent}` is the nested column)."""
+    samples = {"bool": b"true", "int": b"3", "number": b"1.5", "condition": b"amount > 1", "list": b"[a, b]"}
+    lines: set[bytes] = {b"{indent}- order_id", b"{indent}total = amount + 1", b'{indent}"free text"'}
+    stack = [section.key for section in all_sections()]
+    seen: set[int] = set()
+    while stack:
+        key = stack.pop()
+        if id(key) in seen:
+            continue
+        seen.add(id(key))
+        name = key.name.encode()
+        if key.kind.is_container:
+            lines.add(b"{indent}" + name + b":\n{indent}  total: amount")
+        else:
+            lines.add(b"{indent}" + name + b": " + samples.get(key.kind.value, b'"value"'))
+        stack.extend(key.children)
+    return tuple(sorted(lines))
+
+
+def nest_under_value(data: bytes, rng: random.Random) -> bytes:
+    """A key of any kind written under a key that holds a value, or the lines after such a key
+    indented one step deeper (a list item's keys written deeper than `TO`, as a mechanical
+    four-space indentation does): lines that nothing reads, which must be reported."""
+    lines = _lines(data)
+    valued = [k for k, line in enumerate(lines) if _VALUED.match(line)]
+    if not valued:
+        return data
+    k = rng.choice(valued)
+    match = _VALUED.match(lines[k])
+    assert match is not None
+    column = len(match.group(1).expandtabs(8)) + 2
+    ending = b"\r\n" if lines[k].endswith(b"\r\n") else b"\n"
+    if rng.random() < 0.3:
+        # The lines after it, deeper by two columns up to the first line that is not deeper.
+        depth = len(match.group(1)) - len(match.group(1).lstrip(b" \t"))
+        # An item's own keys sit deeper than its dash; any other key's block is its siblings.
+        depth += 1 if b"-" in match.group(1) else 0
+        end = k + 1
+        while end < len(lines) and len(lines[end]) - len(lines[end].lstrip(b" \t")) >= depth and lines[end].strip():
+            lines[end] = b"  " + lines[end]
+            end += 1
+        return b"".join(lines)
+    block = rng.choice(_key_kinds()).replace(b"{indent}", b" " * column).replace(b"\n", ending)
+    if not lines[k].endswith(b"\n"):
+        lines[k] += ending
+    lines.insert(k + 1, block + ending)
+    return b"".join(lines)
+
+
+def nest_under_every_value(data: bytes, first_kind: int = 0) -> bytes:
+    """A key under every line that holds a value, the kinds of `_key_kinds` taken in turn from
+    `first_kind`: one file that asks the question of each of its values at once."""
+    kinds = _key_kinds()
+    out: list[bytes] = []
+    turn = first_kind
+    for line in _lines(data):
+        match = _VALUED.match(line)
+        out.append(line)
+        if match is None:
+            continue
+        ending = b"\r\n" if line.endswith(b"\r\n") else b"\n"
+        if not line.endswith(b"\n"):
+            out[-1] = line + ending
+        column = len(match.group(1).expandtabs(8)) + 2
+        out.append(kinds[turn % len(kinds)].replace(b"{indent}", b" " * column).replace(b"\n", ending) + ending)
+        turn += 1
+    return b"".join(out)
+
+
 def truncate(data: bytes, rng: random.Random) -> bytes:
     return data[: rng.randrange(len(data) + 1)]
 
@@ -192,6 +272,8 @@ MUTATORS: list[Mutator] = [
     swap_lines,
     shift_indentation,
     indent_with_tabs,
+    nest_under_value,
+    nest_under_value,
     truncate,
     insert_token,
     insert_token,

@@ -6,7 +6,8 @@ hold; any other exception is a crash. The invariants are the documented ones:
 - `parse`: never raises; `to_text()` gives the input back; every diagnostic lies in the text.
 - `lower`: never raises (lowering is total).
 - `check`: every rule runs (`strict_rules`: a rule's exception is a crash, not `RULE_FAILED`);
-  every diagnostic and every fix edit lies inside its file.
+  every diagnostic and every fix edit lies inside its file; every line under a value the
+  lowering reads is read or reported by `KEY_UNDER_VALUE`, never both (`fuzz.reading`).
 - `fix`: `--fix` never raises; the fixed project reports nothing new (no code more often than
   before, the fixed diagnostics aside), a second `--fix` changes nothing, and no diagnostic
   still offers a fix that `--fix` would apply (outside blocks the parser could not read), so
@@ -85,6 +86,7 @@ from abl.text import LineIndex, Position, Range
 from abl.workspace import Project, decode
 from fuzz.conversations import CONVERSATION, read_conversation
 from fuzz.editor import ClientBuffer, typed_edits
+from fuzz.reading import unread_lines_unreported
 
 STRICT = CheckOptions(strict_rules=True)
 # The slowest any one run (or, in the editor target, any one request) may be, per 10 KB of input.
@@ -204,6 +206,10 @@ def target_check(files: Files) -> None:
     project = load(files)
     results = check_project(project, STRICT)
     _diagnostics_inside(project, results)
+    for path, document in project.documents.items():
+        broken = unread_lines_unreported(document.source, path, results[path])
+        if broken:
+            raise Broken(f"{path}: {broken[0]}")
 
 
 def _reported(project: Project, path: str) -> list[Diagnostic]:

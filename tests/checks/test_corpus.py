@@ -15,12 +15,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fuzz.mutate import nest_under_every_value
+from fuzz.reading import unread_lines_unreported
 
 from abl.checks.engine import CheckOptions, check_project
 from abl.diagnostics import Severity
 from abl.schema import SECTIONS, DocumentKind
 from abl.syntax import parse
-from abl.workspace import load_project, load_projects
+from abl.workspace import Project, decode, load_project, load_projects
 from abl.workspace.projects import MARKERS
 from checking import check_diagnostics
 from fixture import parse_fixture
@@ -118,3 +120,26 @@ def test_invalid_project_gives_exactly_the_annotated_diagnostics(path: Path) -> 
 
 def test_invalid_corpus_is_large_enough() -> None:
     assert len(INVALID_FILES) >= 20
+
+
+CORPUS_FILES = [*VALID_FILES, *INVALID_FILES]
+
+
+def _unread_unreported(data: bytes) -> list[str]:
+    project = Project("/")
+    source = decode(data)
+    project.update("/main.abl", source.text, source.diagnostics)
+    found = check_project(project, CheckOptions(strict_rules=True))["/main.abl"]
+    return unread_lines_unreported(project.documents["/main.abl"].source, "/main.abl", found)
+
+
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_every_line_under_a_value_is_read_or_reported(path: Path) -> None:
+    """Every line of a file is read by the model or covered by a diagnostic: under a value the
+    lowering reads, each line the lowering never looks at is reported by KEY_UNDER_VALUE, and
+    none it reads is. Asked of the file as written, then with a key of another kind (the
+    catalogue's keys in turn, list items, text lines) nested under every line holding a value."""
+    data = path.read_bytes()
+    assert _unread_unreported(data) == []
+    nested = nest_under_every_value(data, first_kind=CORPUS_FILES.index(path) * 7)
+    assert _unread_unreported(nested) == []

@@ -68,6 +68,8 @@ SYNTAX_CODES = {
     "INVALID_VALUE": E,
     "ROUTING_NOT_EXECUTED": W,
     "TAB_INDENTATION": W,
+    # A line nested under a key that holds a value: read by nothing.
+    "KEY_UNDER_VALUE": W,
     "NESTING_TOO_DEEP": E,
     "LIMIT_EXCEEDED": E,
     "RULE_FAILED": E,

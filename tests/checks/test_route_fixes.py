@@ -1,4 +1,5 @@
-"""Every quick fix of the history, return, target and memory checks does what it says.
+"""Every quick fix of the history, return, target and memory checks (and of the keys nested under
+a route's values) does what it says.
 
 For each such diagnostic in the `cases/` fixtures and each fix it offers: the edits apply
 without overlapping, the result still parses, and the diagnostic the fix was offered for is
@@ -44,6 +45,7 @@ ROUTE_CODES = frozenset(
         "INVALID_HANDOFF_FAILURE_ACTION",
         "LEGACY_HANDOFF_GRANT_MEMORY_SHORTHAND",
         "PASS_FIELD_UNKNOWN",
+        "KEY_UNDER_VALUE",
     }
 )
 READ_ERRORS = frozenset({"SYNTAX_ERROR", "TAB_INDENTATION"})

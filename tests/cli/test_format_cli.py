@@ -41,6 +41,16 @@ def test_rewrites_files_in_place_and_counts_them(tmp_path: Path, capsys: pytest.
     assert err == ""
 
 
+def test_lines_nested_under_a_value_are_kept_and_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = 'AGENT: A\nGOAL: "g"\nGATHER:\n  amount:\n    TYPE: number\n      REQUIRED: true\n'
+    path = write(tmp_path, "a.agent.abl", text)
+    code, out, err = run(capsys, "--check", str(path))
+    assert code == 0
+    assert out == "0 files would be reformatted, 1 file already formatted\n"
+    assert "1 line(s) nested under a key that holds a value, left where they are: nothing reads them (line 6;" in err
+    assert "abl check --fix --unsafe-fixes" in err
+
+
 def test_only_abl_files_of_a_folder_are_touched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     notes = write(tmp_path, "notes.txt", MESSY)
     write(tmp_path, "a.abl", MESSY)

@@ -34,6 +34,11 @@ CASES = [
     ("an E330 block mode", HEAD + "HANDOFF:\n  - TO: Income_Agent\n    HISTORY:\n      mode: rec$0ent\n", ["recent"]),
     ("RETURN: True reads false", HEAD + "HANDOFF:\n  - TO: Income_Agent\n    RETURN: Tr$0ue\n", ["reads as false"]),
     (
+        "a key nested under a value",
+        HEAD + "HANDOFF:\n  - TO: Income_Agent\n      HIS$0TORY: none\n",
+        ["Read by nothing", "nested under `TO: Income_Agent`", "KEY_UNDER_VALUE"],
+    ),
+    (
         "an ON_RETURN action",
         HEAD + "HANDOFF:\n  - TO: Income_Agent\n    ON_RETURN:\n      action: resume_$0intent\n",
         ["replays one customer message"],

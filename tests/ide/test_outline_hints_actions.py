@@ -11,6 +11,7 @@ from abl.ide.inlay import inlay_hints
 from abl.ide.lens import RUN_AGENT, SHOW_HANDOFFS_IN, code_lenses
 from abl.ide.symbols import OutlineKind, document_outline, workspace_symbols
 from abl.text import Position, Range
+from abl.workspace import Project
 
 SUPERVISOR = """\
 SUPERVISOR: Loan_Supervisor$0
@@ -73,6 +74,17 @@ def test_inlay_hints_say_what_the_platform_decides_silently():
     assert "permanent · history full" in labels  # `RETURN: True`, no HISTORY
     assert "→ full" in labels  # `HISTORY: recent` falls back
     assert "⟵ annual_income" in labels
+
+
+def test_the_route_hint_counts_the_lines_nested_under_a_value():
+    text = (
+        'SUPERVISOR: Hub\nGOAL: "Route"\nHANDOFF:\n  - TO: Income_Agent\n      WHEN: true\n      HISTORY: none\n'
+        'AGENT: Income_Agent\nGOAL: "Collect"\n'
+    )
+    project = Project("/")
+    project.update("/hub.abl", text)
+    hints = inlay_hints(project.documents["/hub.abl"], Range(Position(0, 0), Position(10, 0)))
+    assert "permanent · history full · 2 nested lines ignored" in [h.label for h in hints]
 
 
 def test_quick_fixes_and_fix_all():

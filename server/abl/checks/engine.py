@@ -16,6 +16,7 @@ from abl.checks.cache import CheckCache
 from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check
 from abl.checks.layout import blocks
 from abl.checks.registry import lookup
+from abl.checks.tabs import with_tab_fix
 from abl.diagnostics import Diagnostic, Severity
 from abl.text import Range
 from abl.workspace import Project
@@ -48,7 +49,7 @@ def check_file(
     doc = project.documents[path]
     sink: list[Diagnostic] = []
     sink.extend(project.read_diagnostics.get(path, ()))
-    sink.extend(doc.source.diagnostics)
+    sink.extend(with_tab_fix(doc.source, doc.source.diagnostics))
     if cache is not None:
         cache.check_file(project, doc, sink, lambda codes, call: _run(options, codes, call, sink))
     else:

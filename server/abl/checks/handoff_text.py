@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from abl.checks.layout import block_end
 from abl.diagnostics import Fix, TextEdit
 from abl.model import HandoffRoute
+from abl.model.nesting import ignored_under_value
 from abl.syntax.cst import Node, SourceFile
 from abl.syntax.cst import find_entry as find_child_entry
 from abl.syntax.scanner import indent_width
@@ -143,6 +144,25 @@ def route_entry(route: HandoffRoute, key: str) -> Node | None:
     if route.node is None:
         return None
     return find_child_entry(route.node.children, key)
+
+
+def nested_route_key(route: HandoffRoute, *keys: str) -> tuple[Node, Node] | None:
+    """(the entry holding a value, the `key` nested under it) when the route writes one of `keys`
+    one level under a value of its own (`HISTORY` deeper than `TO: X`): written, yet read by
+    nothing (`KEY_UNDER_VALUE`). A message about the route must not call it absent."""
+    if route.node is None:
+        return None
+    wanted = {key.lower() for key in keys}
+    for holder, line in ignored_under_value(route.node):
+        if line.is_entry and line.key.lower() in wanted and holder in route.node.children and line in holder.children:
+            return holder, line
+    return None
+
+
+def nested_note(found: tuple[Node, Node]) -> str:
+    """How a message names a key that `nested_route_key` found."""
+    holder, line = found
+    return f"the `{line.key}` written under `{holder.key}: {clipped(holder.value.strip(), 30)}` is nested under a value and ignored"
 
 
 def route_anchor(route: HandoffRoute) -> Range:

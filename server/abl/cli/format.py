@@ -10,7 +10,7 @@ from pathlib import Path
 
 from abl.cli.paths import input_problem
 from abl.gcpause import paused_gc
-from abl.ide.format import format_text
+from abl.ide.format import format_text, rows_under_values
 from abl.workspace.index import discover
 
 
@@ -63,6 +63,7 @@ def _format_file(path: Path, outcome: _Outcome, *, write: bool, show_diff: bool)
         outcome.failed += 1
         return
     formatted = format_text(text)
+    _say_rows_under_values(path, text)
     if formatted == text:
         outcome.unchanged += 1
         return
@@ -76,6 +77,17 @@ def _format_file(path: Path, outcome: _Outcome, *, write: bool, show_diff: bool)
     elif show_diff:
         sys.stdout.write(unified_diff(str(path), text, formatted))
     outcome.changed.append(path)
+
+
+def _say_rows_under_values(path: Path, text: str) -> None:
+    rows = rows_under_values(text)
+    if rows:
+        lines = ", ".join(str(row + 1) for row in rows[:5]) + (", ..." if len(rows) > 5 else "")
+        print(
+            f"{path}: {len(rows)} line(s) nested under a key that holds a value, left where they are: nothing reads "
+            f"them ({'line' if len(rows) == 1 else 'lines'} {lines}; KEY_UNDER_VALUE; `abl check --fix --unsafe-fixes` moves them)",
+            file=sys.stderr,
+        )
 
 
 def _read(path: Path) -> str | None:

@@ -32,6 +32,8 @@ width of a tab; blocks with a pipe block that moving could change (a tab in the 
 indentation, a lone `\r` or form feed inside a body row, deeper lines after a comment that cut
 the body short); blocks with a lone `\r` that trimming trailing blanks would turn into a line
 end. A formatter must never make broken code worse. Tabs elsewhere become spaces.
+Lines nested under a key that holds a value (read by nothing) keep their nesting too:
+`rows_under_values` lists them, so that `abl format` can say so.
 
 Invariants: formatting is idempotent, and the formatted text lowers to the same model (source
 positions aside) and the same diagnostics (tab warnings aside). As a last line of defence, a
@@ -46,7 +48,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from abl.diagnostics import TextEdit
-from abl.schema import keys_with_a_value_and_lines
+from abl.model.nesting import ignored_under_value, takes_keys_under_value
 from abl.syntax.cst import PIPE_MARKERS, Node, NodeKind, SourceFile, Trivia, TriviaKind
 from abl.syntax.parser import parse
 from abl.syntax.scanner import TAB_WIDTH
@@ -83,6 +85,14 @@ class _Row:
 def format_text(text: str, options: FormatOptions = FormatOptions()) -> str:
     """The whole document, formatted."""
     return _join(_format_rows(text, options).formatted)
+
+
+def rows_under_values(text: str) -> list[int]:
+    """The rows nested under a key that holds a value, which nothing reads (`KEY_UNDER_VALUE`).
+    The formatter keeps them where they nest, since moving them would change what runs; the
+    caller says so, rather than call the file formatted without a word."""
+    source = parse(text)
+    return sorted({line.row for top in source.nodes for _, line in ignored_under_value(top)})
 
 
 def format_edits(
@@ -456,13 +466,13 @@ def _usual_line_end(rows: list[_Row]) -> str:
 
 def _holds_a_value(node: Node) -> bool:
     """An entry with a value on its own line (`TO: Agent`) and lines under it that it cannot take:
-    only some keys take both (`CALL: lookup` with `WITH:`), as the catalogue says."""
+    only some keys take both (`CALL: lookup` with `WITH:`), as the model reads them."""
     return (
         node.is_entry
         and not node.is_pipe
         and bool(node.value.strip())
         and bool(node.children)
-        and node.key.upper() not in keys_with_a_value_and_lines()
+        and not takes_keys_under_value(node.key)
     )
 
 

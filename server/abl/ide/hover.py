@@ -14,6 +14,7 @@ from abl.checks.registry import BY_CODE
 from abl.ide.locate import Part, Site, locate
 from abl.ide.references import Occurrence, ReferenceIndex, Symbol, SymbolKind
 from abl.model import Agent, Document
+from abl.model.nesting import ignored_under_value
 from abl.model.types import AgentKind, HandoffRoute, ReturnHandler, Tool
 from abl.resources import docs_uri
 from abl.schema.presentation import hover_markdown, value_hover_markdown
@@ -38,12 +39,35 @@ def hover(project: Project, path: str, pos: Position) -> Hover | None:
     site = locate(doc, pos)
     if site.part is Part.COMMENT:
         return _code_in_comment(doc, site)
+    ignored = _under_a_value(doc, site)
+    if ignored is not None:
+        return ignored
     occ = ReferenceIndex.of(project).at(path, site.position)
     if occ is not None:
         text = _symbol(project, occ)
         if text:
             return Hover(text, occ.range)
     return _keyword(site)
+
+
+def _under_a_value(doc: Document, site: Site) -> Hover | None:
+    """A line nested under a key that holds a value is read by nothing: its keyword's
+    documentation would describe an effect it does not have."""
+    node = site.node
+    if node is None:
+        return None
+    tops = [top for top in doc.source.nodes if top.row <= node.row]
+    if not tops:
+        return None
+    for holder, line in ignored_under_value(tops[-1]):
+        if line is node:
+            text = (
+                f"**Read by nothing.** This line is nested under `{holder.key}: {holder.value.strip()}`, "
+                f"which holds a value, so it has no effect; write it at the column of `{holder.key}` "
+                "(KEY_UNDER_VALUE)."
+            )
+            return Hover(text, node.head_range)
+    return None
 
 
 # --- keywords ---------------------------------------------------------------------------

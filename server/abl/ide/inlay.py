@@ -1,7 +1,8 @@
 """Inlay hints: what the platform decides silently, written where the decision is made.
 
 - after each route's `TO: Agent`: `returnable` or `permanent` (only the exact `RETURN: true`
-  makes a route returnable);
+  makes a route returnable), and how many of the route's lines sit under a value, read by
+  nothing (`KEY_UNDER_VALUE`);
 - where `HISTORY` is absent, after the target: the history the target gets (`full` unless the
   project sets another default); where a written value falls back, after it: `→ full`;
 - after `RETURN: true`: the child fields that come back (only `MAP` entries do).
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from abl.model import Document
+from abl.model.nesting import ignored_under_value
 from abl.model.types import HandoffRoute
 from abl.text import Position, Range
 
@@ -42,14 +44,15 @@ def _route_hints(route: HandoffRoute, default_history: str) -> list[InlayHint]:
         label = "returnable" if returnable else "permanent"
         if route.history is None:
             label += f" · history {default_history}"
-        out.append(
-            InlayHint(
-                route.target.range.end,
-                label,
-                "Whether the target hands control back (only the exact `RETURN: true` does), "
-                "and how much history it receives when `HISTORY` is not written.",
-            )
+        tooltip = (
+            "Whether the target hands control back (only the exact `RETURN: true` does), "
+            "and how much history it receives when `HISTORY` is not written."
         )
+        ignored = sum(1 for _ in ignored_under_value(route.node)) if route.node is not None else 0
+        if ignored:
+            label += f" · {ignored} nested line{'s' if ignored > 1 else ''} ignored"
+            tooltip += " Lines nested under a key that holds a value are read by nothing (KEY_UNDER_VALUE)."
+        out.append(InlayHint(route.target.range.end, label, tooltip))
     history = route.history
     if history is not None and history.fallback and not history.error:
         anchor = (

@@ -15,6 +15,7 @@ from typing import Any
 from abl.expr import parse_condition
 from abl.model import history
 from abl.model.lower_steps import StepReader, listed_step_names
+from abl.model.nesting import read_children, read_walk, read_winning
 from abl.model.types import (
     Agent,
     AgentKind,
@@ -45,7 +46,7 @@ from abl.model.types import (
     read_flag,
 )
 from abl.syntax import limits
-from abl.syntax.cst import Node, SourceFile, find_entry, winning_children, winning_walk
+from abl.syntax.cst import Node, SourceFile, find_entry
 from abl.syntax.values import Value, ValueKind, read_value, split_top_level, unquote
 from abl.text import Position, Range
 
@@ -121,7 +122,7 @@ class _Lowering:
                     for part in (split_top_level(v.text) if "," in v.text else [v.text])
                     if part.strip()
                 )
-        for child in node.children:
+        for child in read_children(node):
             content = child.content if child.is_item else child
             if content is not None and content.is_text:
                 text, _ = unquote(content.value)
@@ -149,7 +150,7 @@ class _Lowering:
                     key = self.name_of(k)
                     yield key, (self.scalar_of(val) if val is not None and val.is_scalar else None), key.range
                 return
-        for child in node.children:
+        for child in read_children(node):
             if child.is_entry:
                 yield Name(child.key, child.key_range), self.scalar(child), child.range()
 
@@ -175,7 +176,7 @@ class _Lowering:
                 for key, val, rng in self.pairs(node):
                     out.append(Assignment(key, val.raw if val else "", rng, val.range if val else rng))
                 return out
-        for child in node.children:
+        for child in read_children(node):
             content = child.content if child.is_item else child
             if content is None:
                 continue
@@ -271,7 +272,7 @@ class _Lowering:
         """Variables written by handlers outside FLOW: `SET` blocks (`set:` maps, `- SET:`
         actions) and `AS:` names of calls, wherever they sit in the section."""
         own_sets = node.key.upper() not in ("HOOKS", "ON_ERROR")  # those two keep their SETs in hooks_sets
-        for n in winning_walk(node):
+        for n in read_walk(node):
             if n is node or not n.is_entry:
                 continue
             key = n.key.upper()
@@ -285,10 +286,10 @@ class _Lowering:
     # --- sections -----------------------------------------------------------------------
 
     def behavior(self, agent: Agent, node: Node) -> None:
-        agent.role = self.scalar(node.find("role"))
+        agent.role = self.scalar(find_entry(read_children(node), "role"))
 
     def intents(self, agent: Agent, node: Node) -> None:
-        for child in winning_children(node):
+        for child in read_winning(node):
             content = child.content if child.is_item else child
             if content is None:
                 continue
@@ -302,7 +303,7 @@ class _Lowering:
                 agent.intents.append(Intent(Name(text, content.value_range), ""))
 
     def memory(self, agent: Agent, node: Node) -> None:
-        for part in winning_children(node):
+        for part in read_winning(node):
             if not part.is_entry:
                 continue
             key = part.key.lower()
@@ -313,10 +314,10 @@ class _Lowering:
                 agent.remember.extend(self.remember(part))
             elif key == "recall":
                 continue
-            elif not any(c.is_item for c in part.children):
+            elif not any(c.is_item for c in read_children(part)):
                 # Map-style `MEMORY: customer_id: {type: string}` declares a session variable
                 # (a misspelt sub-block such as `sesion:` holds a list instead).
-                props = list(part.children)
+                props = list(read_children(part))
                 agent.memory.append(
                     MemoryVar(
                         Name(part.key, part.key_range),
@@ -334,11 +335,11 @@ class _Lowering:
         (`READS:`, `WRITES:`), which a fact's own `ACCESS` overrides."""
         for name in self.names(node) if node.has_value else []:
             yield MemoryVar(name, scope, access=implied[0], access_key=implied[1], access_range=implied[2])
-        for child in node.children:
+        for child in read_children(node):
             content = child.content if child.is_item else child
             if content is None:
                 continue
-            props = child.children[1:] if child.is_item else list(content.children)
+            props = read_children(child)[1:] if child.is_item else list(read_children(content))
             if content.is_text:
                 text, _ = unquote(content.value)
                 name = Name(text, content.value_range)
@@ -352,7 +353,7 @@ class _Lowering:
                 name = Name(text, content.value_range)
             elif content.is_entry:
                 name = Name(content.key, content.key_range)
-                props = list(content.children) + props
+                props = list(read_children(content)) + props
             else:
                 continue
             yield MemoryVar(
@@ -383,11 +384,11 @@ class _Lowering:
         return content.key.lower() == key and content.has_value and bool(content.value.strip())
 
     def remember(self, node: Node) -> Iterator[RememberRule]:
-        for child in node.children:
+        for child in read_children(node):
             if not child.is_item or child.content is None:
                 continue
             content = child.content
-            siblings = child.children
+            siblings = read_children(child)
             when: Condition | None = None
             if content.is_entry and content.key.upper() == "WHEN":
                 when = self.condition(content)
@@ -412,7 +413,7 @@ class _Lowering:
         agent.gather.extend(self.gather_fields(node, in_flow=False))
 
     def gather_fields(self, node: Node, in_flow: bool) -> Iterator[GatherField]:
-        for child in winning_children(node):
+        for child in read_winning(node):
             if child.is_entry and child.key.upper() in ("FIELDS",):
                 yield from self.gather_fields(child, in_flow)
                 continue
@@ -424,13 +425,17 @@ class _Lowering:
                     continue
                 if content.is_entry:
                     # `- field: required` + properties (flow list form)
-                    props = list(content.children) + child.children[1:]
+                    props = list(read_children(content)) + read_children(child)[1:]
                     yield self.gather_field(Name(content.key, content.key_range), props, child, content, in_flow)
                 elif content.is_text:
                     text, _ = unquote(content.value)
-                    yield self.gather_field(Name(text, content.value_range), child.children[1:], child, None, in_flow)
+                    yield self.gather_field(
+                        Name(text, content.value_range), read_children(child)[1:], child, None, in_flow
+                    )
             elif child.is_entry:
-                yield self.gather_field(Name(child.key, child.key_range), list(child.children), child, None, in_flow)
+                yield self.gather_field(
+                    Name(child.key, child.key_range), list(read_children(child)), child, None, in_flow
+                )
 
     def gather_field(
         self, name: Name, props: list[Node], node: Node, inline: Node | None, in_flow: bool
@@ -471,7 +476,7 @@ class _Lowering:
         return tuple((key.text, value.text) for key, value, _ in self.pairs(node) if value is not None)
 
     def handoff(self, agent: Agent, node: Node) -> None:
-        for i, child in enumerate(c for c in node.children if c.is_item):
+        for i, child in enumerate(c for c in read_children(node) if c.is_item):
             route = self.route(i, child)
             agent.handoffs.append(route)
             if route.on_failure is not None and route.on_failure.target is not None:
@@ -483,7 +488,7 @@ class _Lowering:
         line_history: HistorySpecInput | None = None
         # A key written twice counts once, the later (as `DUPLICATE_KEY` says): an earlier
         # `CONTEXT` must not leave its history or fields behind when a later one replaces it.
-        for e in winning_children(item):
+        for e in read_winning(item):
             if not e.is_entry:
                 continue
             key = e.key.upper()
@@ -519,7 +524,7 @@ class _Lowering:
             elif key in ("TIMEOUT", "ASYNC_TIMEOUT"):
                 route.timeout = self.scalar(e)
             elif key in ("REMOTE", "LOCATION", "ENDPOINT", "PROTOCOL"):
-                loc = self.scalar(e.find("location")) if key == "REMOTE" else self.scalar(e)
+                loc = self.scalar(find_entry(read_children(e), "location")) if key == "REMOTE" else self.scalar(e)
                 route.remote = route.remote or key != "LOCATION" or (loc is not None and loc.lower == "remote")
             elif key == "GRANT_MEMORY":
                 route.grant_memory = Name(e.key, e.key_range)
@@ -542,7 +547,7 @@ class _Lowering:
                     )
                 elif k.text == "summary" and val is not None and val.is_scalar:
                     route.summary = self.scalar_of(val)
-        for e in winning_children(node, fold_case=False):
+        for e in read_winning(node, fold_case=False):
             if not e.is_entry:
                 continue
             if e.key != e.key.lower():
@@ -562,9 +567,9 @@ class _Lowering:
         return found
 
     def history(self, node: Node, in_context: bool):  # -> HistorySpec
-        if node.children and not node.has_value:
+        if read_children(node) and not node.has_value:
             mode = count = None
-            for c in node.children:
+            for c in read_children(node):
                 if c.is_entry and c.key.lower() == "mode":
                     mode = self.scalar(c)
                 elif c.is_entry and c.key.lower() == "count":
@@ -576,7 +581,7 @@ class _Lowering:
         return history.read_line(value, node.key_range, in_context)
 
     def on_return(self, node: Node) -> OnReturn:
-        if node.has_value and not node.children:
+        if node.has_value and not read_children(node):
             v = self.value(node)
             if v.kind is not ValueKind.MAP:
                 return OnReturn(node.key_range, self.scalar(node), None, None, None, (), (), ())
@@ -588,7 +593,7 @@ class _Lowering:
         if node.has_value:
             for k, val, _ in self.pairs(node):
                 entries.append((k.text.upper(), None, val))
-        entries.extend((e.key.upper(), e, self.scalar(e)) for e in node.children if e.is_entry)
+        entries.extend((e.key.upper(), e, self.scalar(e)) for e in read_children(node) if e.is_entry)
         for key, e, val in entries:
             if key == "ACTION":
                 action = val
@@ -614,23 +619,23 @@ class _Lowering:
         return parse_failure(value)
 
     def return_handlers(self, agent: Agent, node: Node) -> None:
-        for e in winning_children(node):
+        for e in read_winning(node):
             if not e.is_entry:
                 continue
             agent.return_handlers.append(
                 ReturnHandler(
                     Name(e.key, e.key_range),
-                    respond=self.scalar(e.find("RESPOND")),
-                    clear=tuple(self.names(e.find("CLEAR"))),
-                    continue_=self.scalar(e.find("CONTINUE")),
-                    resume_intent=self.scalar(e.find("RESUME_INTENT")),
+                    respond=self.scalar(find_entry(read_children(e), "RESPOND")),
+                    clear=tuple(self.names(find_entry(read_children(e), "CLEAR"))),
+                    continue_=self.scalar(find_entry(read_children(e), "CONTINUE")),
+                    resume_intent=self.scalar(find_entry(read_children(e), "RESUME_INTENT")),
                     range=e.range(),
                 )
             )
 
     def complete(self, agent: Agent, node: Node) -> None:
-        for i, item in enumerate(c for c in node.children if c.is_item):
-            props = item.children
+        for i, item in enumerate(c for c in read_children(node) if c.is_item):
+            props = read_children(item)
             agent.complete.append(
                 CompleteRule(
                     i,
@@ -646,45 +651,50 @@ class _Lowering:
         agent.on_start = StepReader(self).on_start(node)
 
     def messages(self, agent: Agent, node: Node) -> None:
-        for entry in winning_children(node):
+        for entry in read_winning(node):
             value = self.scalar(entry) if entry.is_entry else None
             if value is not None:
                 agent.messages.append((entry.key, value))
 
     def multi_intent(self, agent: Agent, node: Node) -> None:
         def number(key: str, default: float) -> float:
-            value = self.scalar(node.find(key))
+            value = self.scalar(find_entry(read_children(node), key))
             try:
                 read = float(value.text) if value is not None else default
             except ValueError:
                 return default
             return read if math.isfinite(read) else default  # `1e999`, `nan`: not a setting
 
-        strategy = self.scalar(node.find("strategy"))
-        unknown = self.scalar(node.find("unknown_relationship_strategy"))
+        strategy = self.scalar(find_entry(read_children(node), "strategy"))
+        unknown = self.scalar(find_entry(read_children(node), "unknown_relationship_strategy"))
         agent.multi_intent = MultiIntent(
             range=node.key_range,
-            enabled=read_flag(self.scalar(node.find("enabled"))) is not False,
+            enabled=read_flag(self.scalar(find_entry(read_children(node), "enabled"))) is not False,
             strategy=strategy.lower if strategy is not None else "primary_queue",
             unknown_relationship_strategy=unknown.lower if unknown is not None else "parallel",
             max_intents=int(number("max_intents", 3)),
             confidence_threshold=number("confidence_threshold", 0.6),
             queue_max_age_ms=int(number("queue_max_age_ms", 600_000)),
-            advance_on_primary_response=read_flag(self.scalar(node.find("advance_on_primary_response"))) is not False,
+            advance_on_primary_response=read_flag(
+                self.scalar(find_entry(read_children(node), "advance_on_primary_response"))
+            )
+            is not False,
         )
 
     def execution(self, agent: Agent, node: Node) -> None:
-        agent.max_reasoning_iterations = self.scalar(node.find("max_reasoning_iterations"))
-        pipeline = node.find("pipeline")
-        parent = pipeline.find("parentReturn") if pipeline is not None else None
+        agent.max_reasoning_iterations = self.scalar(find_entry(read_children(node), "max_reasoning_iterations"))
+        pipeline = find_entry(read_children(node), "pipeline")
+        parent = find_entry(read_children(pipeline), "parentReturn") if pipeline is not None else None
         if parent is not None:
             agent.parent_return = ParentReturn(
-                self.scalar(parent.find("minConfidence")), self.scalar(parent.find("ignoreAmbiguous")), parent.key_range
+                self.scalar(find_entry(read_children(parent), "minConfidence")),
+                self.scalar(find_entry(read_children(parent), "ignoreAmbiguous")),
+                parent.key_range,
             )
 
     def delegate(self, agent: Agent, node: Node) -> None:
-        for i, item in enumerate(c for c in node.children if c.is_item):
-            props = item.children
+        for i, item in enumerate(c for c in read_children(node) if c.is_item):
+            props = read_children(item)
             target = self.scalar(find_entry(props, "AGENT", "TO"))
             inputs: list[tuple[Name, str]] = []
             for k, val, _ in self.pairs(find_entry(props, "INPUT", "PASS")):
@@ -705,16 +715,16 @@ class _Lowering:
             )
 
     def escalate(self, agent: Agent, node: Node) -> None:
-        triggers = node.find("triggers")
-        items = triggers.children if triggers is not None else node.children
+        triggers = find_entry(read_children(node), "triggers")
+        items = read_children(triggers) if triggers is not None else read_children(node)
         for item in items:
             if not item.is_item:
                 continue
             agent.escalations.append(
                 EscalateTrigger(
-                    self.condition(find_entry(item.children, "WHEN")),
-                    self.scalar(find_entry(item.children, "REASON")),
-                    self.scalar(find_entry(item.children, "PRIORITY")),
+                    self.condition(find_entry(read_children(item), "WHEN")),
+                    self.scalar(find_entry(read_children(item), "REASON")),
+                    self.scalar(find_entry(read_children(item), "PRIORITY")),
                     item.range(),
                 )
             )
@@ -723,7 +733,7 @@ class _Lowering:
         agent.tools.extend(self.tools(node, agent))
 
     def tools(self, node: Node, agent: Agent | None) -> Iterator[Tool]:
-        children = node.children
+        children = read_children(node)
         i = 0
         while i < len(children):
             child = children[i]
@@ -739,7 +749,7 @@ class _Lowering:
             if not child.is_text:
                 continue
             text = child.value
-            props = list(child.children)
+            props = list(read_children(child))
             # A return type may continue on the next, deeper line: `-> {a: string}`.
             while props and props[0].is_text and props[0].value.lstrip().startswith("->"):
                 text = text + " " + props[0].value.strip()
@@ -760,18 +770,18 @@ class _Lowering:
             )
 
     def hooks(self, agent: Agent, node: Node) -> None:
-        for n in winning_walk(node):
+        for n in read_walk(node):
             if n.is_entry and n.key.upper() == "SET" and n is not node:
                 agent.hooks_sets.extend(self.assignments(n))
 
     def constraints(self, agent: Agent, node: Node) -> None:
-        for n in node.walk():
+        for n in read_walk(node):
             if n.is_entry and n.key.upper() in ("ON_FAIL", "ON_FAILURE", "THEN") and n.has_value:
                 self._handoff_ref(agent, n, n.key.upper())
 
     def on_error(self, agent: Agent, node: Node) -> None:
         agent.error_handlers = tuple(StepReader(self).error_handlers(node))
-        for n in winning_walk(node):
+        for n in read_walk(node):
             if n is node or not n.is_entry or not n.has_value:
                 continue
             key = n.key.upper()
@@ -824,7 +834,7 @@ def _inline_profile(node: Node, current: Agent | None) -> bool:
         current is not None
         and current.kind is not AgentKind.BEHAVIOR_PROFILE
         and not node.value.strip()
-        and bool(node.children)
+        and bool(read_children(node))
     )
 
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from abl.model.nesting import read_children, read_walk
 from abl.model.steps import (
     ACTION_WORDS,
     FLOW_SETTINGS,
@@ -38,7 +39,7 @@ from abl.model.steps import (
     Transition,
 )
 from abl.model.types import GatherField, Name, Scalar, read_flag
-from abl.syntax.cst import Node, find_entry, winning_walk
+from abl.syntax.cst import Node, find_entry
 from abl.syntax.values import split_top_level, unquote
 from abl.text import Position, Range
 
@@ -71,7 +72,7 @@ def duration_ms(text: str | None) -> int | None:
 
 def listed_step_names(flow: Node) -> set[str]:
     """The names `steps:` lists, which decide what a column-0 block after the FLOW is."""
-    entry = flow.find("steps")
+    entry = find_entry(read_children(flow), "steps")
     if entry is None:
         return set()
     if entry.has_value and "->" in entry.value:
@@ -80,7 +81,7 @@ def listed_step_names(flow: Node) -> set[str]:
     if entry.has_value:
         inner = entry.value.strip().strip("[]")
         names.update(unquote(part.strip())[0] for part in inner.split(",") if part.strip())
-    for child in entry.children:
+    for child in read_children(entry):
         content = child.content if child.is_item else None
         if content is not None and content.is_text:
             names.add(unquote(content.value.strip())[0])
@@ -98,10 +99,10 @@ class StepReader:
 
     def flow(self, node: Node, column_zero: list[Node]) -> Flow:
         flow = Flow(node=node)
-        step_nodes = [e for e in node.children if e.is_entry and e.key.lower() not in FLOW_SETTINGS]
+        step_nodes = [e for e in read_children(node) if e.is_entry and e.key.lower() not in FLOW_SETTINGS]
         step_nodes += column_zero
         self.step_names = frozenset(n.key for n in step_nodes)
-        for entry in node.children:
+        for entry in read_children(node):
             if not entry.is_entry:
                 continue
             key = entry.key.lower()
@@ -134,7 +135,7 @@ class StepReader:
     def _collect(self, flow: Flow, step: Node) -> None:
         """What the project can see of a step: the variables it sets, the call and transform
         results it names and the fields it gathers (anywhere inside it)."""
-        for n in winning_walk(step):
+        for n in read_walk(step):
             if not n.is_entry:
                 continue
             key = n.key.upper()
@@ -148,7 +149,7 @@ class StepReader:
                 flow.gather.extend(self.low.gather_fields(n, in_flow=True))
 
     def step(self, node: Node) -> FlowStep:
-        props = list(node.children)
+        props = list(read_children(node))
         find = lambda key: find_entry(props, key)  # noqa: E731
         gather_node = find("GATHER")
         goal = self.low.scalar(find("GOAL"))
@@ -160,7 +161,7 @@ class StepReader:
         return FlowStep(
             name=Name(node.key, node.key_range),
             range=node.range(),
-            is_block=bool(node.children) or not node.has_value,
+            is_block=bool(read_children(node)) or not node.has_value,
             reasoning=self.low.scalar(find("REASONING")),
             declares_reasoning=find("REASONING") is not None,
             when=self.low.condition(find("WHEN")),
@@ -172,7 +173,9 @@ class StepReader:
                 if v is not None
             ),
             gather=tuple(self.low.gather_fields(gather_node, in_flow=True)) if gather_node is not None else (),
-            gather_prompt=self.low.scalar(gather_node.find("PROMPT")) if gather_node is not None else None,
+            gather_prompt=self.low.scalar(find_entry(read_children(gather_node), "PROMPT"))
+            if gather_node is not None
+            else None,
             corrections=read_flag(self.low.scalar(find("CORRECTIONS"))) is True,
             complete_when=self.low.condition(find("COMPLETE_WHEN")),
             actions=tuple(self.step_actions(props)),
@@ -263,22 +266,22 @@ class StepReader:
 
     def outcome(self, node: Node) -> tuple[Branch, ...]:
         """`ON_FAIL: step`, a block of actions, or a list of `- IF:` / `- ELSE:` branches."""
-        if node.has_value and not node.is_pipe and not node.children:
+        if node.has_value and not node.is_pipe and not read_children(node):
             then = self.transition(self.low.scalar(node))
             return (Branch(None, Reaction(then=then), node.range()),)
-        if any(c.is_item for c in node.children):
+        if any(c.is_item for c in read_children(node)):
             return tuple(self.branches(node))
-        return (Branch(None, self.reaction(list(node.children)), node.range()),)
+        return (Branch(None, self.reaction(list(read_children(node))), node.range()),)
 
     def branches(self, node: Node) -> Iterator[Branch]:
-        for item in node.children:
+        for item in read_children(node):
             content = item.content if item.is_item else None
             if content is None or not content.is_entry:
                 continue
             kind = content.key.upper()
             if kind not in ("IF", "WHEN", "ELSE"):
                 continue
-            props = list(content.children) + item.children[1:]
+            props = list(read_children(content)) + read_children(item)[1:]
             condition = self.low.condition(content) if kind != "ELSE" else None
             if kind != "ELSE" and condition is None:
                 continue  # `- IF:` with nothing to test never holds; the checker says so
@@ -330,7 +333,7 @@ class StepReader:
                     then = Transition(Move.COMPLETE, self.low.scalar(content) or _word("COMPLETE", content))
             elif key == "ESCALATE":
                 written = self.low.scalar(content)
-                reason = self.low.scalar(content.find("REASON"))
+                reason = self.low.scalar(find_entry(read_children(content), "REASON"))
                 then = Transition(
                     Move.ESCALATE,
                     written or _word("ESCALATE", content),
@@ -341,7 +344,7 @@ class StepReader:
                 if target is not None and target.text.strip():
                     then = Transition(Move.HANDOFF, target, Name(target.text.strip(), target.range))
             elif key == "DO":
-                nested = self.reaction(list(content.children))
+                nested = self.reaction(list(read_children(content)))
                 actions.extend(nested.actions)
                 then = nested.then or then
         return Reaction(tuple(actions), then, tuple(gather))
@@ -369,10 +372,10 @@ class StepReader:
                     arguments.append((None, part.strip()))
         else:
             name = text.split()[0]
-        with_node = entry.find("WITH") or find_entry(siblings, "WITH")
+        with_node = find_entry(read_children(entry), "WITH") or find_entry(siblings, "WITH")
         if with_node is not None:
             arguments.extend(self._with(with_node))
-        as_node = entry.find("AS") or find_entry(siblings, "AS")
+        as_node = find_entry(read_children(entry), "AS") or find_entry(siblings, "AS")
         result = self.low.scalar(as_node)
         tool = Name(name, value.part(value.raw.find(name), len(name)))
         return CallSpec(
@@ -383,8 +386,8 @@ class StepReader:
         for key, value, _ in self.low.pairs(node):
             if value is not None:
                 yield key.text, value.raw
-        for child in node.children:
-            if child.is_entry and not child.has_value and child.children:
+        for child in read_children(node):
+            if child.is_entry and not child.has_value and read_children(child):
                 yield child.key, _object_expression(child)
             elif child.is_entry and not child.has_value:
                 yield child.key, child.key  # `{name}` shorthand: the variable of the same name
@@ -412,7 +415,7 @@ class StepReader:
         fields: list[tuple[str, str]] = []
         expression = None
         if map_node is not None:
-            if map_node.has_value and not map_node.children:
+            if map_node.has_value and not read_children(map_node):
                 expression = map_node.value.strip()
             else:
                 fields = [(k.text, v.raw) for k, v, _ in self.low.pairs(map_node) if v is not None]
@@ -439,8 +442,8 @@ class StepReader:
         value = self.low.scalar(entry)
         if value is not None:
             return Log(value, "info")
-        message = self.low.scalar(entry.find("MESSAGE"))
-        level = self.low.scalar(entry.find("LEVEL"))
+        message = self.low.scalar(find_entry(read_children(entry), "MESSAGE"))
+        level = self.low.scalar(find_entry(read_children(entry), "LEVEL"))
         return Log(message, level.lower if level is not None else "info") if message is not None else None
 
     # --- digressions, sub-intents, buttons, error handlers -----------------------------
@@ -496,7 +499,7 @@ class StepReader:
     def action_handlers(self, node: Node | None) -> Iterator[ActionHandler]:
         if node is None:
             return
-        if any(c.is_item for c in node.children):
+        if any(c.is_item for c in read_children(node)):
             for item, props in _items(node):
                 action = self.low.scalar(find_entry(props, "ACTION", "ACTION_ID"))
                 if action is None:
@@ -506,9 +509,9 @@ class StepReader:
                     action.text, self.low.condition(find_entry(props, "CONDITION")), self.reaction(rest), item.range()
                 )
             return
-        for entry in node.children:  # the map form, keyed by action id
+        for entry in read_children(node):  # the map form, keyed by action id
             if entry.is_entry:
-                props = list(entry.children)
+                props = list(read_children(entry))
                 rest = [p for p in props if not (p.is_entry and p.key.upper() == "CONDITION")]
                 yield ActionHandler(
                     unquote(entry.key)[0],
@@ -521,21 +524,21 @@ class StepReader:
         """`ON_ERROR` keyed by error type (a block or a one-line action), or `- TYPE:` items."""
         if node is None:
             return
-        for child in node.children:
+        for child in read_children(node):
             if child.is_item:
                 content = child.content
                 if content is None:
                     continue
-                props = list(content.children) + child.children[1:]
+                props = list(read_children(content)) + read_children(child)[1:]
                 kind = self.low.scalar(find_entry([content, *props], "TYPE"))
                 if kind is not None:
                     yield self._error_handler(kind.text.strip(), props, child)
             elif child.is_entry:
-                if child.has_value and not child.children:
+                if child.has_value and not read_children(child):
                     then = self.transition(self.low.scalar(child))
                     yield ErrorHandler(child.key, (), Reaction(then=then), 0, 0, "fixed", None, None, child.range())
                 else:
-                    yield self._error_handler(child.key, list(child.children), child)
+                    yield self._error_handler(child.key, list(read_children(child)), child)
 
     def _error_handler(self, kind: str, props: list[Node], node: Node) -> ErrorHandler:
         find = lambda key: find_entry(props, key)  # noqa: E731
@@ -562,7 +565,7 @@ class StepReader:
     # --- ON_START ----------------------------------------------------------------------
 
     def on_start(self, node: Node) -> OnStart:
-        props = list(node.children)
+        props = list(read_children(node))
         actions: list[Action] = []
         calls: list[Name] = []
         for entry in props:
@@ -593,7 +596,7 @@ class StepReader:
 
 def _references(flow: Node, steps: list[Node], pos: Callable[[int], Position]) -> Iterator[tuple[str, Name]]:
     """Every step name written in the flow: `entry_point`, `steps` and one-line transitions."""
-    for entry in flow.children:
+    for entry in read_children(flow):
         if not entry.is_entry:
             continue
         key = entry.key.lower()
@@ -628,7 +631,7 @@ def _step_list(entry: Node, pos: Callable[[int], Position]) -> Iterator[tuple[st
             first = entry.value_start + at + part.find(word)
             name, _ = unquote(word)
             yield entry.key, Name(name, Range(pos(first), pos(first + len(word))))
-    for child in entry.children:
+    for child in read_children(entry):
         content = child.content if child.is_item else None
         if content is not None and content.is_text:
             name, _ = unquote(content.value.strip())
@@ -636,7 +639,7 @@ def _step_list(entry: Node, pos: Callable[[int], Position]) -> Iterator[tuple[st
 
 
 def _transitions(node: Node) -> Iterator[tuple[str, Name]]:
-    for child in node.children:
+    for child in read_children(node):
         if child.is_entry and child.key.upper() == "ON_ERROR":
             continue  # error handlers take action words only
         if child.is_entry and child.key.upper() in TRANSITION_KEYS and child.has_value and not child.is_pipe:
@@ -664,16 +667,16 @@ def _items(node: Node | None) -> Iterator[tuple[Node, list[Node]]]:
     """The `- ` items of a list block, each with its properties (the content's and the item's)."""
     if node is None:
         return
-    for item in node.children:
+    for item in read_children(node):
         if not item.is_item:
             continue
         content = item.content
         if content is None:
-            yield item, list(item.children)
+            yield item, list(read_children(item))
         elif content.is_entry:
-            yield item, [content, *content.children, *item.children[1:]]
+            yield item, [content, *read_children(content), *read_children(item)[1:]]
         else:
-            yield item, list(item.children)
+            yield item, list(read_children(item))
 
 
 def _following(props: list[Node], entry: Node) -> list[Node]:
@@ -694,10 +697,10 @@ def _following(props: list[Node], entry: Node) -> list[Node]:
 def _object_expression(node: Node) -> str:
     """A nested `WITH` block as an object literal expression: `{a: x, b: {c: y}}`."""
     parts = []
-    for child in node.children:
+    for child in read_children(node):
         if not child.is_entry:
             continue
-        if child.children and not child.has_value:
+        if read_children(child) and not child.has_value:
             parts.append(f"{child.key}: {_object_expression(child)}")
         elif child.has_value:
             parts.append(f"{child.key}: {child.value.strip()}")

@@ -60,26 +60,6 @@ def all_sections() -> tuple[Section, ...]:
     return SECTIONS
 
 
-@cache  # the catalogue never changes
-def keys_with_a_value_and_lines() -> frozenset[str]:
-    """The spellings (upper case) of the keys that take a value on their own line and keys
-    under it as well (`CALL: lookup` with `WITH:` below). Lines under any other key that has a
-    value are not part of it."""
-    found: set[str] = set()
-    stack: list[Key] = [s.key for s in SECTIONS]
-    seen: set[int] = set()
-    while stack:
-        key = stack.pop()
-        if id(key) in seen:
-            continue
-        seen.add(id(key))
-        inner = [*key.children, *(k for k in (key.entry, key.items) if k is not None)]
-        if not key.kind.is_container and (inner or key.open or key.free_keys):
-            found.update(spelling.upper() for spelling in key.spellings)
-        stack.extend(inner)
-    return frozenset(found)
-
-
 @cache  # asked once per agent per check; the answer never changes
 def sections_for(document: DocumentKind) -> tuple[Section, ...]:
     """The sections that belong in one kind of document."""

@@ -348,7 +348,9 @@ class _Scanner:
                     Diagnostic(
                         "TAB_INDENTATION",
                         Severity.WARNING,
-                        "tabs and spaces mixed in indentation: the nesting of this line depends on the tab width; indent with spaces",
+                        _tab_message(
+                            self.text[node.line_start : node.line_start + _indent_width(self.text, node.line_start)]
+                        ),
                         Range.on_line(node.row, 0, node.start - node.line_start),
                     )
                 )
@@ -498,6 +500,17 @@ def _closing_quote(text: str, at: int, end: int) -> int:
             return i
         i += 1
     return -1
+
+
+def _tab_message(written: str) -> str:
+    """What is true of a line whose nesting depends on the tab width, given its indentation."""
+    if "\t" in written and " " in written:
+        what = "tabs and spaces mixed in indentation"
+    elif "\t" in written:
+        what = "indented with tabs only, but the block it nests in starts after spaces or a `- `"
+    else:
+        what = "indented with spaces, while the block around it is indented with tabs"
+    return f"{what}: the nesting of this line depends on the tab width; indent with spaces"
 
 
 def indent_width(line: str) -> int:

@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from abl.model import Agent
+from abl.model.nesting import read_walk
 from abl.model.types import AgentKind, HandoffRoute
 from abl.suggest import did_you_mean
 from abl.text import Range
@@ -799,7 +800,7 @@ def ends_own_thread(agent: Agent) -> bool:
     if agent.complete or agent.flow is None:
         return True
     for node in agent.sections:
-        for n in node.walk():
+        for n in read_walk(node):
             if not n.is_entry:
                 continue
             key = n.key.upper()

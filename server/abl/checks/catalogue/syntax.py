@@ -431,7 +431,10 @@ TAB_INDENTATION = Code(
         "of 8 columns, but editors show tabs 2, 4 or 8 columns wide and other readers count a tab "
         "as a single column. When those readings give the same lines different nesting, the "
         "structure on screen may not be the one that runs. The platform accepts tabs but "
-        "discourages them. The warning is given once per file, at the first line concerned."
+        "discourages them. The warning is given once per file, at the first line concerned, and says "
+        "what is true of it: tabs and spaces mixed in its indentation, tabs only in a block that "
+        "starts after spaces or a `- ` (a tab-indented list item's keys), or spaces in a block "
+        "indented with tabs."
     ),
     bad_example=_tracker(
         """
@@ -450,15 +453,61 @@ TAB_INDENTATION = Code(
         """
     ),
     fix=(
-        "No quick fix: indent the lines with spaces at the nesting you mean, since which nesting "
-        "was meant is the question the warning asks."
+        "Writes the tabs of every line's indentation as the spaces this tool reads them as (a tab "
+        "reaches the next multiple of 8 columns), so the file keeps the nesting that runs here and "
+        "every reader sees that nesting. Safe: what this tool runs does not change. If you meant "
+        "another nesting, indent those lines where you meant them (KEY_UNDER_VALUE often points "
+        "at them)."
     ),
-    fix_safety=FixSafety.NONE,
+    fix_safety=FixSafety.SAFE,
     runtime=(
         "This tool reads tabs as 8 columns; a reader that counts them differently nests the line "
         "elsewhere, and the keys under it then belong to another block."
     ),
-    see_also=("SYNTAX_ERROR",),
+    see_also=("SYNTAX_ERROR", "KEY_UNDER_VALUE"),
+)
+
+KEY_UNDER_VALUE = Code(
+    code="KEY_UNDER_VALUE",
+    severity=Severity.WARNING,
+    group=Group.SYNTAX,
+    title="Line nested under a value",
+    summary="A line indented under a key that already holds a one-line value: nothing reads it.",
+    explanation=(
+        "A key written with its value on the same line (`TO: Returns_Agent`, `TYPE: number`, "
+        "`action: continue`) is a value, not a block: the lines indented under it belong to no "
+        "block, and nothing reads them. The usual cause is indentation one step too deep: the "
+        "keys of a `- TO:` item written deeper than `TO` (a project indented four spaces per "
+        "level mechanically), `REQUIRED: true` under `TYPE: number`, `MAP` under "
+        "`action: continue`. The route then has no `WHEN` and never matches, the field is not "
+        "required, the map is empty. Each such line is reported. `CALL: tool` is the one key "
+        "that takes keys (`WITH`, `AS`) under its value."
+    ),
+    bad_example=project(
+        """
+        SUPERVISOR: Retail_Hub
+        GOAL: "Route retail requests to the right specialist"
+
+        INTENTS:
+          return_item: "Returns, exchanges, or refunds."
+
+        HANDOFF:
+          - TO: Returns_Agent
+              WHEN: intent.category == "return_item"
+            HISTORY: full
+            ON_FAILURE: continue
+        """,
+        RETURNS_AGENT,
+    ),
+    good_example=project(project(_RETAIL_HUB) + "\nHANDOFF:\n" + _RETURNS_ROUTE, RETURNS_AGENT),
+    fix=(
+        "When the lines are keys, moves them out to the value's own level, where the block that "
+        "holds it reads them. Unsafe: the lines start to take effect. A list item or a line of "
+        "text under a value has no fix: it has no place beside a key."
+    ),
+    fix_safety=FixSafety.UNSAFE,
+    runtime="The lines are ignored: the route, field or block runs as if they were not written.",
+    see_also=("UNKNOWN_KEY", "TAB_INDENTATION"),
 )
 
 NESTING_TOO_DEEP = Code(
@@ -880,6 +929,7 @@ CODES: tuple[Code, ...] = (
     INVALID_VALUE,
     ROUTING_NOT_EXECUTED,
     TAB_INDENTATION,
+    KEY_UNDER_VALUE,
     NESTING_TOO_DEEP,
     LIMIT_EXCEEDED,
     RULE_FAILED,

@@ -36,6 +36,8 @@ from abl.checks.handoff_text import (
     find_entry,
     indentation,
     key_column,
+    nested_note,
+    nested_route_key,
     replace_block_value,
     route_anchor,
 )
@@ -84,6 +86,16 @@ def history_not_set(check: Check, agent: Agent) -> None:
             continue
         target = route.target.text if route.target else "the target"
         offered: list[Fix] = []
+        nested = nested_route_key(route, "HISTORY")
+        if nested is not None:
+            # KEY_UNDER_VALUE's fix moves the written one where it is read; a second would clash.
+            check.report(
+                "HISTORY_NOT_SET",
+                f"the route to {target} reads no `HISTORY`: {nested_note(nested)}, so {target} receives "
+                f"{describe_default(default)}",
+                route_anchor(route),
+            )
+            continue
         if not _ignored_history_key(route):
             # Writing the default keeps what runs today, but it is only a suggestion: the author
             # may have meant another window (and a deployment may set another default).

@@ -35,6 +35,8 @@ from abl.checks.handoff_text import (
     add_lines_fix,
     indentation,
     key_column,
+    nested_note,
+    nested_route_key,
     newline_of,
     reindented,
     route_anchor,
@@ -85,12 +87,16 @@ def on_return_without_return(check: Check, agent: Agent) -> None:
     for route in agent.handoffs:
         if route.on_return is None or route.is_returnable:
             continue
-        if route.returns is None:
+        nested = nested_route_key(route, "RETURN", "EXPECT_RETURN") if route.returns is None else None
+        if nested is not None:
+            why = f"{nested_note(nested)}, so the route is permanent"
+        elif route.returns is None:
             why = "the route has no `RETURN`, so it is permanent"
         else:
             why = f"`{route.returns.key.text}: {route.returns.value.raw.strip()}` makes the route permanent"
         offered: list[Fix] = []
-        set_true = _set_return_true(check, route)
+        # With a `RETURN` nested under a value, KEY_UNDER_VALUE's fix moves it where it is read.
+        set_true = _set_return_true(check, route) if nested is None else None
         if set_true is not None:
             offered.append(set_true)
         node = route_entry(route, "ON_RETURN")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.handoff_text import find_entry, indentation, newline_of, route_anchor
+from abl.checks.handoff_text import find_entry, indentation, nested_note, nested_route_key, newline_of, route_anchor
 from abl.diagnostics import Fix, TextEdit
 from abl.expr.ast import Literal
 from abl.model import Agent, FailureKind, HandoffRoute, declared_variables
@@ -70,9 +70,11 @@ def on_failure_not_set(check: Check, agent: Agent) -> None:
         if route.on_failure is not None or _has_key(route, "ON_FAILURE", "ON_FAIL"):
             continue
         target = route.target.text if route.target else "the target"
+        nested = nested_route_key(route, "ON_FAILURE", "ON_FAIL")
+        written = "sets no `ON_FAILURE`" if nested is None else f"reads no `ON_FAILURE` ({nested_note(nested)})"
         check.report(
             "ON_FAILURE_NOT_SET",
-            f"the route to {target} sets no `ON_FAILURE`: if the handoff fails before {target} accepts it, "
+            f"the route to {target} {written}: if the handoff fails before {target} accepts it, "
             "the agent carries on (`continue`) and the customer is not told; set it on purpose",
             route_anchor(route),
         )

@@ -30,6 +30,7 @@ from abl.checks.context import Check, agent_rule
 from abl.checks.scope import TEMPLATE_NAMESPACES, agent_scope
 from abl.diagnostics import Fix
 from abl.model import Agent
+from abl.model.nesting import read_walk
 from abl.suggest import did_you_mean_name
 from abl.text import Range
 
@@ -83,7 +84,7 @@ def _template_texts(check: Check, agent: Agent) -> Iterator[tuple[int, str]]:
     """(offset in the file, text) of every template value under the agent's sections."""
     source = check.document.source.text
     for section in agent.sections[1:]:
-        for node in section.walk():
+        for node in read_walk(section):
             if not node.is_entry or node.key.upper() not in TEMPLATE_KEYS or not node.has_value:
                 continue
             if node.is_pipe:

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
 from abl.model import Agent
+from abl.model.nesting import read_walk
 from abl.model.types import AgentKind
 from abl.suggest import did_you_mean_name
 from abl.syntax.cst import Node
@@ -140,7 +141,7 @@ def _imported_names_missing(check: Check, agent: Agent) -> Iterator[tuple[str, R
 def _references(agent: Agent, index: LineIndex) -> Iterator[tuple[str, str, Range]]:
     """(how it is referenced, tool name, range of the name) for every tool the agent uses."""
     for section in agent.sections[1:]:
-        for node in section.walk():
+        for node in read_walk(section):
             if not node.is_entry or not node.has_value or node.is_pipe:
                 continue
             key = node.key.upper()
