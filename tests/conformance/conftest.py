@@ -34,10 +34,6 @@ KNOWN_FAILURES: dict[str, str] = {
         "implicit completion is not run: a returnable child with no tools, no FLOW and no COMPLETE stays "
         "active after its text answer, so control never returns to the parent"
     ),
-    "history-default/default-hub.abltest.yaml::the project's default history replaces full for a route without HISTORY": (
-        "the runtime ignores the project's `default-history` (abl.toml), which the checker reads: a route "
-        "without HISTORY always sends the whole conversation"
-    ),
 }
 
 

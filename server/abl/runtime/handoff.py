@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from abl.model.history import read_default
 from abl.model.lower_steps import duration_ms
 from abl.model.types import FailureKind, HandoffRoute, Name, ReturnFlag, Scalar
 from abl.runtime.agenda import NOTHING, GiveBack, Handle, RunSiblings, Settle, Steps
@@ -163,7 +164,7 @@ def perform(
 
     context, passed = build_context(engine, caller, route)
     summary = str(context.get("_handoff_summary", ""))
-    resolved_mode, resolved_count = resolve_mode(route.history_mode, _count(route), summary)
+    resolved_mode, resolved_count = resolve_mode(*history_setting(engine, route), summary)
     if resumable is not None:
         child = resumable
         preserved_keys = sorted(child.values)
@@ -251,7 +252,7 @@ def hand_back(
     history is kept, so the route's HISTORY is reported but not applied), and the child returns."""
     from_agent = child.agent
     passed = [n.text for n in route.passes if child.values.get(n.text) is not None]
-    mode, count = resolve_mode(route.history_mode, _count(route), "")
+    mode, count = resolve_mode(*history_setting(engine, route), "")
     fields: dict[str, Any] = {
         "from": from_agent,
         "to": parent.agent,
@@ -328,8 +329,7 @@ def merge_context(thread: Thread, context: dict[str, Any]) -> None:
 
 def select_history(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry, summary: str) -> Selection:
     """The caller's earlier messages the target receives (the forwarded message itself follows)."""
-    mode = route.history_mode
-    count = _count(route)
+    mode, count = history_setting(engine, route)
     earlier = [e for e in caller.history if e.seq != message.seq]
     children: list[Entry] = []
     excluded: list[str] = []
@@ -393,8 +393,11 @@ def fail(
     return None
 
 
-def _count(route: HandoffRoute) -> int | None:
-    return route.history.resolved_count if route.history is not None else None
+def history_setting(engine: Engine, route: HandoffRoute) -> tuple[str, int | None]:
+    """The route's `HISTORY` as written, else the project's `default-history`."""
+    if route.history is not None:
+        return route.history.resolved_mode, route.history.resolved_count
+    return read_default(engine.project.default_history)
 
 
 _NOWHERE = Range.empty(0, 0)
