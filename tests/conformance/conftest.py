@@ -18,10 +18,6 @@ KNOWN_FAILURES: dict[str, str] = {
         "CONTEXT.memory_grants is ignored by the engine (nothing reads it) and not announced as not run "
         "locally: the granted path's value in the parent's thread never reaches the child"
     ),
-    "not-run-locally/transfer-desk.abltest.yaml::a route to a remote agent is announced as not run remotely": (
-        "a route with REMOTE runs the project's agent of that name in-process and nothing announces that no "
-        "remote call is made (the not_run_locally warning lists no REMOTE)"
-    ),
     "routing/routing.abltest.yaml::a condition on a variable nothing has set is reported as unresolved": (
         "a comparison on a variable unset in every scope is a silent deterministic_no_match; `unresolved` "
         "is reported only for a condition that cannot be parsed or judged"
