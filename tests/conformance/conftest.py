@@ -22,10 +22,6 @@ KNOWN_FAILURES: dict[str, str] = {
         "a comparison on a variable unset in every scope is a silent deterministic_no_match; `unresolved` "
         "is reported only for a condition that cannot be parsed or judged"
     ),
-    "nesting/nesting.abltest.yaml::a chain deeper than ten nested handoffs ends with an error, never a hang": (
-        "the limit counts agents in the chain, not nested handoffs: the tenth handoff (Level_10 to Level_11) "
-        "is already refused, after nine"
-    ),
     "returns/returns.abltest.yaml::a returnable child with no tools and no FLOW completes after its answer": (
         "implicit completion is not run: a returnable child with no tools, no FLOW and no COMPLETE stays "
         "active after its text answer, so control never returns to the parent"

@@ -106,7 +106,7 @@ def perform(
             "target_waiting_for_input",
             f"`{target}` is waiting for the customer's answer ({awaited})",
         )
-    depth = nesting_depth(engine, ctx)
+    depth = nested_handoffs(engine, ctx)
     if depth >= MAX_HANDOFF_DEPTH:
         engine.emit(
             "error",
@@ -115,7 +115,7 @@ def perform(
                 "limit": MAX_HANDOFF_DEPTH,
                 "depth": depth,
                 "chain": list(data.chain),
-                "message": f"the handoff to `{target}` would nest more than {MAX_HANDOFF_DEPTH} agents; it is stopped",
+                "message": f"the handoff to `{target}` would nest more than {MAX_HANDOFF_DEPTH} handoffs; it is stopped",
             },
             caller,
         )
@@ -127,7 +127,7 @@ def perform(
             started,
             "error",
             "depth_limit",
-            f"the handoff chain already holds {MAX_HANDOFF_DEPTH} agents",
+            f"the handoff chain already holds {MAX_HANDOFF_DEPTH} nested handoffs",
         )
     if (
         route.enabled_when is not None
@@ -290,11 +290,12 @@ def settle(engine: Engine, item: Settle, ctx: TurnContext) -> Steps:
     return NOTHING
 
 
-def nesting_depth(engine: Engine, ctx: TurnContext) -> int:
-    """How deep the active agent sits: its waiting parents, itself, and the one-way handoffs this
-    turn has already made. A permanent handoff in an earlier turn ended its caller's thread, so
-    it does not count; a wizard of many one-way steps never reaches the limit, a loop does."""
-    return len(engine.data.stack) + 1 + ctx.one_way_hops
+def nested_handoffs(engine: Engine, ctx: TurnContext) -> int:
+    """The handoffs that lead to the active agent: one per waiting parent, and the one-way
+    handoffs this turn has already made. A permanent handoff in an earlier turn ended its
+    caller's thread, so it does not count; a wizard of many one-way steps never reaches the
+    limit, a loop does."""
+    return len(engine.data.stack) + ctx.one_way_hops
 
 
 # --- context -------------------------------------------------------------------------------------
