@@ -22,10 +22,6 @@ KNOWN_FAILURES: dict[str, str] = {
         "a comparison on a variable unset in every scope is a silent deterministic_no_match; `unresolved` "
         "is reported only for a condition that cannot be parsed or judged"
     ),
-    "returns/returns.abltest.yaml::a returnable child with no tools and no FLOW completes after its answer": (
-        "implicit completion is not run: a returnable child with no tools, no FLOW and no COMPLETE stays "
-        "active after its text answer, so control never returns to the parent"
-    ),
 }
 
 
