@@ -14,10 +14,6 @@ import pytest
 SUITE = Path(__file__).resolve().parent
 
 KNOWN_FAILURES: dict[str, str] = {
-    "memory/memory.abltest.yaml::a persistent fact reaches a child through a memory grant": (
-        "CONTEXT.memory_grants is ignored by the engine (nothing reads it) and not announced as not run "
-        "locally: the granted path's value in the parent's thread never reaches the child"
-    ),
     "routing/routing.abltest.yaml::a condition on a variable nothing has set is reported as unresolved": (
         "a comparison on a variable unset in every scope is a silent deterministic_no_match; `unresolved` "
         "is reported only for a condition that cannot be parsed or judged"

@@ -29,7 +29,7 @@ from abl.runtime.evaluation import check, value_of
 from abl.runtime.history import Entry, Selection, resolve_mode, select
 from abl.runtime.session_file import MAX_MS
 from abl.runtime.state import ACTIVE, COMPLETED, WAITING, Frame, Thread
-from abl.runtime.values import initial_values
+from abl.runtime.values import granted_memory, initial_values
 from abl.text import Range
 
 FLOW_ROUTE = -1  # the route index of a handoff a flow makes itself (a transition or a digression)
@@ -302,8 +302,10 @@ def nested_handoffs(engine: Engine, ctx: TurnContext) -> int:
 
 
 def build_context(engine: Engine, caller: Thread, route: HandoffRoute) -> tuple[dict[str, Any], list[str]]:
-    """PASS fields that have a value, `_handoff_summary`, `_handoff_from`, then the route's SET."""
+    """PASS fields that have a value, granted memory paths that have one, `_handoff_summary`,
+    `_handoff_from`, then the route's SET."""
     context: dict[str, Any] = {"_handoff_from": caller.agent}
+    context.update(granted_memory(caller.values, route.memory_grants))
     passed: list[str] = []
     for name in route.passes:
         value = caller.values.get(name.text)
