@@ -13,12 +13,7 @@ import pytest
 
 SUITE = Path(__file__).resolve().parent
 
-KNOWN_FAILURES: dict[str, str] = {
-    "routing/routing.abltest.yaml::a condition on a variable nothing has set is reported as unresolved": (
-        "a comparison on a variable unset in every scope is a silent deterministic_no_match; `unresolved` "
-        "is reported only for a condition that cannot be parsed or judged"
-    ),
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
