@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from abl.checks.engine import check_project
+from abl.config import DEFAULT as DEFAULT_CONFIG
+from abl.config import find_config, load_config
 from abl.diagnostics import Diagnostic, Severity
 from abl.model.types import AgentKind
 from abl.runtime.testing.runner import ProjectLoader, ProjectProblem
@@ -57,7 +59,15 @@ def read_project(path: str | Path) -> Project:
         raise LaunchRefused(f"cannot read {', '.join(unreadable)}", [f"cannot read {p}" for p in unreadable])
     if not project.documents:
         raise LaunchRefused(f"no .abl files under {path}")
+    project.default_history = configured_default_history(where)
     return project
+
+
+def configured_default_history(where: Path) -> str:
+    """What the configuration that applies to `where` gives a route without `HISTORY`.
+    Its problems are `abl check`'s to report; what can be read applies."""
+    found = find_config(where)
+    return load_config(found)[0].default_history if found is not None else DEFAULT_CONFIG.default_history
 
 
 def launch(project: Project, agent: str | None = None, *, where: str | None = None, naming: str = "") -> Launch:

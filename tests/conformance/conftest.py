@@ -13,32 +13,7 @@ import pytest
 
 SUITE = Path(__file__).resolve().parent
 
-KNOWN_FAILURES: dict[str, str] = {
-    "memory/memory.abltest.yaml::a persistent fact reaches a child through a memory grant": (
-        "CONTEXT.memory_grants is ignored by the engine (nothing reads it) and not announced as not run "
-        "locally: the granted path's value in the parent's thread never reaches the child"
-    ),
-    "not-run-locally/transfer-desk.abltest.yaml::a route to a remote agent is announced as not run remotely": (
-        "a route with REMOTE runs the project's agent of that name in-process and nothing announces that no "
-        "remote call is made (the not_run_locally warning lists no REMOTE)"
-    ),
-    "routing/routing.abltest.yaml::a condition on a variable nothing has set is reported as unresolved": (
-        "a comparison on a variable unset in every scope is a silent deterministic_no_match; `unresolved` "
-        "is reported only for a condition that cannot be parsed or judged"
-    ),
-    "nesting/nesting.abltest.yaml::a chain deeper than ten nested handoffs ends with an error, never a hang": (
-        "the limit counts agents in the chain, not nested handoffs: the tenth handoff (Level_10 to Level_11) "
-        "is already refused, after nine"
-    ),
-    "returns/returns.abltest.yaml::a returnable child with no tools and no FLOW completes after its answer": (
-        "implicit completion is not run: a returnable child with no tools, no FLOW and no COMPLETE stays "
-        "active after its text answer, so control never returns to the parent"
-    ),
-    "history-default/default-hub.abltest.yaml::the project's default history replaces full for a route without HISTORY": (
-        "the runtime ignores the project's `default-history` (abl.toml), which the checker reads: a route "
-        "without HISTORY always sends the whole conversation"
-    ),
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -73,13 +73,13 @@ def test_a_handoff_chain_deeper_than_ten_stops_with_an_error_event() -> None:
     session = start_session(project_text(_chain(14)), "Step_1")
     turn = session.send("go")
     handoffs = of_type(turn.events, "handoff")
-    assert len(handoffs) == 9  # Step_1 .. Step_10: ten agents in the chain
+    assert len(handoffs) == 10  # Step_1 to Step_2, ..., Step_10 to Step_11: ten nested handoffs
     error = one(turn.events, "error")
     assert error.get("code") == "handoff_depth_limit"
     failed = [e for e in of_type(turn.events, "handoff_completed") if e.get("outcome") != "success"]
-    assert [(e.get("to"), e.get("code")) for e in failed] == [("Step_11", "depth_limit")]
-    assert turn.active_agent == "Step_10"
-    assert texts(turn) == ["(Step_10) I can help with: Step 10."]
+    assert [(e.get("to"), e.get("code")) for e in failed] == [("Step_12", "depth_limit")]
+    assert turn.active_agent == "Step_11"
+    assert texts(turn) == ["(Step_11) I can help with: Step 11."]
 
 
 def test_a_route_back_to_the_caller_in_the_same_turn_is_refused_not_looped() -> None:

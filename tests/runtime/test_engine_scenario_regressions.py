@@ -151,7 +151,7 @@ def test_one_way_handoffs_in_a_single_turn_still_stop_at_the_limit() -> None:
     )
     turn = session_of(chain, "Hop_1").send("go")
     assert one(turn.events, "error").get("code") == "handoff_depth_limit"
-    assert turn.active_agent == "Hop_10"
+    assert turn.active_agent == "Hop_11"
 
 
 # --- an answer fills one field -------------------------------------------------------------------

@@ -90,6 +90,7 @@ class Run:
 def private_copy(project: Project) -> Project:
     """The project as it is now, read afresh, sharing nothing with the editor's project."""
     copy = Project(project.root)
+    copy.default_history = project.default_history
     for path, text in project.texts.items():
         copy.update(path, text, tuple(project.read_diagnostics.get(path, ())))
     return copy

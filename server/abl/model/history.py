@@ -70,3 +70,11 @@ def read_block(mode: Scalar | None, count: Scalar | None, key_range: Range, in_c
     if n < 0:
         return spec("full", None, None, f"`count: {raw}` is negative")
     return spec("last_n", n, None, None)
+
+
+def read_default(word: str) -> tuple[str, int | None]:
+    """The mode and count a project's `default-history` gives a route without `HISTORY`: the
+    word is read as a one-line `HISTORY` value (`full` when it is not one)."""
+    written = Scalar(word, word, False, Range.empty(0, 0))
+    spec = read_line(written, Range.empty(0, 0), in_context=False)
+    return spec.resolved_mode, spec.resolved_count

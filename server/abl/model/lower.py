@@ -31,6 +31,7 @@ from abl.model.types import (
     HandoffRoute,
     Intent,
     MapEntry,
+    MemoryGrant,
     MemoryVar,
     MultiIntent,
     Name,
@@ -564,7 +565,25 @@ class _Lowering:
                 route.set = self.assignments(e)
             elif key == "grant_memory":
                 route.grant_memory = Name(e.key, e.key_range)
+            elif key == "memory_grants":
+                route.memory_grants = self.memory_grants(e)
         return found
+
+    def memory_grants(self, node: Node | None) -> list[MemoryGrant]:
+        """`- path: user.x` items with an optional `access:` (read unless it says readwrite)."""
+        grants: list[MemoryGrant] = []
+        for item in node.children if node is not None else ():
+            if not item.is_item:
+                continue
+            path = self.scalar(find_entry(item.children, "path"))
+            if path is None or not path.text.strip():
+                continue
+            access = self.scalar(find_entry(item.children, "access"))
+            written = access.text.strip().lower() if access is not None else ""
+            grants.append(
+                MemoryGrant(Name(path.text.strip(), path.range), "readwrite" if written == "readwrite" else "read")
+            )
+        return grants
 
     def history(self, node: Node, in_context: bool):  # -> HistorySpec
         if read_children(node) and not node.has_value:
@@ -711,6 +730,7 @@ class _Lowering:
                     self.scalar(find_entry(props, "TIMEOUT")),
                     self.scalar(find_entry(props, "ON_FAIL", "ON_FAILURE")),
                     remote=_is_remote(self, props),
+                    memory_grants=tuple(self.memory_grants(find_entry(props, "MEMORY_GRANTS"))),
                 )
             )
 

@@ -115,6 +115,14 @@ class HistorySpec:
 
 
 @dataclass(frozen=True, slots=True)
+class MemoryGrant:
+    """One `memory_grants` entry: a persistent path the target may use, and how."""
+
+    path: Name
+    access: str  # read (the default) or readwrite
+
+
+@dataclass(frozen=True, slots=True)
 class ReturnFlag:
     key: Name  # RETURN or EXPECT_RETURN
     value: Scalar
@@ -237,6 +245,7 @@ class HandoffRoute:
     enabled_when: Condition | None = None
     remote: bool = False
     grant_memory: Name | None = None  # legacy key, an error on the platform
+    memory_grants: list[MemoryGrant] = field(default_factory=list)  # `CONTEXT: memory_grants:`
     node: Node | None = field(default=None, repr=False)
 
     @property
@@ -366,6 +375,7 @@ class Delegate:
     timeout: Scalar | None
     on_fail: Scalar | None
     remote: bool = False  # `REMOTE` / `LOCATION: remote`: the target lives in another deployment
+    memory_grants: tuple[MemoryGrant, ...] = ()  # `MEMORY_GRANTS:`
 
 
 @dataclass(frozen=True, slots=True)

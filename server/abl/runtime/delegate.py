@@ -19,7 +19,7 @@ from abl.runtime.evaluation import check, value_of
 from abl.runtime.gather import next_required
 from abl.runtime.history import Entry
 from abl.runtime.state import COMPLETED, Thread
-from abl.runtime.values import initial_values
+from abl.runtime.values import granted_memory, initial_values
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,7 @@ def run_delegate(engine: Engine, parent: Thread, delegate: Delegate) -> None:
     if agent is None:
         _done(engine, parent, target, False, error=f"no agent named `{target}` in the project")
         return
-    shot = run_one_shot(engine, parent, agent, inputs)
+    shot = run_one_shot(engine, parent, agent, inputs, granted_memory(parent.values, delegate.memory_grants))
     if not shot.completed and shot.missing is not None:
         _done(
             engine,
@@ -81,12 +81,15 @@ def run_delegate(engine: Engine, parent: Thread, delegate: Delegate) -> None:
     _done(engine, parent, target, True, returned=returned, result=shot.reply)
 
 
-def run_one_shot(engine: Engine, parent: Thread, agent: Agent, inputs: Mapping[str, Any]) -> OneShot:
-    """Run `agent` once on `inputs`: its first COMPLETE rule that holds answers for it."""
+def run_one_shot(
+    engine: Engine, parent: Thread, agent: Agent, inputs: Mapping[str, Any], granted: Mapping[str, Any] | None = None
+) -> OneShot:
+    """Run `agent` once on `inputs` (and the memory `granted` to it): its first COMPLETE rule
+    that holds answers for it."""
     child = Thread(
         id=engine.ids.next_id("delegate"),
         agent=agent.name.text,
-        values=initial_values(agent, engine.env),
+        values={**initial_values(agent, engine.env), **(granted or {})},
         origin=parent.id,
         status=COMPLETED,
     )

@@ -30,7 +30,7 @@ from abl.workspace import Project
 T = TypeVar("T")
 
 CONTEXT_WINDOW = 40  # messages handed to a model with each question (the platform's window)
-MAX_HANDOFF_DEPTH = 10  # nested agents: waiting parents, the active agent, and this turn's one-way hops
+MAX_HANDOFF_DEPTH = 10  # nested handoffs: one per waiting parent, and this turn's one-way hops
 MAX_STEPS_PER_TURN = 64  # agent activations in one turn; a guard against loops
 
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from abl.expr import UNDEFINED, ChainScope, DictScope, Environment, evaluate, names, parse_condition
-from abl.expr.ast import Expr, Literal, walk
+from abl.expr.ast import Expr, IsSet, Literal, Path, walk
 from abl.expr.parse import ConditionParse
 from abl.expr.values import in_range, is_number
 from abl.runtime.templates import MaskRule, has_placeholders, render
@@ -65,6 +65,27 @@ def lookup_path(values: Mapping[str, Any], extras: Mapping[str, Any] | None, pat
                 return None
         return current
     return None
+
+
+def unset_variables(parse: ConditionParse, values: Mapping[str, Any], extras: Mapping[str, Any] | None) -> list[str]:
+    """The variables a condition reads that are unset in every scope, in source order. A
+    variable the condition tests with `IS SET` / `IS NOT SET` is accounted for, wherever else
+    it is read: that test is how a condition asks whether it is set."""
+    if parse.expr is None:
+        return []
+    tested: set[str] = set()
+    for node in walk(parse.expr):
+        if isinstance(node, IsSet):
+            tested.update(p.root for p in walk(node.operand) if isinstance(p, Path))
+    scopes = (extras or {}, values)
+    found: list[str] = []
+    for ref in names(parse.expr):
+        if ref.root in tested or ref.root in found:
+            continue
+        if any(ref.root in scope or ref.path in scope for scope in scopes):
+            continue
+        found.append(ref.root)
+    return found
 
 
 def check(

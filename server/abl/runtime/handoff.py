@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from abl.model.history import read_default
 from abl.model.lower_steps import duration_ms
 from abl.model.types import FailureKind, HandoffRoute, Name, ReturnFlag, Scalar
 from abl.runtime.agenda import NOTHING, GiveBack, Handle, RunSiblings, Settle, Steps
@@ -28,7 +29,7 @@ from abl.runtime.evaluation import check, value_of
 from abl.runtime.history import Entry, Selection, resolve_mode, select
 from abl.runtime.session_file import MAX_MS
 from abl.runtime.state import ACTIVE, COMPLETED, WAITING, Frame, Thread
-from abl.runtime.values import initial_values
+from abl.runtime.values import granted_memory, initial_values
 from abl.text import Range
 
 FLOW_ROUTE = -1  # the route index of a handoff a flow makes itself (a transition or a digression)
@@ -105,7 +106,7 @@ def perform(
             "target_waiting_for_input",
             f"`{target}` is waiting for the customer's answer ({awaited})",
         )
-    depth = nesting_depth(engine, ctx)
+    depth = nested_handoffs(engine, ctx)
     if depth >= MAX_HANDOFF_DEPTH:
         engine.emit(
             "error",
@@ -114,7 +115,7 @@ def perform(
                 "limit": MAX_HANDOFF_DEPTH,
                 "depth": depth,
                 "chain": list(data.chain),
-                "message": f"the handoff to `{target}` would nest more than {MAX_HANDOFF_DEPTH} agents; it is stopped",
+                "message": f"the handoff to `{target}` would nest more than {MAX_HANDOFF_DEPTH} handoffs; it is stopped",
             },
             caller,
         )
@@ -126,7 +127,7 @@ def perform(
             started,
             "error",
             "depth_limit",
-            f"the handoff chain already holds {MAX_HANDOFF_DEPTH} agents",
+            f"the handoff chain already holds {MAX_HANDOFF_DEPTH} nested handoffs",
         )
     if (
         route.enabled_when is not None
@@ -163,7 +164,7 @@ def perform(
 
     context, passed = build_context(engine, caller, route)
     summary = str(context.get("_handoff_summary", ""))
-    resolved_mode, resolved_count = resolve_mode(route.history_mode, _count(route), summary)
+    resolved_mode, resolved_count = resolve_mode(*history_setting(engine, route), summary)
     if resumable is not None:
         child = resumable
         preserved_keys = sorted(child.values)
@@ -251,7 +252,7 @@ def hand_back(
     history is kept, so the route's HISTORY is reported but not applied), and the child returns."""
     from_agent = child.agent
     passed = [n.text for n in route.passes if child.values.get(n.text) is not None]
-    mode, count = resolve_mode(route.history_mode, _count(route), "")
+    mode, count = resolve_mode(*history_setting(engine, route), "")
     fields: dict[str, Any] = {
         "from": from_agent,
         "to": parent.agent,
@@ -289,19 +290,22 @@ def settle(engine: Engine, item: Settle, ctx: TurnContext) -> Steps:
     return NOTHING
 
 
-def nesting_depth(engine: Engine, ctx: TurnContext) -> int:
-    """How deep the active agent sits: its waiting parents, itself, and the one-way handoffs this
-    turn has already made. A permanent handoff in an earlier turn ended its caller's thread, so
-    it does not count; a wizard of many one-way steps never reaches the limit, a loop does."""
-    return len(engine.data.stack) + 1 + ctx.one_way_hops
+def nested_handoffs(engine: Engine, ctx: TurnContext) -> int:
+    """The handoffs that lead to the active agent: one per waiting parent, and the one-way
+    handoffs this turn has already made. A permanent handoff in an earlier turn ended its
+    caller's thread, so it does not count; a wizard of many one-way steps never reaches the
+    limit, a loop does."""
+    return len(engine.data.stack) + ctx.one_way_hops
 
 
 # --- context -------------------------------------------------------------------------------------
 
 
 def build_context(engine: Engine, caller: Thread, route: HandoffRoute) -> tuple[dict[str, Any], list[str]]:
-    """PASS fields that have a value, `_handoff_summary`, `_handoff_from`, then the route's SET."""
+    """PASS fields that have a value, granted memory paths that have one, `_handoff_summary`,
+    `_handoff_from`, then the route's SET."""
     context: dict[str, Any] = {"_handoff_from": caller.agent}
+    context.update(granted_memory(caller.values, route.memory_grants))
     passed: list[str] = []
     for name in route.passes:
         value = caller.values.get(name.text)
@@ -328,8 +332,7 @@ def merge_context(thread: Thread, context: dict[str, Any]) -> None:
 
 def select_history(engine: Engine, caller: Thread, route: HandoffRoute, message: Entry, summary: str) -> Selection:
     """The caller's earlier messages the target receives (the forwarded message itself follows)."""
-    mode = route.history_mode
-    count = _count(route)
+    mode, count = history_setting(engine, route)
     earlier = [e for e in caller.history if e.seq != message.seq]
     children: list[Entry] = []
     excluded: list[str] = []
@@ -393,8 +396,11 @@ def fail(
     return None
 
 
-def _count(route: HandoffRoute) -> int | None:
-    return route.history.resolved_count if route.history is not None else None
+def history_setting(engine: Engine, route: HandoffRoute) -> tuple[str, int | None]:
+    """The route's `HISTORY` as written, else the project's `default-history`."""
+    if route.history is not None:
+        return route.history.resolved_mode, route.history.resolved_count
+    return read_default(engine.project.default_history)
 
 
 _NOWHERE = Range.empty(0, 0)

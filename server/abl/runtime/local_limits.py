@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from abl.model.types import Agent
+from abl.model.types import Agent, HandoffRoute
 from abl.text import Range
 from abl.workspace import Project
 
@@ -29,6 +29,10 @@ SECTIONS_NOT_RUN = {
     "USE BEHAVIOR_PROFILE": "behavior profiles are not applied",
     "USE_BEHAVIOR_PROFILE": "behavior profiles are not applied",
 }
+
+# A route or delegate to another deployment is not called: the project's agent of that name runs.
+REMOTE_KEYS = ("REMOTE", "LOCATION", "ENDPOINT", "PROTOCOL")
+REMOTE_INSTEAD = "no remote call is made; the project's agent of that name runs, and one not in the project fails"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +101,17 @@ def _found(agent: Agent) -> Iterator[NotEnforced]:
     if agent.on_start is not None:
         for key in agent.on_start.not_run:
             yield entry(f"{key.text} in ON_START", key.range, "the greeting is given without it")
+    for delegate in agent.delegates:
+        if delegate.remote:
+            target = delegate.target.text if delegate.target is not None else "?"
+            yield entry(f"REMOTE of the delegate to `{target}`", delegate.range, REMOTE_INSTEAD)
     for step in agent.flow.written if agent.flow is not None else ():
         for key in step.not_run:
             yield entry(f"{key.text} in step `{step.name.text}`", key.range, "the step goes on without it")
     for route in agent.handoffs:
+        if route.remote:
+            target = route.target.text if route.target is not None else "?"
+            yield entry(f"REMOTE of the route to `{target}`", _remote_key(route), REMOTE_INSTEAD)
         when = route.enabled_when
         if when is not None and when.is_natural_language:
             target = route.target.text if route.target is not None else "?"
@@ -109,6 +120,14 @@ def _found(agent: Agent) -> Iterator[NotEnforced]:
                 when.range,
                 "a natural-language condition is not judged; the route stays enabled",
             )
+
+
+def _remote_key(route: HandoffRoute) -> Range:
+    """Where the route says it is remote (`REMOTE:`, `LOCATION:`, ...), else its dash."""
+    for part in route.node.children if route.node is not None else ():
+        if part.is_entry and part.key.upper() in REMOTE_KEYS:
+            return part.key_range
+    return route.dash_range
 
 
 def _reachable(project: Project, entry: str) -> Iterator[Agent]:

@@ -15,7 +15,7 @@ from functools import partial
 
 from abl.model.steps import FlowStep, Move
 from abl.model.types import Condition
-from abl.runtime.agenda import NOTHING, Answer, AnswerIfSilent, Finish, Steps
+from abl.runtime.agenda import NOTHING, Answer, AnswerIfSilent, Finish, GiveBack, Steps
 from abl.runtime.engine import Engine, TurnContext
 from abl.runtime.errors import recover
 from abl.runtime.escalate import escalate
@@ -51,8 +51,19 @@ def answer(engine: Engine, item: Answer, ctx: TurnContext) -> Steps:
     if plan.tools:
         done = think(engine, thread, message, ctx, goal=goal, tools=plan.tools, limit=plan.max_iterations)
         return done.steps or NOTHING
-    free_reply(engine, thread, message, ctx, goal)
+    if free_reply(engine, thread, message, ctx, goal) and completes_implicitly(engine, thread):
+        return (GiveBack(thread, message, None, "complete"),)
     return NOTHING
+
+
+def completes_implicitly(engine: Engine, thread: Thread) -> bool:
+    """Whether the active returnable child is done once it has answered in text: with no
+    tools, no FLOW and no COMPLETE it has no other way to say so (PLATFORM-RUNTIME.md 1.3)."""
+    data = engine.data
+    agent = engine.agent(thread.agent)
+    if agent is None or not data.stack or data.active != thread.id:
+        return False
+    return not engine.plan(thread.agent).tools and agent.flow is None and not agent.complete
 
 
 def answer_if_silent(engine: Engine, item: AnswerIfSilent, ctx: TurnContext) -> Steps:
@@ -155,7 +166,8 @@ def follow(engine: Engine, thread: Thread, message: Entry, then, ctx: TurnContex
     return NOTHING
 
 
-def free_reply(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext, goal: str) -> None:
+def free_reply(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext, goal: str) -> bool:
+    """The model's reply to `message`, said; whether there was one."""
     agent = engine.agent(thread.agent)
     messages, earlier = engine.conversation(thread, message)
     request = ReplyRequest(
@@ -167,3 +179,5 @@ def free_reply(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext,
     ok, text = engine.consult("reply", thread, ctx, earlier, lambda: engine.model.reply(request))
     if ok and text:
         engine.say(thread, text, ctx)
+        return True
+    return False

@@ -13,7 +13,7 @@ from typing import Any
 
 from abl.model.types import HandoffRoute
 from abl.runtime.engine import Engine, TurnContext, intent_scope
-from abl.runtime.evaluation import check
+from abl.runtime.evaluation import check, unset_variables
 from abl.runtime.history import Entry
 from abl.runtime.models import IntentDecision
 from abl.runtime.state import Thread
@@ -116,14 +116,17 @@ def evaluate_route(
         return decision.result
     outcome = check(parse, thread.values, extras, engine.env)
     readable = parse.expr is not None and not parse.errors
-    fields.update(
-        result=outcome.result,
-        evaluatedContext=outcome.context,
-        whenOutcome=("deterministic_match" if outcome.result else "deterministic_no_match")
-        if readable
-        else "unresolved",
-    )
-    if outcome.problems:
-        fields["problems"] = list(outcome.problems)
+    # A false condition on a variable nothing has set is not a verdict (PLATFORM-RUNTIME.md 2.2).
+    unset = [] if outcome.result or not readable else unset_variables(parse, thread.values, extras)
+    if outcome.result:
+        verdict = "deterministic_match"
+    elif readable and not unset:
+        verdict = "deterministic_no_match"
+    else:
+        verdict = "unresolved"
+    fields.update(result=outcome.result, evaluatedContext=outcome.context, whenOutcome=verdict)
+    problems = [*outcome.problems, *(f"`{name}` is not set in any scope" for name in unset)]
+    if problems:
+        fields["problems"] = problems
     engine.emit("handoff_condition_check", fields, thread)
     return outcome.result

@@ -450,12 +450,24 @@ class _Renderer:
     def resolve(self, path: str, frames: tuple[_Frame, ...]) -> tuple[Any, MaskRule | None]:
         """The value of `path` and the mask that applies to it, innermost loop first."""
         root, steps = split_path(path)
+        if steps and not self.in_loop_item(root, frames):
+            # A persistent path (`user.home_city`) is one value under its dotted name.
+            flat = self.lookup_root(path)
+            if flat is not MISSING:
+                return flat, self._masks.get(path)
         value, mask = self.resolve_root(root, frames)
         for step in steps:
             value = step_into(value, step)
             if value is MISSING:
                 break
         return value, mask
+
+    @staticmethod
+    def in_loop_item(root: str, frames: tuple[_Frame, ...]) -> bool:
+        """Whether `root` names a loop's own value (`this`, `@index`) or a field of its item."""
+        if root == "this" or root.startswith("@"):
+            return True
+        return any(isinstance(f.this, Mapping) and root in f.this for f in frames)
 
     def resolve_root(self, root: str, frames: tuple[_Frame, ...]) -> tuple[Any, MaskRule | None]:
         if frames:
