@@ -1,4 +1,4 @@
-// Pure layout of the handoff graph (the same as `abl graph --format html`): layers by longest
+// Pure layout of the handoff graph (layered as `abl graph --format html` lays it out): layers by longest
 // path with the back edges set aside (the way back of a returnable child never shapes the
 // layers), a few sweeps ordering each layer by the barycentre of its neighbours, then heights
 // pulled towards the neighbours'. Forward edges are cubic curves; backward ones (a way back, a
