@@ -20,11 +20,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 from typing import NoReturn
 
 import pytest
+from editor_scenario import find_nvim
 
 HERE = Path(__file__).resolve().parent
 INIT_LUA = HERE / "nvim" / "init.lua"
@@ -59,24 +59,9 @@ def _unavailable(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
-def _find_nvim() -> str | None:
-    chosen = os.environ.get("ABL_NVIM")
-    if chosen:
-        return chosen
-    on_path = shutil.which("nvim")
-    if on_path:
-        return on_path
-    # The `editors` extra installs Neovim beside this interpreter, which may not be on PATH.
-    for scripts in (Path(sysconfig.get_path("scripts")), REPO / ".venv" / "bin"):
-        candidate = scripts / "nvim"
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    return None
-
-
 @pytest.fixture(scope="module")
 def nvim() -> str:
-    found = _find_nvim()
+    found = find_nvim()
     if found is None:
         _unavailable("Neovim not found (set ABL_NVIM, put nvim on PATH, or install the `editors` extra)")
     elif shutil.which(found) is None:

@@ -1,7 +1,8 @@
-// Pure layout of the handoff graph (the same as `abl graph --format html`): layers by longest
+// Pure layout of the handoff graph (layered as `abl graph --format html` lays it out): layers by longest
 // path with the back edges set aside (the way back of a returnable child never shapes the
 // layers), a few sweeps ordering each layer by the barycentre of its neighbours, then heights
-// pulled towards the neighbours'. Edge paths are cubic curves; backward ones dip below.
+// pulled towards the neighbours'. Forward edges are cubic curves; backward ones (a way back, a
+// loop) run through the gaps between layers and below the boxes they pass (`wayBack`).
 
 export interface GraphNode {
   readonly id: string;
@@ -73,6 +74,10 @@ const SETTLE_PASSES = 3;
 // Edge labels are 11px text: about 6px a character, a line 14px high.
 const LABEL_CHAR_WIDTH = 6;
 const LABEL_HEIGHT = 14;
+// A run's step badge (graph.js) sits on the middle of its edge, 18px high: a label's baseline
+// keeps clear of it, above a forward curve's middle and below a way back's bottom run.
+const LABEL_ABOVE_CURVE = 13;
+const LABEL_BELOW_RUN = 24;
 
 export function displayName(node: GraphNode): string {
   const prefix = ({ tool: 'tool ', remote: 'remote ', missing: 'missing ' } as Record<string, string>)[node.kind] ?? '';
@@ -205,6 +210,10 @@ export function layoutGraph(graph: Graph): Layout {
     const radius = node.kind === 'supervisor' ? 18 : node.kind === 'tool' ? 2 : 6;
     return { ...box, index, id: node.id, name: displayName(node), classes: classes.join(' '), radius };
   });
+  // The right edge of each layer's widest node: a way back climbs into its target beside it.
+  const layerRight = layers.map((members) => Math.max(...members.map((id) => place.get(id)!.x + place.get(id)!.w)));
+  const boxes = [...place.values()];
+  const wayBacks: Point[][] = [];
   const edges: PlacedEdge[] = [];
   graph.edges.forEach((edge, index) => {
     const a = place.get(edge.from);
@@ -213,16 +222,16 @@ export function layoutGraph(graph: Graph): Layout {
       return;
     }
     const classes = edgeClasses(edge);
-    const under = edge.kind === 'return';
-    edges.push({
-      index,
-      path: curve(a, b, under),
-      classes: classes.join(' '),
-      marker: edge.kind === 'tool' ? '' : markerOf(classes),
-      label: edgeLabel(edge),
-      labelX: (a.x + a.w + b.x) / 2,
-      labelY: (a.y + b.y) / 2 + NODE_HEIGHT / 2 + (under ? 34 : -4),
-    });
+    const label = edgeLabel(edge);
+    const common = { index, classes: classes.join(' '), marker: edge.kind === 'tool' ? '' : markerOf(classes), label };
+    if (edge.kind === 'return' || a.x + a.w + 20 >= b.x) {
+      const route = wayBack(a, b, layerRight[layer.get(edge.to)!], boxes, wayBacks);
+      wayBacks.push(route);
+      const floor = route[2].y;
+      edges.push({ ...common, path: roundedPath(route), labelX: (route[2].x + route[3].x) / 2, labelY: floor + LABEL_BELOW_RUN });
+      return;
+    }
+    edges.push({ ...common, path: curve(a, b), labelX: (a.x + a.w + b.x) / 2, labelY: (a.y + b.y) / 2 + NODE_HEIGHT / 2 - LABEL_ABOVE_CURVE });
   });
   const spread = spreadLabels(edges.map((e) => ({ x: e.labelX, y: e.labelY, width: labelWidth(e.label) })));
   return { nodes, edges: edges.map((e, i) => (spread[i] === e.labelY ? e : { ...e, labelY: spread[i] })) };
@@ -275,16 +284,70 @@ export function edgeLabel(edge: GraphEdge): string {
   return parts.join(' · ');
 }
 
-function curve(a: Box, b: Box, under: boolean): string {
+function curve(a: Box, b: Box): string {
   const x1 = a.x + a.w, y1 = a.y + a.h / 2, x2 = b.x, y2 = b.y + b.h / 2;
-  if (!under && x2 > x1 + 20) {
-    const dx = (x2 - x1) / 2;
-    return `M${x1},${y1} C${x1 + dx},${y1} ${x2 - dx},${y2} ${x2},${y2}`;
+  const dx = (x2 - x1) / 2;
+  return `M${x1},${y1} C${x1 + dx},${y1} ${x2 - dx},${y2} ${x2},${y2}`;
+}
+
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+/** Clearance between a way back and the boxes it passes under, and between two ways back. */
+const WAY_BACK_CLEARANCE = 20;
+/** How far a way back runs into the gap beside its ends before it turns. */
+const WAY_BACK_REACH = 24;
+
+/**
+ * The route of a backward edge (a child's way back, a loop) as a polyline of right angles: out
+ * of the source's left side (below its middle) into the empty gap before its layer, down below every box between
+ * its ends, across, up the gap after the target's layer (`targetLayerRight`: that layer's
+ * widest node) and into the target's right side. No part of it passes over a box, and its
+ * bottom run lies below those of the ways back already drawn over the same stretch (`drawn`),
+ * so that their runs and labels stay apart.
+ */
+export function wayBack(a: Box, b: Box, targetLayerRight: number, boxes: readonly Box[], drawn: readonly Point[][]): Point[] {
+  const out = a.x - WAY_BACK_REACH;
+  const back = targetLayerRight + WAY_BACK_REACH;
+  const from = Math.min(out, back), to = Math.max(out, back);
+  const over = (x: number, w: number) => x < to && x + w > from;
+  let floor = Math.max(a.y + a.h, b.y + b.h, ...boxes.filter((box) => over(box.x, box.w)).map((box) => box.y + box.h)) + WAY_BACK_CLEARANCE;
+  for (const route of drawn) {
+    const [x1, x2] = [route[2].x, route[3].x].sort((p, q) => p - q);
+    if (x1 < to && x2 > from) {
+      floor = Math.max(floor, route[2].y + LABEL_BELOW_RUN + WAY_BACK_CLEARANCE);
+    }
   }
-  // Backwards (a way back, a loop): leave below the source and come in below the target.
-  const sx = a.x + a.w / 2, sy = a.y + a.h, tx = b.x + b.w / 2, ty = b.y + b.h;
-  const dip = Math.max(sy, ty) + 46;
-  return `M${sx},${sy} C${sx},${dip} ${tx},${dip} ${tx},${ty}`;
+  // Below the middle of the sides, where the forward edges end: the two stay apart.
+  const sy = a.y + (a.h * 3) / 4, ty = b.y + (b.h * 3) / 4;
+  return [
+    { x: a.x, y: sy },
+    { x: out, y: sy },
+    { x: out, y: floor },
+    { x: back, y: floor },
+    { x: back, y: ty },
+    { x: b.x + b.w, y: ty },
+  ];
+}
+
+/** An SVG path through `points` with its corners rounded. */
+function roundedPath(points: readonly Point[]): string {
+  const r = 8;
+  let d = `M${points[0].x},${points[0].y}`;
+  for (let i = 1; i < points.length - 1; i++) {
+    const [p, c, n] = [points[i - 1], points[i], points[i + 1]];
+    const towards = (q: Point) => {
+      const len = Math.hypot(q.x - c.x, q.y - c.y) || 1;
+      const k = Math.min(r, len / 2) / len;
+      return { x: c.x + (q.x - c.x) * k, y: c.y + (q.y - c.y) * k };
+    };
+    const inPoint = towards(p), outPoint = towards(n);
+    d += ` L${inPoint.x},${inPoint.y} Q${c.x},${c.y} ${outPoint.x},${outPoint.y}`;
+  }
+  const last = points[points.length - 1];
+  return `${d} L${last.x},${last.y}`;
 }
 
 /** The edge of `fresh` that is the `index`-th edge of `drawn`: the same ends, kind and `via`,

@@ -6,6 +6,7 @@ import { ServerController } from '../server/controller';
 import { readSettings } from '../settings';
 import { revealSource, webviewOptions, webviewPage } from '../webviewPage';
 import { NotEnforced, Notice, notEnforcedNotice } from './localLimits';
+import { separateModelFailures, switchModel } from './modelSwitch';
 import { RunActivity } from './runActivity';
 import { describeEvent, EventFeed, refusalLinks, SourceLocation, TimelineEntry, TraceEvent } from './traceEvents';
 
@@ -202,10 +203,14 @@ export class RunPanel {
     this.chat.push({ role: 'user', text });
     const result = await this.request<SendResult>('abl/run/send', { runId, text });
     this.addEvents(result.events); // only those the notifications did not bring
-    const replies = result.replies.map((reply) => ({ role: 'agent', agent: reply.agent, text: reply.text }));
+    const outcome = separateModelFailures(result.replies, result.events);
+    const replies = outcome.replies.map((reply) => ({ role: 'agent', agent: reply.agent, text: reply.text }));
     this.chat.push(...replies);
     this.post({ type: 'replies', replies, ended: result.ended });
     await this.refreshState();
+    if (outcome.errors.length > 0) {
+      this.fail(new Error(`The ${this.model} model failed: ${outcome.errors.join('; ')}`));
+    }
   }
 
   private async reset(): Promise<void> {
@@ -262,9 +267,15 @@ export class RunPanel {
     if (picked === undefined || picked.label === this.model) {
       return;
     }
-    this.model = picked.label;
     await this.stopRun();
-    await this.startRun();
+    const outcome = await switchModel(this.model, picked.label, async (model) => {
+      this.model = model;
+      await this.startRun(); // its snapshot names the model, and clears an earlier error
+    });
+    this.model = outcome.model;
+    if (outcome.error !== undefined) {
+      this.fail(new Error(outcome.error));
+    }
   }
 
   private async currentRun(): Promise<string> {
@@ -324,7 +335,7 @@ export class RunPanel {
 
   private publish(): void {
     if (this.runId !== undefined) {
-      this.activity.update({ runId: this.runId, agent: this.agent, steps: [...this.steps] });
+      this.activity.update({ runId: this.runId, agent: this.agent, steps: [...this.steps] }, this.panel.active);
     }
   }
 

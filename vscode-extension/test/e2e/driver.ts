@@ -10,6 +10,18 @@ import { ServerLog } from './serverLog';
 import { scenario, Skip } from './steps';
 import { SERVER_TIMEOUT_MS, Workbench } from './workbench';
 
+/**
+ * The steps that fail today for server behaviour not yet built: skipped, so that the rest of the
+ * scenario runs. With ABL_E2E_EXPECTED_FAILURES=run they run, a failure is reported as XFAIL and
+ * does not stop the run, and a pass (XPASS) fails it: remove the step from this list then.
+ */
+const EXPECTED_FAILURES: ReadonlyMap<string, string> = new Map([
+  ['shared scenario: notes.abl, never opened, deleted on disk', 'a file deleted on disk while not open stays in Problems'],
+  ['U+2028 typed in a string, then an edit further down: the problems move with the edit', "the server's copy of the text breaks lines at U+2028"],
+  ['renaming an agent renames it in the conversation tests too', 'rename does not edit *.abltest.yaml files'],
+]);
+const RUN_EXPECTED_FAILURES = process.env.ABL_E2E_EXPECTED_FAILURES === 'run';
+
 interface Options {
   readonly url: string;
   readonly workspace: string;
@@ -68,10 +80,27 @@ async function main(): Promise<number> {
   try {
     for (const [name, run] of steps) {
       const stepStarted = Date.now();
+      const expectedFailure = EXPECTED_FAILURES.get(name);
+      if (expectedFailure !== undefined && !RUN_EXPECTED_FAILURES) {
+        skipped++;
+        say(`SKIP ${name}: expected to fail (${expectedFailure}); ABL_E2E_EXPECTED_FAILURES=run runs it`);
+        continue;
+      }
       try {
         await run();
+        if (expectedFailure !== undefined) {
+          failed = true;
+          say(`XPASS ${name}: it passes; remove it from EXPECTED_FAILURES in driver.ts`);
+          continue;
+        }
         say(`PASS ${name} (${((Date.now() - stepStarted) / 1000).toFixed(1)}s)`);
       } catch (error) {
+        if (expectedFailure !== undefined) {
+          skipped++;
+          say(`XFAIL ${name}: ${(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' / ')}`);
+          await page.keyboard.press('Escape').catch(() => undefined);
+          continue;
+        }
         if (error instanceof Skip) {
           skipped++;
           say(`SKIP ${name}: ${error.message}`);

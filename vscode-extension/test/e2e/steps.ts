@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Frame } from 'playwright-core';
 import { ServerLog, waitUntil, waitUntilAsync } from './serverLog';
+import { sharedScenarioSteps } from './sharedScenario';
 import { Workbench } from './workbench';
 
 export type Step = readonly [name: string, run: () => Promise<void>];
@@ -55,7 +56,8 @@ function positionOf(workspace: string, file: string, text: string): { line: numb
   return { line: line + 1, column: lines[line].indexOf(text) + 1 };
 }
 
-export function scenario({ vs, log, workspace, extensions, results }: Context): Step[] {
+export function scenario(context: Context): Step[] {
+  const { vs, log, workspace, extensions, results } = context;
   const page = vs.page;
   const runPanel = () => vs.webviewWith('#message');
   /** The timeline's events after the loan conversation, to compare when the panel comes back. */
@@ -510,5 +512,7 @@ export function scenario({ vs, log, workspace, extensions, results }: Context): 
       }
       await vs.screenshot(shot('12-walkthrough'));
     }],
+
+    ...sharedScenarioSteps(context, () => bundledLibs(extensions)),
   ];
 }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { edgeClasses, edgeLabel, Graph, GraphEdge, labelWidth, layoutGraph, sameEdge, spreadLabels } from '../../src/graph/graphLayout';
+import { Box, edgeClasses, edgeLabel, Graph, GraphEdge, labelWidth, layoutGraph, Point, sameEdge, spreadLabels, wayBack } from '../../src/graph/graphLayout';
 
 const node = (id: string, kind = 'agent') => ({ id, kind, label: id, diagnostics: [], uri: null, range: null });
 const edge = (from: string, to: string, fields: Partial<GraphEdge> = {}): GraphEdge => ({ from, to, kind: 'handoff', diagnostics: [], uri: null, range: null, ...fields });
@@ -87,4 +87,72 @@ test('edge labels never cover each other, even for two routes between the same a
 test('labels that do not touch stay where they are', () => {
   assert.deepEqual(spreadLabels([{ x: 0, y: 10, width: 40 }, { x: 100, y: 10, width: 40 }, { x: 0, y: 40, width: 40 }]), [10, 10, 40]);
   assert.deepEqual(spreadLabels([{ x: 0, y: 10, width: 40 }, { x: 10, y: 12, width: 40 }, { x: 5, y: 11, width: 0 }]), [10, 24, 11]);
+});
+
+/** Whether an axis-aligned segment passes through a box (touching its border is not). */
+const crosses = (p: Point, q: Point, box: Box) =>
+  Math.max(p.x, q.x) > box.x && Math.min(p.x, q.x) < box.x + box.w && Math.max(p.y, q.y) > box.y && Math.min(p.y, q.y) < box.y + box.h;
+
+test("a child's way back passes over no box: not down through the sibling below the child, nor any other", () => {
+  // Loan hands off to Income (returnable) and Offer, which sit one above the other in one layer;
+  // Income's way back to Loan must not run down through Offer's box.
+  const { nodes, edges } = layoutGraph(loan);
+  const box = (id: string) => nodes.find((n) => n.id === id)!;
+  const route = wayBack(box('Income'), box('Loan'), box('Loan').x + box('Loan').w, nodes, []);
+  for (let i = 1; i < route.length; i++) {
+    for (const id of ['Loan', 'Income', 'Offer']) {
+      assert.ok(!crosses(route[i - 1], route[i], box(id)), `segment ${i} of the way back crosses ${id}: ${JSON.stringify(route)}`);
+    }
+  }
+  // It leaves the child's left side and enters the parent's right side below their middles,
+  // where the handoff's curve ends and starts.
+  assert.deepEqual([route[0], route[route.length - 1]], [
+    { x: box('Income').x, y: box('Income').y + (box('Income').h * 3) / 4 },
+    { x: box('Loan').x + box('Loan').w, y: box('Loan').y + (box('Loan').h * 3) / 4 },
+  ]);
+  const back = edges.find((e) => e.classes === 'edge return')!;
+  assert.match(back.path, /^M/);
+});
+
+test('two ways back over the same stretch run apart, and their labels sit below their runs', () => {
+  const twoChildren: Graph = {
+    roots: ['Hub'],
+    unreachable: [],
+    cycles: [],
+    nodes: [node('Hub', 'supervisor'), node('A'), node('B')],
+    edges: [edge('Hub', 'A', { returnable: true }), edge('Hub', 'B', { returnable: true }), edge('A', 'Hub', { kind: 'return', returnable: true }), edge('B', 'Hub', { kind: 'return', returnable: true })],
+  };
+  const { nodes } = layoutGraph(twoChildren);
+  const box = (id: string) => nodes.find((n) => n.id === id)!;
+  const right = box('Hub').x + box('Hub').w;
+  const first = wayBack(box('A'), box('Hub'), right, nodes, []);
+  const second = wayBack(box('B'), box('Hub'), right, nodes, [first]);
+  assert.ok(second[2].y >= first[2].y + 24 + 14, `the second run (${second[2].y}) is clear of the first's label (${first[2].y})`);
+});
+
+test("a forward edge's label sits above the middle, clear of the run's step badge", () => {
+  const { nodes, edges } = layoutGraph(loan);
+  const loanBox = nodes.find((n) => n.id === 'Loan')!;
+  const income = nodes.find((n) => n.id === 'Income')!;
+  const middle = (loanBox.y + income.y) / 2 + loanBox.h / 2;
+  const label = edges.find((e) => e.classes.startsWith('edge handoff returnable'))!;
+  // The badge is 18px high around the middle; an 11px label's baseline 13px above clears it.
+  assert.ok(middle - label.labelY >= 9 + 4, `label baseline ${label.labelY}, curve middle ${middle}`);
+});
+
+test('a way back across a layer runs below the boxes of the layer between', () => {
+  const deep: Graph = {
+    roots: ['Hub'],
+    unreachable: [],
+    cycles: [],
+    nodes: [node('Hub', 'supervisor'), node('Middle'), node('Leaf')],
+    edges: [edge('Hub', 'Middle'), edge('Middle', 'Leaf'), edge('Leaf', 'Hub', { kind: 'return', returnable: true })],
+  };
+  const { nodes } = layoutGraph(deep);
+  const box = (id: string) => nodes.find((n) => n.id === id)!;
+  const route = wayBack(box('Leaf'), box('Hub'), box('Hub').x + box('Hub').w, nodes, []);
+  for (let i = 1; i < route.length; i++) {
+    assert.ok(!crosses(route[i - 1], route[i], box('Middle')), `segment ${i} crosses Middle: ${JSON.stringify(route)}`);
+  }
+  assert.ok(route[2].y > box('Middle').y + box('Middle').h);
 });
