@@ -27,21 +27,9 @@ STEPS: list[dict[str, Any]] = SCENARIO["steps"]
 STEP_NAMES = [step["name"] for step in STEPS]
 LENS_STEP = "every code lens runs"
 
-# The steps each editor fails today, for server behaviour being built beside these tests: the
-# server pulls diagnostics from a client that cannot be told to pull again (Neovim 0.11), and it
-# implements no `abl.showHandoffsIn`. Each is a strict xfail: when the behaviour lands the test
-# passes, the xfail fails, and the entry is removed. Keys: (editor, step name).
-_PULLED = (
-    "the server pulls from Neovim 0.11, which cannot be told to pull again: only the current buffer gets diagnostics"
-)
-_NO_HANDOFFS_COMMAND = "the server does not implement abl.showHandoffsIn (only the VS Code extension does)"
-EXPECTED_FAILURES: dict[tuple[str, str], str] = {
-    ("neovim", "hub.abl and income.abl opened"): _PULLED,
-    ("neovim", "the child field added to income.abl and saved"): _PULLED,
-    ("neovim", "notes.abl, never opened, deleted on disk"): _PULLED,
-    ("neovim", LENS_STEP): _NO_HANDOFFS_COMMAND,
-    ("emacs", LENS_STEP): _NO_HANDOFFS_COMMAND,
-}
+# The steps an editor is known to fail, as strict xfails keyed by (editor, step name): a step
+# that starts to pass fails until its entry is removed. None today.
+EXPECTED_FAILURES: dict[tuple[str, str], str] = {}
 
 
 def unavailable(reason: str) -> NoReturn:

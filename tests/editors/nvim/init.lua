@@ -259,6 +259,8 @@ local function setup()
     hide_pull_capability()
   end
   result.client_pulls = vim.lsp.protocol.make_client_capabilities().textDocument.diagnostic ~= nil
+  local workspace_caps = vim.lsp.protocol.make_client_capabilities().workspace or {}
+  result.client_refreshes = (workspace_caps.diagnostics or {}).refreshSupport == true
   watch('textDocument/publishDiagnostics', function(res)
     return res.diagnostics
   end)
