@@ -11,15 +11,11 @@ import { scenario, Skip } from './steps';
 import { SERVER_TIMEOUT_MS, Workbench } from './workbench';
 
 /**
- * The steps that fail today for server behaviour not yet built: skipped, so that the rest of the
- * scenario runs. With ABL_E2E_EXPECTED_FAILURES=run they run, a failure is reported as XFAIL and
+ * The steps known to fail (by name, with the reason; none today): skipped, so that the rest of
+ * the scenario runs. With ABL_E2E_EXPECTED_FAILURES=run they run, a failure is reported as XFAIL and
  * does not stop the run, and a pass (XPASS) fails it: remove the step from this list then.
  */
-const EXPECTED_FAILURES: ReadonlyMap<string, string> = new Map([
-  ['shared scenario: notes.abl, never opened, deleted on disk', 'a file deleted on disk while not open stays in Problems'],
-  ['U+2028 typed in a string, then an edit further down: the problems move with the edit', "the server's copy of the text breaks lines at U+2028"],
-  ['renaming an agent renames it in the conversation tests too', 'rename does not edit *.abltest.yaml files'],
-]);
+const EXPECTED_FAILURES: ReadonlyMap<string, string> = new Map<string, string>([]);
 const RUN_EXPECTED_FAILURES = process.env.ABL_E2E_EXPECTED_FAILURES === 'run';
 
 interface Options {
