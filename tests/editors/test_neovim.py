@@ -17,14 +17,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
-import subprocess
 import sys
 from pathlib import Path
 from typing import NoReturn
 
 import pytest
-from editor_scenario import find_nvim
+from editor_scenario import find_nvim, isolated_env, run_editor
 
 HERE = Path(__file__).resolve().parent
 INIT_LUA = HERE / "nvim" / "init.lua"
@@ -78,13 +76,6 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def _kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        return  # nothing of that run is left
-
-
 def _report(output: str, result: dict | None, xdg: Path) -> str:
     """Everything that helps explain a failed run: Neovim's output, its result, the LSP log."""
     parts = [f"--- Neovim output ---\n{output.strip() or '(none)'}"]
@@ -97,14 +88,8 @@ def _report(output: str, result: dict | None, xdg: Path) -> str:
 
 def _run_nvim(nvim: str, project: Path, diagnostics: str, scratch: Path) -> tuple[int, dict | None, str]:
     """Run Neovim on the project's file; return its exit status, its JSON result, a failure report."""
-    xdg = scratch / "xdg"
+    env = isolated_env(scratch)  # Neovim's state, logs and swap files stay out of the home folder
     result_file = scratch / "result.json"
-    env = dict(os.environ)
-    # Without these Neovim writes its state, logs and swap files into the home folder.
-    for kind in ("config", "data", "state", "cache", "runtime"):
-        path = xdg / kind
-        path.mkdir(parents=True, exist_ok=True)
-        env[f"XDG_{kind.upper()}_{'DIR' if kind == 'runtime' else 'HOME'}"] = str(path)
     env["ABL_NVIM_TEST"] = json.dumps(
         {
             "server": [sys.executable, "-m", "abl", "lsp"],
@@ -115,29 +100,8 @@ def _run_nvim(nvim: str, project: Path, diagnostics: str, scratch: Path) -> tupl
         }
     )
     command = [nvim, "--headless", "--clean", "-u", str(INIT_LUA), str(project / "loan.abl")]
-    # A session of its own: on a hang, Neovim and the server (started in Neovim's process
-    # group) are killed together.
-    proc = subprocess.Popen(
-        command,
-        cwd=project,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        raw, _ = proc.communicate(timeout=TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        _kill_group(proc.pid)
-        raw, _ = proc.communicate()
-        output = raw.decode("utf-8", errors="replace")
-        pytest.fail(f"Neovim did not finish within {TIMEOUT_S} s\n{_report(output, None, xdg)}")
-    finally:
-        _kill_group(proc.pid)  # whatever is left of the run
-    output = raw.decode("utf-8", errors="replace")
-    result = json.loads(result_file.read_text(encoding="utf-8")) if result_file.is_file() else None
-    return proc.returncode, result, _report(output, result, xdg)
+    run = run_editor(command, project, env, result_file, TIMEOUT_S)
+    return run.status, run.result, _report(run.output, run.result, scratch / "xdg")
 
 
 @pytest.mark.parametrize("diagnostics", ["pull", "push"])
