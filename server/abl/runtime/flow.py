@@ -125,6 +125,7 @@ class FlowRun:
         self.ctx = ctx
         self.entries = 0
         self.reaction: Callable[[], Outcome] | None = None  # what `read` found the message to be, if not an answer
+        self.guards: dict[str, bool] = {}  # entry guards `first_reader` decided, by step
 
     @property
     def state(self) -> dict[str, Any]:
@@ -150,14 +151,14 @@ class FlowRun:
     def read(self) -> None:
         """What the message is to the waiting step, and the values it gives (nothing is said and
         no step moves yet). A flow that has not started reads its first message for the fields
-        of its entry step, which gathers before anything of it can move; a halted step reads the
-        message when it is entered again."""
+        of the step it reaches first (`first_reader`), which gathers before anything of it can
+        move; a halted step reads the message when it is entered again."""
         name = self.state.get("step")
         if name is None:
-            entry = self.steps.get(self.flow.entry or "")
-            if entry is not None and entry.gather and entry.when is None and not entry.is_reasoning:
+            first = self.first_reader()
+            if first is not None and first.gather:
                 self.fresh = False
-                self.read_step_fields(entry, entry.name.text)
+                self.read_step_fields(first, first.name.text)
             return
         phase = PHASES.get(self.state.get("waiting") or "", "start")
         step = self.steps.get(name)
@@ -171,6 +172,30 @@ class FlowRun:
         elif self.reaction is None and phase == "gather":
             self.fresh = False
             self.read_step_fields(step)
+
+    def first_reader(self) -> FlowStep | None:
+        """The step a flow that has not started gives its first message to: the entry step, or,
+        past entry guards false now, the step they skip to (None: a guard moves elsewhere). The
+        guards decide which step reads the message, so they read the state before it; the walk
+        keeps what they decided (`guards`) rather than asking them again after the reading."""
+        step = self.steps.get(self.flow.entry or "")
+        while step is not None and step.when is not None and step.name.text not in self.guards:
+            holds = self.holds(step.when)
+            self.guards[step.name.text] = holds
+            if holds:
+                break
+            then = step.then
+            if then is None or then.move is not Move.STEP or then.target is None:
+                return None
+            step = self.steps.get(then.target.text)
+        if step is None or step.is_reasoning or self.guards.get(step.name.text) is False:
+            return None
+        return step
+
+    def guard_holds(self, step: FlowStep) -> bool:
+        """The step's `WHEN` on entry: as `first_reader` decided it on this turn, else now."""
+        decided = self.guards.pop(step.name.text, None)
+        return decided if decided is not None else self.holds(step.when)
 
     def advance(self) -> Steps:
         """Act on what `read` found: a side request runs, or the flow goes on from its step."""
@@ -305,7 +330,7 @@ class FlowRun:
 
     def run_step(self, step: FlowStep, phase: str) -> Outcome:
         if phase == "start":
-            if step.when is not None and not self.holds(step.when):
+            if step.when is not None and not self.guard_holds(step):
                 self.event(step.name.text, "skip")
                 return self.then(step)
             if step.is_reasoning:

@@ -5,7 +5,8 @@ For the agent that holds the message (`process`), in order:
 1. the message joins the agent's conversation;
 2. extraction: a `FLOW` that has not finished reads the message at its waiting step (a
    correction, a side request, or the answer and the values it gives; before it starts, the
-   fields of its entry step), else `GATHER` extracts what the message gives for unset fields;
+   fields of the step it reaches first, past entry guards that are false), else `GATHER`
+   extracts what the message gives for unset fields;
 3. `ESCALATE` triggers (a match hands the session to a human);
 4. an open multi-intent question (a queued request offered, "which first?") is answered;
 5. the `FLOW` goes on from what it read: its steps answer, and end in its own transitions;
