@@ -4,7 +4,9 @@
 // pulled towards the neighbours'. Forward edges are cubic curves; backward ones (a way back, a
 // loop) run through the gaps between layers and below the boxes they pass (`wayBack`). Each
 // label takes the first place along its edge, on either side, that no other edge's line, no box
-// and no other label covers (`placeLabels`).
+// and no other label covers (`placeLabels`). The page of `abl graph --format html`
+// (`server/abl/cli/graph_page.js`, which cannot import this module) lays out, routes and labels
+// the graph the same way, so the two drawings agree: change both together.
 
 export interface GraphNode {
   readonly id: string;
