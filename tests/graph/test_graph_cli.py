@@ -192,6 +192,64 @@ def test_the_html_page_routes_a_way_back_clear_of_every_box(tmp_path: Path) -> N
         assert not inside, f"the way back runs through {name} at {inside[:3]}: {paths[0]}"
 
 
+CROSSING_ROUTES = """\
+SUPERVISOR: Sales
+GOAL: "Sell"
+
+HANDOFF:
+  - TO: Archive
+    WHEN: wants_the_old_orders AND order_id IS SET
+  - TO: Quotes
+    WHEN: wants_a_quote
+  - TO: Tickets
+    WHEN: angry
+
+SUPERVISOR: Support
+GOAL: "Help"
+
+HANDOFF:
+  - TO: Quotes
+    WHEN: upsell
+  - TO: Tickets
+    WHEN: ticket_id IS SET
+
+AGENT: Archive
+GOAL: "Find old orders"
+
+AGENT: Quotes
+GOAL: "Quote"
+
+AGENT: Tickets
+GOAL: "Ticket"
+"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)")
+def test_the_html_page_keeps_labels_clear_of_other_edges(tmp_path: Path) -> None:
+    # Both supervisors route to Quotes and Tickets, so two routes cross in the middle of the gap,
+    # where labels centred on their routes would be cut through; each has a clear place further along.
+    (tmp_path / "sales.agent.abl").write_text(CROSSING_ROUTES, encoding="utf-8")
+    page = tmp_path / "graph.html"
+    assert abl(str(tmp_path), "--format", "html", "-o", str(page)).returncode == 0
+    dom = browser("--dump-dom", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    edges = []
+    for drawn in dom.stdout.split('<g class="edge ')[1:]:
+        path = re.search(r'<path d="([^"]*)" class="hit"', drawn)
+        label = re.search(r'<text x="([-\d.]+)" y="([-\d.]+)" class="label">([^<]*)</text>', drawn)
+        assert path is not None and label is not None, drawn
+        edges.append((_points_along(path[1]), float(label[1]), float(label[2]), _unescape(label[3])))
+    assert len(edges) == 5
+    for i, (_, x, y, text) in enumerate(edges):
+        half = (5.5 * len(text) + 8) / 2  # the page's own estimate of a 10px label's box
+        crossed_by = [
+            edges[j][3]
+            for j, (points, *_) in enumerate(edges)
+            if j != i and any(x - half < px < x + half and y - 10 < py < y + 3 for px, py in points)
+        ]
+        assert crossed_by == [], f"{text!r} at {x},{y} is crossed by the lines of {crossed_by}"
+
+
 def _points_along(d: str) -> list[tuple[float, float]]:
     """Points every pixel or so along an SVG path of `M`, `L`, `Q` and `C` commands with
     absolute coordinates (what the page draws)."""
