@@ -2,7 +2,12 @@
 //
 // Layout: layers by longest path over the graph with its back edges set aside (the way back
 // of a returnable child is drawn but never shapes the layers), then a few sweeps that order
-// each layer by the barycentre of its neighbours. Drawing: one <g data-node="ID"> per node and
+// each layer by the barycentre of its neighbours. Forward edges are cubic curves; backward ones
+// (a way back, a loop) run through the gaps between layers and below every box between their
+// ends; each label takes the first place along its edge, on either side, that no other edge's
+// line, no box and no other label covers. The editor's graph view
+// (vscode-extension/src/graph/graphLayout.ts) lays out, routes and labels the same way, so the
+// two drawings agree: change both together. Drawing: one <g data-node="ID"> per node and
 // one <g data-edge="N"> per edge (N its index in the data). The mouse wheel zooms, dragging
 // pans, a click shows where a node or edge is written and what is wrong with it.
 (function () {
@@ -128,28 +133,57 @@
   scene.appendChild(edgeLayer);
   scene.appendChild(nodeLayer);
 
-  // Labels are centred on their edge's middle; one that would cover another moves below it
-  // (two routes between the same agents would otherwise print their labels on top of each other).
+  // --- routes and label places -------------------------------------------------------------
+  const LABEL_ABOVE_CURVE = 13, LABEL_BELOW_RUN = 24, WAY_BACK_CLEARANCE = 20, WAY_BACK_REACH = 24, CURVE_SAMPLES = 24;
+  const CURVE_FRACTIONS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8], RUN_FRACTIONS = [0.5, 0.35, 0.65, 0.2, 0.8];
+  // The right edge of each layer's widest node: a way back climbs into its target beside it.
+  const layerRight = layers.map((ids) => Math.max(...ids.map((id) => place.get(id).x + place.get(id).w)));
+  const boxes = [...place.values()];
+  const wayBacks = [];
+  const routes = new Map(); // edge index -> { d, line: the drawn line as a polyline, places }
+  data.edges.forEach((edge, index) => {
+    const a = place.get(edge.from), b = place.get(edge.to);
+    if (!a || !b) return;
+    if (edge.kind === "return" || a.x + a.w + 20 >= b.x) {
+      const route = wayBack(a, b, layerRight[layer.get(edge.to)], wayBacks);
+      wayBacks.push(route);
+      routes.set(index, { d: roundedPath(route), line: route, places: runLabelPlaces(route[2], route[3]) });
+      return;
+    }
+    const along = curvePoint(a, b), line = [];
+    for (let i = 0; i <= CURVE_SAMPLES; i++) line.push(along(i / CURVE_SAMPLES));
+    routes.set(index, { d: curve(a, b), line: line, places: curveLabelPlaces(along) });
+  });
+
+  // Taken from the top, each label takes the first of its places that no other edge's line, no
+  // box and no label already placed covers; when all are covered, it keeps the first, moved down
+  // below the labels it would cover (two labels never print on top of each other).
   const labelAt = new Map();
-  const placedLabels = [];
-  data.edges
-    .map((edge, index) => {
-      const a = place.get(edge.from), b = place.get(edge.to), text = edgeLabel(edge);
-      if (!a || !b || !text) return null;
-      const y = (a.y + b.y) / 2 + NODE_HEIGHT / 2 + (edge.kind === "return" ? 34 : -4);
-      return { index: index, x: (a.x + a.w + b.x) / 2, y: y, width: labelWidth(text) };
-    })
-    .filter((label) => label !== null)
-    .sort((p, q) => p.y - q.y || p.x - q.x || p.index - q.index)
+  const taken = [];
+  [...routes.entries()]
+    .map(([index, route]) => ({ index: index, route: route, width: labelWidth(edgeLabel(data.edges[index])) }))
+    .filter((label) => label.width > 0)
+    .sort((p, q) => p.route.places[0].y - q.route.places[0].y || p.route.places[0].x - q.route.places[0].x || p.index - q.index)
     .forEach((label) => {
-      let y = label.y;
-      for (;;) {
-        const hit = placedLabels.find((p) => Math.abs(p.x - label.x) * 2 < p.width + label.width && Math.abs(p.y - y) < LABEL_HEIGHT);
-        if (!hit) break;
-        y = hit.y + LABEL_HEIGHT; // strictly lower each time, so this ends
+      const clear = (at) => {
+        const box = labelBox(at, label.width);
+        return !taken.some((t) => overlap(t, box)) && !boxes.some((b) => overlap(b, box)) &&
+          ![...routes.entries()].some(([other, route]) => other !== label.index && lineCrosses(route.line, box));
+      };
+      let at = label.route.places.find(clear);
+      if (!at) {
+        const first = label.route.places[0];
+        let y = first.y;
+        for (;;) {
+          const box = labelBox({ x: first.x, y: y }, label.width);
+          const hit = taken.find((t) => overlap(t, box));
+          if (!hit) break;
+          y = hit.y + LABEL_HEIGHT * 2 - 3; // the baseline just below `hit`: strictly lower each time, so this ends
+        }
+        at = { x: first.x, y: y };
       }
-      placedLabels.push({ x: label.x, y: y, width: label.width });
-      labelAt.set(label.index, { x: label.x, y: y });
+      taken.push(labelBox(at, label.width));
+      labelAt.set(label.index, at);
     });
 
   data.edges.forEach((edge, index) => {
@@ -159,7 +193,7 @@
     if (edge.kind === "handoff") classes.push(edge.returnable ? "returnable" : "permanent");
     if (edge.diagnostics.length) classes.push("problem");
     const g = make("g", { class: classes.join(" "), "data-edge": String(index) });
-    const d = curve(a, b, edge.kind === "return");
+    const d = routes.get(index).d;
     g.appendChild(make("path", { d: d, class: "hit" }));
     const line = make("path", { d: d, class: "line" });
     if (edge.kind !== "tool") line.setAttribute("marker-end", "url(#arrow-" + markerOf(classes) + ")");
@@ -183,17 +217,86 @@
     nodeLayer.appendChild(g);
   });
 
-  function curve(a, b, under) {
+  function curve(a, b) {
     const x1 = a.x + a.w, y1 = a.y + a.h / 2, x2 = b.x, y2 = b.y + b.h / 2;
-    if (!under && x2 > x1 + 20) {
-      const dx = (x2 - x1) / 2;
-      return `M${x1},${y1} C${x1 + dx},${y1} ${x2 - dx},${y2} ${x2},${y2}`;
-    }
-    // Backwards (a way back, a loop): leave below the source and come in below the target.
-    const sx = a.x + a.w / 2, sy = a.y + a.h, tx = b.x + b.w / 2, ty = b.y + b.h;
-    const dip = Math.max(sy, ty) + 46;
-    return `M${sx},${sy} C${sx},${dip} ${tx},${dip} ${tx},${ty}`;
+    const dx = (x2 - x1) / 2;
+    return `M${x1},${y1} C${x1 + dx},${y1} ${x2 - dx},${y2} ${x2},${y2}`;
   }
+
+  // The point at t (0 to 1) along the forward curve from a to b.
+  function curvePoint(a, b) {
+    const x1 = a.x + a.w, y1 = a.y + a.h / 2, x2 = b.x, y2 = b.y + b.h / 2;
+    const dx = (x2 - x1) / 2;
+    return (t) => {
+      const u = 1 - t, w0 = u * u * u, w1 = 3 * u * u * t, w2 = 3 * u * t * t, w3 = t * t * t;
+      return { x: w0 * x1 + w1 * (x1 + dx) + w2 * (x2 - dx) + w3 * x2, y: (w0 + w1) * y1 + (w2 + w3) * y2 };
+    };
+  }
+
+  // A forward label's places: above the curve along it, then below it.
+  function curveLabelPlaces(along) {
+    const points = CURVE_FRACTIONS.map(along);
+    return points.map((p) => ({ x: p.x, y: p.y - LABEL_ABOVE_CURVE })).concat(points.map((p) => ({ x: p.x, y: p.y + LABEL_BELOW_RUN })));
+  }
+
+  // A way back's label places: below its bottom run along it, then above it.
+  function runLabelPlaces(start, end) {
+    const points = RUN_FRACTIONS.map((f) => ({ x: start.x + (end.x - start.x) * f, y: start.y }));
+    return points.map((p) => ({ x: p.x, y: p.y + LABEL_BELOW_RUN })).concat(points.map((p) => ({ x: p.x, y: p.y - LABEL_ABOVE_CURVE })));
+  }
+
+  // A backward edge as right angles: out of the source's left side (below its middle) into the
+  // gap before its layer, down below every box between its ends and below the ways back already
+  // drawn over the same stretch, across, up the gap after the target's layer and into the
+  // target's right side. No part of it passes over a box.
+  function wayBack(a, b, targetLayerRight, drawn) {
+    const out = a.x - WAY_BACK_REACH, back = targetLayerRight + WAY_BACK_REACH;
+    const from = Math.min(out, back), to = Math.max(out, back);
+    const under = boxes.filter((box) => box.x < to && box.x + box.w > from).map((box) => box.y + box.h);
+    let floor = Math.max(a.y + a.h, b.y + b.h, ...under) + WAY_BACK_CLEARANCE;
+    for (const route of drawn) {
+      const x1 = Math.min(route[2].x, route[3].x), x2 = Math.max(route[2].x, route[3].x);
+      if (x1 < to && x2 > from) floor = Math.max(floor, route[2].y + LABEL_BELOW_RUN + WAY_BACK_CLEARANCE);
+    }
+    const sy = a.y + (a.h * 3) / 4, ty = b.y + (b.h * 3) / 4;
+    return [{ x: a.x, y: sy }, { x: out, y: sy }, { x: out, y: floor }, { x: back, y: floor }, { x: back, y: ty }, { x: b.x + b.w, y: ty }];
+  }
+
+  // An SVG path through the points with its corners rounded.
+  function roundedPath(points) {
+    const r = 8;
+    let d = `M${points[0].x},${points[0].y}`;
+    for (let i = 1; i < points.length - 1; i++) {
+      const p = points[i - 1], c = points[i], n = points[i + 1];
+      const towards = (q) => {
+        const len = Math.hypot(q.x - c.x, q.y - c.y) || 1;
+        const k = Math.min(r, len / 2) / len;
+        return { x: c.x + (q.x - c.x) * k, y: c.y + (q.y - c.y) * k };
+      };
+      const inPoint = towards(p), outPoint = towards(n);
+      d += ` L${inPoint.x},${inPoint.y} Q${c.x},${c.y} ${outPoint.x},${outPoint.y}`;
+    }
+    const last = points[points.length - 1];
+    return `${d} L${last.x},${last.y}`;
+  }
+
+  // The box a label of `width` covers when its baseline is centred on `at`.
+  function labelBox(at, width) { return { x: at.x - width / 2, y: at.y - LABEL_HEIGHT + 3, w: width, h: LABEL_HEIGHT }; }
+  function overlap(p, q) { return p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h; }
+
+  // Whether a segment passes through the inside of a box (along its border or through a corner
+  // is not), by clipping the segment to the box.
+  function segmentCrosses(p, q, box) {
+    const dx = q.x - p.x, dy = q.y - p.y;
+    let enter = 0, leave = 1;
+    for (const [towards, room] of [[-dx, p.x - box.x], [dx, box.x + box.w - p.x], [-dy, p.y - box.y], [dy, box.y + box.h - p.y]]) {
+      if (towards === 0) { if (room <= 0) return false; }
+      else if (towards < 0) enter = Math.max(enter, room / towards);
+      else leave = Math.min(leave, room / towards);
+    }
+    return enter < leave;
+  }
+  function lineCrosses(line, box) { return line.some((p, i) => i > 0 && segmentCrosses(line[i - 1], p, box)); }
 
   function markerOf(classes) {
     for (const kind of ["problem", "returnable", "return", "escalate"]) if (classes.includes(kind)) return kind;

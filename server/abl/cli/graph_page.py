@@ -1,6 +1,8 @@
 """The handoff graph as one self-contained HTML page: the JSON export and a small renderer
 (`graph_page.js`, plain JavaScript drawing SVG) inlined, so the page opens in any browser
-without a network."""
+without a network. The renderer lays out, routes and labels the graph as the editor's graph
+view does (`vscode-extension/src/graph/graphLayout.ts`: layers, ways back below the boxes they
+pass, labels clear of other edges' lines), so the page and the view draw the same picture."""
 
 from __future__ import annotations
 

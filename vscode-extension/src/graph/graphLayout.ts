@@ -2,7 +2,11 @@
 // path with the back edges set aside (the way back of a returnable child never shapes the
 // layers), a few sweeps ordering each layer by the barycentre of its neighbours, then heights
 // pulled towards the neighbours'. Forward edges are cubic curves; backward ones (a way back, a
-// loop) run through the gaps between layers and below the boxes they pass (`wayBack`).
+// loop) run through the gaps between layers and below the boxes they pass (`wayBack`). Each
+// label takes the first place along its edge, on either side, that no other edge's line, no box
+// and no other label covers (`placeLabels`). The page of `abl graph --format html`
+// (`server/abl/cli/graph_page.js`, which cannot import this module) lays out, routes and labels
+// the graph the same way, so the two drawings agree: change both together.
 
 export interface GraphNode {
   readonly id: string;
@@ -59,6 +63,8 @@ export interface PlacedEdge {
   readonly label: string;
   readonly labelX: number;
   readonly labelY: number;
+  /** The drawn line as a polyline (a curve sampled), which other edges' labels keep clear of. */
+  readonly points: readonly Point[];
 }
 
 export interface Layout {
@@ -215,6 +221,7 @@ export function layoutGraph(graph: Graph): Layout {
   const boxes = [...place.values()];
   const wayBacks: Point[][] = [];
   const edges: PlacedEdge[] = [];
+  const places: Point[][] = [];
   graph.edges.forEach((edge, index) => {
     const a = place.get(edge.from);
     const b = place.get(edge.to);
@@ -227,42 +234,100 @@ export function layoutGraph(graph: Graph): Layout {
     if (edge.kind === 'return' || a.x + a.w + 20 >= b.x) {
       const route = wayBack(a, b, layerRight[layer.get(edge.to)!], boxes, wayBacks);
       wayBacks.push(route);
-      const floor = route[2].y;
-      edges.push({ ...common, path: roundedPath(route), labelX: (route[2].x + route[3].x) / 2, labelY: floor + LABEL_BELOW_RUN });
+      const labelPlaces = runLabelPlaces(route[2], route[3]);
+      places.push(labelPlaces);
+      edges.push({ ...common, path: roundedPath(route), labelX: labelPlaces[0].x, labelY: labelPlaces[0].y, points: route });
       return;
     }
-    edges.push({ ...common, path: curve(a, b), labelX: (a.x + a.w + b.x) / 2, labelY: (a.y + b.y) / 2 + NODE_HEIGHT / 2 - LABEL_ABOVE_CURVE });
+    const along = curvePoint(a, b);
+    const labelPlaces = curveLabelPlaces(along);
+    places.push(labelPlaces);
+    const points = Array.from({ length: CURVE_SAMPLES + 1 }, (_, i) => along(i / CURVE_SAMPLES));
+    edges.push({ ...common, path: curve(a, b), labelX: labelPlaces[0].x, labelY: labelPlaces[0].y, points });
   });
-  const spread = spreadLabels(edges.map((e) => ({ x: e.labelX, y: e.labelY, width: labelWidth(e.label) })));
-  return { nodes, edges: edges.map((e, i) => (spread[i] === e.labelY ? e : { ...e, labelY: spread[i] })) };
+  const placed = placeLabels(edges.map((e, i) => ({ width: labelWidth(e.label), places: places[i] })), edges.map((e) => e.points), boxes);
+  return { nodes, edges: edges.map((e, i) => (placed[i].x === e.labelX && placed[i].y === e.labelY ? e : { ...e, labelX: placed[i].x, labelY: placed[i].y })) };
+}
+
+/** How finely a curve is sampled into the polyline that labels keep clear of. */
+const CURVE_SAMPLES = 24;
+/** Where along its edge a label may sit, the middle first, then further out on either side. */
+const CURVE_FRACTIONS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8];
+const RUN_FRACTIONS = [0.5, 0.35, 0.65, 0.2, 0.8];
+
+/** A forward label's places: above the curve (clear of a step badge) along it, then below it. */
+function curveLabelPlaces(along: (t: number) => Point): Point[] {
+  const points = CURVE_FRACTIONS.map(along);
+  return [...points.map((p) => ({ x: p.x, y: p.y - LABEL_ABOVE_CURVE })), ...points.map((p) => ({ x: p.x, y: p.y + LABEL_BELOW_RUN }))];
+}
+
+/** A way back's label places: below its bottom run along it, then above it. */
+function runLabelPlaces(start: Point, end: Point): Point[] {
+  const points = RUN_FRACTIONS.map((f) => ({ x: start.x + (end.x - start.x) * f, y: start.y }));
+  return [...points.map((p) => ({ x: p.x, y: p.y + LABEL_BELOW_RUN })), ...points.map((p) => ({ x: p.x, y: p.y - LABEL_ABOVE_CURVE }))];
+}
+
+/** The box a label of `width` covers when its baseline is centred on `at`. */
+export function labelBox(at: Point, width: number): Box {
+  return { x: at.x - width / 2, y: at.y - LABEL_HEIGHT + 3, w: width, h: LABEL_HEIGHT };
+}
+
+const boxesOverlap = (p: Box, q: Box) => p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h;
+
+/** Whether the segment from `p` to `q` passes through the inside of `box` (running along its
+ * border or touching a corner is not), by clipping the segment to the box. */
+export function segmentCrossesBox(p: Point, q: Point, box: Box): boolean {
+  const dx = q.x - p.x, dy = q.y - p.y;
+  let enter = 0, leave = 1;
+  for (const [towards, room] of [[-dx, p.x - box.x], [dx, box.x + box.w - p.x], [-dy, p.y - box.y], [dy, box.y + box.h - p.y]]) {
+    if (towards === 0) {
+      if (room <= 0) return false;
+    } else if (towards < 0) {
+      enter = Math.max(enter, room / towards);
+    } else {
+      leave = Math.min(leave, room / towards);
+    }
+  }
+  return enter < leave;
+}
+
+const lineCrossesBox = (line: readonly Point[], box: Box) => line.some((p, i) => i > 0 && segmentCrossesBox(line[i - 1], p, box));
+
+/**
+ * Where each label goes: taken from the top, each label takes the first of its `places` (its
+ * edge's middle first) that no other edge's line (`lines`, one per label), no box and no label
+ * already placed covers. When every place is covered, it keeps its first place, moved down below
+ * the labels it would cover: two labels never print on top of each other.
+ */
+export function placeLabels(labels: readonly { width: number; places: readonly Point[] }[], lines: readonly (readonly Point[])[], boxes: readonly Box[]): Point[] {
+  const result = labels.map((l) => l.places[0]);
+  const taken: Box[] = [];
+  const order = labels.map((_, i) => i).filter((i) => labels[i].width > 0);
+  order.sort((a, b) => labels[a].places[0].y - labels[b].places[0].y || labels[a].places[0].x - labels[b].places[0].x || a - b);
+  for (const i of order) {
+    const { width, places } = labels[i];
+    const clear = (at: Point) => {
+      const box = labelBox(at, width);
+      return !taken.some((t) => boxesOverlap(t, box)) && !boxes.some((b) => boxesOverlap(b, box)) && !lines.some((line, j) => j !== i && lineCrossesBox(line, box));
+    };
+    let at = places.find(clear);
+    if (at === undefined) {
+      let y = places[0].y;
+      for (;;) {
+        const box = labelBox({ x: places[0].x, y }, width);
+        const hit = taken.find((t) => boxesOverlap(t, box));
+        if (hit === undefined) break;
+        y = hit.y + LABEL_HEIGHT * 2 - 3; // the baseline of a label just below `hit`: strictly lower each time, so this ends
+      }
+      at = { x: places[0].x, y };
+    }
+    taken.push(labelBox(at, width));
+    result[i] = at;
+  }
+  return result;
 }
 
 export const labelWidth = (text: string) => (text === '' ? 0 : LABEL_CHAR_WIDTH * text.length + 8);
-
-/** The heights at which labels centred on `x` no longer cover each other: taken from the top,
- * each label that would overlap one already placed moves down below it. Two routes between the
- * same agents, or several from one agent to neighbouring targets, otherwise print their labels
- * on top of each other. */
-export function spreadLabels(labels: readonly { x: number; y: number; width: number }[]): number[] {
-  const heights = labels.map((l) => l.y);
-  const placed: { x: number; y: number; width: number }[] = [];
-  const order = labels.map((_, i) => i).filter((i) => labels[i].width > 0);
-  order.sort((a, b) => labels[a].y - labels[b].y || labels[a].x - labels[b].x || a - b);
-  for (const i of order) {
-    const label = labels[i];
-    let y = label.y;
-    for (;;) {
-      const hit = placed.find((p) => Math.abs(p.x - label.x) * 2 < p.width + label.width && Math.abs(p.y - y) < LABEL_HEIGHT);
-      if (hit === undefined) {
-        break;
-      }
-      y = hit.y + LABEL_HEIGHT; // strictly lower each time, so this ends
-    }
-    placed.push({ x: label.x, y, width: label.width });
-    heights[i] = y;
-  }
-  return heights;
-}
 
 /** `returnable` edges are drawn dashed and `problem` ones red (media/graph.css). */
 export function edgeClasses(edge: GraphEdge): string[] {
@@ -282,6 +347,17 @@ export function edgeLabel(edge: GraphEdge): string {
   if (edge.condition) parts.push(edge.condition.length > 40 ? `${edge.condition.slice(0, 39)}…` : edge.condition);
   if (edge.kind === 'handoff' && edge.history && !edge.via) parts.push(`history ${edge.history}${edge.historyCount != null ? ` ${edge.historyCount}` : ''}`);
   return parts.join(' · ');
+}
+
+/** The point at `t` (0 to 1) along the forward curve from `a` to `b` (`curve`). */
+function curvePoint(a: Box, b: Box): (t: number) => Point {
+  const x1 = a.x + a.w, y1 = a.y + a.h / 2, x2 = b.x, y2 = b.y + b.h / 2;
+  const dx = (x2 - x1) / 2;
+  return (t) => {
+    const u = 1 - t;
+    const [w0, w1, w2, w3] = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t];
+    return { x: w0 * x1 + w1 * (x1 + dx) + w2 * (x2 - dx) + w3 * x2, y: (w0 + w1) * y1 + (w2 + w3) * y2 };
+  };
 }
 
 function curve(a: Box, b: Box): string {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Box, edgeClasses, edgeLabel, Graph, GraphEdge, labelWidth, layoutGraph, Point, sameEdge, spreadLabels, wayBack } from '../../src/graph/graphLayout';
+import { Box, edgeClasses, edgeLabel, Graph, GraphEdge, labelBox, labelWidth, layoutGraph, placeLabels, Point, sameEdge, segmentCrossesBox, wayBack } from '../../src/graph/graphLayout';
 
 const node = (id: string, kind = 'agent') => ({ id, kind, label: id, diagnostics: [], uri: null, range: null });
 const edge = (from: string, to: string, fields: Partial<GraphEdge> = {}): GraphEdge => ({ from, to, kind: 'handoff', diagnostics: [], uri: null, range: null, ...fields });
@@ -84,10 +84,58 @@ test('edge labels never cover each other, even for two routes between the same a
   }
 });
 
-test('labels that do not touch stay where they are', () => {
-  assert.deepEqual(spreadLabels([{ x: 0, y: 10, width: 40 }, { x: 100, y: 10, width: 40 }, { x: 0, y: 40, width: 40 }]), [10, 10, 40]);
-  assert.deepEqual(spreadLabels([{ x: 0, y: 10, width: 40 }, { x: 10, y: 12, width: 40 }, { x: 5, y: 11, width: 0 }]), [10, 24, 11]);
+test('labels that touch nothing stay at their first place; covered ones move down below', () => {
+  const at = (x: number, y: number) => ({ width: 40, places: [{ x, y }] });
+  assert.deepEqual(placeLabels([at(0, 10), at(100, 10), at(0, 40)], [[], [], []], []), [{ x: 0, y: 10 }, { x: 100, y: 10 }, { x: 0, y: 40 }]);
+  assert.deepEqual(placeLabels([at(0, 10), at(10, 12), { width: 0, places: [{ x: 5, y: 11 }] }], [[], [], []], []), [{ x: 0, y: 10 }, { x: 10, y: 24 }, { x: 5, y: 11 }]);
+  // A line through the first place sends the label to its second; its own line does not.
+  const across = [{ x: -50, y: 5 }, { x: 50, y: 5 }];
+  const twoPlaces = { width: 40, places: [{ x: 0, y: 10 }, { x: 0, y: 40 }] };
+  assert.deepEqual(placeLabels([twoPlaces, { width: 0, places: [{ x: 0, y: 0 }] }], [[], across], []), [{ x: 0, y: 40 }, { x: 0, y: 0 }]);
+  assert.deepEqual(placeLabels([twoPlaces], [across], []), [{ x: 0, y: 10 }]);
 });
+
+test('a segment crosses a box only through its inside', () => {
+  const box = { x: 0, y: 0, w: 10, h: 10 };
+  assert.ok(segmentCrossesBox({ x: -5, y: -5 }, { x: 15, y: 15 }, box));
+  assert.ok(segmentCrossesBox({ x: 5, y: -5 }, { x: 5, y: 5 }, box));
+  assert.ok(!segmentCrossesBox({ x: -5, y: 0 }, { x: 15, y: 0 }, box), 'along the border');
+  assert.ok(!segmentCrossesBox({ x: -5, y: 5 }, { x: 5, y: 15 }, box), 'through a corner');
+  assert.ok(!segmentCrossesBox({ x: 11, y: -5 }, { x: 30, y: 15 }, box));
+});
+
+test("no edge's label is crossed by another edge's line where its edge offers a clear place", () => {
+  // Two agents each hand off to the same two targets: two of the routes cross in the middle of
+  // the gap, where a label centred on its edge would be cut through by the other route.
+  const crossing: Graph = {
+    roots: ['Sales', 'Support'],
+    unreachable: [],
+    cycles: [],
+    nodes: [node('Sales', 'supervisor'), node('Support', 'supervisor'), node('Quotes'), node('Tickets')],
+    edges: [
+      edge('Sales', 'Quotes', { condition: 'wants_a_quote' }),
+      edge('Sales', 'Tickets', { condition: 'angry' }),
+      edge('Support', 'Quotes', { condition: 'upsell' }),
+      edge('Support', 'Tickets', { condition: 'ticket_id IS SET' }),
+    ],
+  };
+  const { nodes, edges } = layoutGraph(crossing);
+  const crossed = (at: Point, width: number, own: number) => edges.filter((e) => e.index !== own && e.points.some((p, i) => i > 0 && segmentCrossesBox(e.points[i - 1], p, labelBox(at, width))));
+  // Centred on its middle (the first place), some label is crossed: the case is real.
+  const box = (id: string) => nodes.find((n) => n.id === id)!;
+  const naive = edges.filter((e) => {
+    const [a, b] = [box(crossing.edges[e.index].from), box(crossing.edges[e.index].to)];
+    return crossed({ x: (a.x + a.w + b.x) / 2, y: (a.y + b.y) / 2 + a.h / 2 - 13 }, labelWidth(e.label), e.index).length > 0;
+  });
+  assert.ok(naive.length > 0, 'the middles of the crossing routes are crossed');
+  for (const e of edges) {
+    const by = crossed({ x: e.labelX, y: e.labelY }, labelWidth(e.label), e.index);
+    assert.deepEqual(by.map((o) => o.label), [], `"${e.label}" at ${e.labelX},${e.labelY} is crossed`);
+    for (const n of nodes) assert.ok(!boxOverlap(labelBox({ x: e.labelX, y: e.labelY }, labelWidth(e.label)), n), `"${e.label}" covers ${n.id}`);
+  }
+});
+
+const boxOverlap = (p: Box, q: Box) => p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h;
 
 /** Whether an axis-aligned segment passes through a box (touching its border is not). */
 const crosses = (p: Point, q: Point, box: Box) =>
