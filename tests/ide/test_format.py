@@ -172,6 +172,58 @@ def test_reindenting_changes_the_layout_it_is_asked_to():
     )
 
 
+@dataclass(frozen=True)
+class Route:
+    """One generated `HANDOFF` route and how it is spelled."""
+
+    target: str
+    when: str
+    comment: str
+    history: str  # "" for no `CONTEXT:`
+    dash_alone: bool  # `-` on a line of its own, the keys below it
+    gap: int  # columns from the dash to the keys
+
+
+def render_routes(routes: list[Route], column: int, step: int) -> str:
+    rows = ["AGENT: Hub", 'GOAL: "route"', "HANDOFF:"]
+    for route in routes:
+        keys = [f"TO: {route.target}", f"WHEN: {route.when}" + (f"  {route.comment}" if route.comment else "")]
+        under = ["CONTEXT:", " " * step + f"HISTORY: {route.history}"] if route.history else []
+        content = column + route.gap
+        if route.dash_alone:
+            rows.append(" " * column + "-")
+            rows.append(" " * content + keys[0])
+        else:
+            rows.append(" " * column + "-" + " " * (route.gap - 1) + keys[0])
+        rows.extend(" " * content + line for line in keys[1:] + under)
+    return "".join(row + "\n" for row in rows)
+
+
+_ROUTES = st.lists(
+    st.builds(
+        Route,
+        target=st.sampled_from(["Billing_Agent", "Help_Agent", "Orders_Agent"]),
+        when=st.sampled_from(["true", 'intent.category == "billing"', "amount > 3 AND email IS SET"]),
+        comment=st.sampled_from(["", "# why"]),
+        history=st.sampled_from(["", "last_5", "summary_only"]),
+        dash_alone=st.booleans(),
+        gap=st.integers(2, 6),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(routes=_ROUTES, column=st.integers(2, 4), step=st.integers(1, 4))
+def test_a_dash_alone_and_a_dash_with_its_first_key_format_alike(routes: list[Route], column: int, step: int) -> None:
+    written = render_routes(routes, column, step)
+    on_the_dash = render_routes([dataclasses.replace(r, dash_alone=False) for r in routes], column, step)
+    formatted = assert_formatter_invariants(written)
+    assert formatted == format_text(on_the_dash)
+    assert formatted == render_routes([dataclasses.replace(r, dash_alone=False, gap=2) for r in routes], 2, 2)
+
+
 # --- generated documents -------------------------------------------------------------------
 
 
@@ -539,6 +591,13 @@ def test_a_block_with_a_syntax_error_is_kept_byte_for_byte() -> None:
     broken = 'GATHER:\n    name:\n        prompt: "unterminated\n   odd:   2   \n'
     text = "AGENT: A\nGOAL:   x\n" + broken + "COMPLETE:\n    - WHEN: true\n"
     assert format_text(text) == "AGENT: A\nGOAL: x\n" + broken + "COMPLETE:\n  - WHEN: true\n"
+
+
+def test_a_bare_dash_the_checker_reads_apart_stays_apart_even_where_no_agent_is_read() -> None:
+    # No `AGENT:` line, so the model is empty either way; the checker still reads `order_id`
+    # under a dash alone as a line that should be `key: value`, and on the dash as a name.
+    text = "GENT: Names\nMEMORY:\n  session:\n    -\n      order_id\n"
+    assert assert_formatter_invariants(text) == "GENT: Names\nMEMORY:\n  session:\n    -\n      order_id\n"
 
 
 def test_crlf_and_bom_are_kept() -> None:
