@@ -83,6 +83,18 @@ def test_check_passes_on_formatted_files(tmp_path: Path, capsys: pytest.CaptureF
     assert out == "0 files would be reformatted, 1 file already formatted\n"
 
 
+def test_a_dash_on_a_line_of_its_own_is_joined_and_then_passes_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = 'AGENT: Hub\nGOAL: "g"\nHANDOFF:\n  -\n      TO: Help_Agent\n      WHEN: true\n'
+    path = write(tmp_path, "hub.agent.abl", text)
+    code, out, _ = run(capsys, str(path))
+    assert (code, out) == (0, "1 file reformatted, 0 files left unchanged\n")
+    assert path.read_text(encoding="utf-8") == 'AGENT: Hub\nGOAL: "g"\nHANDOFF:\n  - TO: Help_Agent\n    WHEN: true\n'
+    code, out, _ = run(capsys, "--check", str(path))
+    assert (code, out) == (0, "0 files would be reformatted, 1 file already formatted\n")
+
+
 def test_diff_prints_a_unified_diff_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     messy = write(tmp_path, "messy.abl", MESSY)
     code, out, err = run(capsys, "--diff", str(messy))

@@ -11,7 +11,6 @@ UPDATE_SNAPSHOTS=1 to rewrite the expected files, then review the diff.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -26,9 +25,9 @@ from abl.checks.engine import check_project
 from abl.checks.fixes import apply_edits
 from abl.ide import format as format_module
 from abl.ide.format import FormatOptions, format_edits, format_text
-from abl.model import Document, load_document
-from abl.model.types import Scalar
-from abl.syntax.cst import PIPE_MARKERS, Node, SourceFile
+from abl.model import load_document
+from abl.model.shape import model_shape
+from abl.syntax.cst import PIPE_MARKERS
 from abl.syntax.parser import parse
 from abl.text import Position, Range
 from abl.workspace import Project
@@ -60,75 +59,6 @@ def read(path: Path) -> str:
 
 
 # --- comparing meaning ---------------------------------------------------------------------
-
-# The document's tree and what later layers cached on it: neither is part of the model.
-_SKIPPED_FIELDS = frozenset({"source", "memo"})
-
-
-def model_shape(document: Document) -> object:
-    """The lowered document as plain nested values, with every source position left out.
-
-    Ranges, positions, spans and the syntax tree are dropped (a tree node is replaced by its
-    key). Strings that span lines keep their first line and the relative indentation of the
-    others, since continuation lines move with their first line. A pipe block's text is kept
-    exactly: its inner indentation is content. Built with an explicit stack, so deep condition
-    trees cannot exhaust Python's recursion limit.
-    """
-    root: list = [None]
-    stack: list[tuple[object, object, object]] = [(document, root, 0)]
-    while stack:
-        value, holder, slot = stack.pop()
-        holder[slot] = _shape_of(value, stack)  # type: ignore[index]
-    return root[0]
-
-
-def _shape_of(value: object, stack: list) -> object:
-    if value is None or isinstance(value, (bool, int, float)):
-        return value
-    if isinstance(value, str):
-        return _relative_lines(value)
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Node):
-        return ("node", value.kind.name, value.key)
-    if dataclasses.is_dataclass(value):
-        names = [f.name for f in dataclasses.fields(value)]
-        return _record(type(value).__name__, value, names, stack)
-    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple
-        return _record(type(value).__name__, value, list(value._fields), stack)
-    if isinstance(value, (list, tuple)):
-        items = [item for item in value if not _positional(item)]
-        shaped: list = [None] * len(items)
-        stack.extend((item, shaped, i) for i, item in enumerate(items))
-        return shaped
-    raise TypeError(f"model_shape does not know {type(value).__name__}")
-
-
-def _record(name: str, value: object, names: list[str], stack: list) -> dict:
-    shaped: dict = {"type": name}
-    for attr in names:
-        item = getattr(value, attr)
-        if attr in _SKIPPED_FIELDS or attr.endswith(("span", "spans")) or _positional(item):
-            continue
-        if isinstance(value, Scalar) and attr == "text" and value.raw.strip() in PIPE_MARKERS:
-            shaped[attr] = item
-            continue
-        shaped[attr] = None
-        stack.append((item, shaped, attr))
-    return shaped
-
-
-def _positional(value: object) -> bool:
-    return isinstance(value, (Range, Position, SourceFile))
-
-
-def _relative_lines(text: str) -> str:
-    if "\n" not in text:
-        return text
-    first, *rest = text.split("\n")
-    rest = [line.rstrip(" \t\r").expandtabs(8) for line in rest]
-    cut = min((len(line) - len(line.lstrip(" ")) for line in rest if line), default=0)
-    return "\n".join([first.rstrip(" \t\r")] + [line[cut:] for line in rest])
 
 
 def diagnostic_codes(path: str, text: str) -> Counter:
@@ -240,6 +170,58 @@ def test_reindenting_changes_the_layout_it_is_asked_to():
         "AGENT: A\nGATHER:\n    x:\n        PROMPT: |\n          two\n            deep\n"
         "TOOLS:\n    -   name: t\n        DESCRIPTION: d\n"
     )
+
+
+@dataclass(frozen=True)
+class Route:
+    """One generated `HANDOFF` route and how it is spelled."""
+
+    target: str
+    when: str
+    comment: str
+    history: str  # "" for no `CONTEXT:`
+    dash_alone: bool  # `-` on a line of its own, the keys below it
+    gap: int  # columns from the dash to the keys
+
+
+def render_routes(routes: list[Route], column: int, step: int) -> str:
+    rows = ["AGENT: Hub", 'GOAL: "route"', "HANDOFF:"]
+    for route in routes:
+        keys = [f"TO: {route.target}", f"WHEN: {route.when}" + (f"  {route.comment}" if route.comment else "")]
+        under = ["CONTEXT:", " " * step + f"HISTORY: {route.history}"] if route.history else []
+        content = column + route.gap
+        if route.dash_alone:
+            rows.append(" " * column + "-")
+            rows.append(" " * content + keys[0])
+        else:
+            rows.append(" " * column + "-" + " " * (route.gap - 1) + keys[0])
+        rows.extend(" " * content + line for line in keys[1:] + under)
+    return "".join(row + "\n" for row in rows)
+
+
+_ROUTES = st.lists(
+    st.builds(
+        Route,
+        target=st.sampled_from(["Billing_Agent", "Help_Agent", "Orders_Agent"]),
+        when=st.sampled_from(["true", 'intent.category == "billing"', "amount > 3 AND email IS SET"]),
+        comment=st.sampled_from(["", "# why"]),
+        history=st.sampled_from(["", "last_5", "summary_only"]),
+        dash_alone=st.booleans(),
+        gap=st.integers(2, 6),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(routes=_ROUTES, column=st.integers(2, 4), step=st.integers(1, 4))
+def test_a_dash_alone_and_a_dash_with_its_first_key_format_alike(routes: list[Route], column: int, step: int) -> None:
+    written = render_routes(routes, column, step)
+    on_the_dash = render_routes([dataclasses.replace(r, dash_alone=False) for r in routes], column, step)
+    formatted = assert_formatter_invariants(written)
+    assert formatted == format_text(on_the_dash)
+    assert formatted == render_routes([dataclasses.replace(r, dash_alone=False, gap=2) for r in routes], 2, 2)
 
 
 # --- generated documents -------------------------------------------------------------------
@@ -609,6 +591,13 @@ def test_a_block_with_a_syntax_error_is_kept_byte_for_byte() -> None:
     broken = 'GATHER:\n    name:\n        prompt: "unterminated\n   odd:   2   \n'
     text = "AGENT: A\nGOAL:   x\n" + broken + "COMPLETE:\n    - WHEN: true\n"
     assert format_text(text) == "AGENT: A\nGOAL: x\n" + broken + "COMPLETE:\n  - WHEN: true\n"
+
+
+def test_a_bare_dash_the_checker_reads_apart_stays_apart_even_where_no_agent_is_read() -> None:
+    # No `AGENT:` line, so the model is empty either way; the checker still reads `order_id`
+    # under a dash alone as a line that should be `key: value`, and on the dash as a name.
+    text = "GENT: Names\nMEMORY:\n  session:\n    -\n      order_id\n"
+    assert assert_formatter_invariants(text) == "GENT: Names\nMEMORY:\n  session:\n    -\n      order_id\n"
 
 
 def test_crlf_and_bom_are_kept() -> None:

@@ -7,6 +7,10 @@ formatted safely:
   nests. A list item sits one level under its key; what follows `- ` stays on the dash line
   after exactly one space, and the lines under an item align with that content. So a file
   indented at any consistent width (items written `- key` or `-   key`) gets one layout.
+- A dash alone on its line followed by the item's lines (`-`, then `TO: X` below) is written
+  `- TO: X`, its other lines aligned under `TO`, where the model reads the two spellings alike
+  (a list of routes). Where it does not (a bare dash is no name in a list of names), and where
+  a comment sits on the dash or between it and the first line, the dash stays on its own.
 - Lines the parser reads as nested under a key that has a value (`WHEN:` two columns right of
   the `TO:` of a `- TO:` item) are not part of that key's meaning; they keep their columns
   relative to the key and move with it, so formatting neither hides nor changes what they mean.
@@ -38,21 +42,26 @@ Lines nested under a key that holds a value (read by nothing) keep their nesting
 Invariants: formatting is idempotent, and the formatted text lowers to the same model (source
 positions aside) and the same diagnostics (tab warnings aside). As a last line of defence, a
 result whose tree, comments or syntax errors differ from the input's is discarded and the input
-is returned unchanged.
+is returned unchanged. Joining a bare dash to its line is kept only where the model and the
+checker read the file as they read it with the dash left alone.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from abl.checks.engine import check_file
 from abl.diagnostics import TextEdit
 from abl.model.nesting import ignored_under_value, takes_keys_under_value
+from abl.model.shape import model_shape
 from abl.syntax.cst import PIPE_MARKERS, Node, NodeKind, SourceFile, Trivia, TriviaKind
 from abl.syntax.parser import parse
 from abl.syntax.scanner import TAB_WIDTH
 from abl.text import Position, Range
+from abl.workspace import Project
 
 BOM = "\ufeff"
 _BLANKS = " \t"  # the only characters the scanner reads as indentation or spacing
@@ -158,9 +167,45 @@ def _format_rows(text: str, options: FormatOptions) -> _Result:
     source = parse(text)
     layout = _Layout(source, rows, options)
     formatted = layout.run()
+    if layout.joined_in:
+        layout = _joining_what_keeps_the_model(source, rows, options, layout)
+        formatted = layout.out
     if formatted != rows and not _same_meaning(source, _join(formatted)):
         formatted = list(rows)
     return _Result(rows, formatted, layout.block_rows())
+
+
+def _joining_what_keeps_the_model(
+    source: SourceFile, rows: list[_Row], options: FormatOptions, layout: _Layout
+) -> _Layout:
+    """`layout` (which joined bare dashes to their lines) if the model and the checker read it
+    as the same layout without the joins, else the layout that joins them only in the
+    top-level blocks where they still do."""
+    apart = _Layout(source, rows, options, join_in=frozenset())
+    reading = _reading(_join(apart.run()))
+    if _reading(_join(layout.out)) == reading:
+        return layout
+    kept = frozenset(
+        block
+        for block in sorted(layout.joined_in)
+        if _reading(_join(_Layout(source, rows, options, join_in=frozenset({block})).run())) == reading
+    )
+    if not kept:
+        return apart
+    final = _Layout(source, rows, options, join_in=kept)
+    final.run()
+    return final
+
+
+_READING_PATH = "/document.abl"  # a one-file project: what the file alone means
+
+
+def _reading(text: str) -> tuple[object, Counter[tuple[str, str]]]:
+    """What the model and the checker read in `text`, source positions aside."""
+    project = Project("/")
+    document = project.update(_READING_PATH, text)
+    found = Counter((d.code, d.severity.name) for d in check_file(project, _READING_PATH))
+    return model_shape(document), found
 
 
 def _split_rows(text: str) -> list[_Row]:
@@ -190,10 +235,16 @@ def _join(rows: list[_Row | None]) -> str:
 class _Layout:
     """Decides the new form of every row of one parsed file."""
 
-    def __init__(self, source: SourceFile, rows: list[_Row], options: FormatOptions) -> None:
+    def __init__(
+        self, source: SourceFile, rows: list[_Row], options: FormatOptions, join_in: frozenset[int] | None = None
+    ) -> None:
         self.source = source
         self.rows = rows
         self.options = options
+        self.join_in = join_in  # the top-level blocks whose bare dashes may join their lines (None: all)
+        self.joined_in: set[int] = set()  # the blocks where some did
+        self.block = 0  # index of the block being formatted
+        self.written_heads: set[int] = set()  # ids of the nodes whose first row is written
         self.out: list[_Row | None] = list(rows)
         self.bom = BOM if rows and rows[0].content.startswith(BOM) else ""
         # (original column, new column) of the last line's node and of each of its ancestors,
@@ -208,6 +259,7 @@ class _Layout:
             return self.out  # the nesting could not be read at all: nothing is safe to move
         left_as_written = self._blocks_left_as_written()
         for k, block in enumerate(self.source.blocks):
+            self.block = k
             if k in left_as_written:
                 self._keep_block(block.node)
             else:
@@ -278,16 +330,14 @@ class _Layout:
     def _format_block(self, top: Node) -> None:
         # node, new column, depth, and for lines kept as written the columns they move by
         stack: list[tuple[Node, int, int, int | None]] = [(top, 0, 0, None)]
-        last_head_row = -1
         while stack:
             node, column, depth, shift = stack.pop()
-            if node.row != last_head_row:  # an item's content shares the item's line
+            if id(node) not in self.written_heads:  # an item's content is written on the dash line
                 self._trivia(node.leading, node.col, column, column_zero=depth == 0)
                 if shift is None:
                     self._line(node, column)
                 else:
                     self._as_written(node, shift)
-                last_head_row = node.row
             del self.chain[depth:]
             self.chain.append((node.col, column))
             if shift is None and _holds_a_value(node):
@@ -308,6 +358,7 @@ class _Layout:
         owner = node
         while owner.is_item and owner.content is not None:
             owner = owner.content
+            self.written_heads.add(id(owner))
         self._continuation(owner, shift)
 
     # --- significant lines ----------------------------------------------------------------
@@ -316,14 +367,31 @@ class _Layout:
         """The line `node` starts: dashes, the content after them, and its continuation rows."""
         prefix = " " * column
         owner = node
-        while owner.is_item and owner.content is not None:
+        self.written_heads.add(id(node))
+        while owner.is_item and (content := self._content(owner)) is not None:
             prefix += "- "
-            owner = owner.content
+            owner = content
+            self.written_heads.add(id(owner))
         if owner.is_item:  # a dash with nothing after it
             self._write(owner.row, prefix + "-")
             return
-        self._write(owner.row, prefix + self._head(owner))
+        if owner.row != node.row:  # the first line under a bare dash, joined to it
+            self.out[owner.row] = None
+            self.joined_in.add(self.block)
+        self._write(node.row, prefix + self._head(owner))
         self._continuation(owner, len(prefix) - owner.col)
+
+    def _content(self, item: Node) -> Node | None:
+        """What an item's dash line holds once formatted: its content, or the first line under
+        a dash written alone, when that line can join it (no comment in between or on the dash)."""
+        joining = self.join_in is None or self.block in self.join_in
+        if item.content is not None or not joining or not item.children:
+            return item.content
+        first = item.children[0]
+        dash_alone = self.rows[item.row].content.strip(_BLANKS) == "-"
+        if not dash_alone or first.leading or first.is_item or first.row == item.row:
+            return None
+        return first
 
     def _head(self, node: Node) -> str:
         """The text of a node's first row from its key (or text) on, spacing normalised."""
