@@ -18,7 +18,8 @@ A message reaches a waiting step in two parts, as the turn orders them (`abl.run
 (steps with `CORRECTIONS: true`, this one or an earlier one), then for one of the step's
 `SUB_INTENTS`, then for a `DIGRESSIONS` entry of the step or of the flow (`global_digressions`);
 a message that is none of these is an answer, and the step's fields (or the fields being asked
-again) are read from it. `advance` then acts on what was read: the side request runs, or the
+again) are read from it. A flow's first message is read the same way at the step it reaches first;
+a side request made there runs once that step is entered, and then the step starts. `advance` then acts on what was read: the side request runs, or the
 step goes on. A field cleared by a correction's `DEPENDS_ON` invalidation or by a sub-intent's
 `CLEAR` is asked again before the step's own question, whichever step gathered it
 (`Thread.flow["recollect"]`), so the flow never goes on with it empty. Step entries per turn are
@@ -126,6 +127,7 @@ class FlowRun:
         self.entries = 0
         self.reaction: Callable[[], Outcome] | None = None  # what `read` found the message to be, if not an answer
         self.guards: dict[str, bool] = {}  # entry guards `first_reader` decided, by step
+        self.first_step: str | None = None  # the step a first message that is a side request was made at
 
     @property
     def state(self) -> dict[str, Any]:
@@ -150,13 +152,19 @@ class FlowRun:
 
     def read(self) -> None:
         """What the message is to the waiting step, and the values it gives (nothing is said and
-        no step moves yet). A flow that has not started reads its first message for the fields
-        of the step it reaches first (`first_reader`), which gathers before anything of it can
-        move; a halted step reads the message when it is entered again."""
+        no step moves yet). A flow that has not started gives its first message to the step it
+        reaches first (`first_reader`) as a waiting step would take it: a side request, else the
+        step's fields, gathered before anything of it can move; a halted step reads the message
+        when it is entered again."""
         name = self.state.get("step")
         if name is None:
             first = self.first_reader()
-            if first is not None and first.gather:
+            if first is None:
+                return
+            self.reaction = self.interpret(first)
+            if self.reaction is not None:
+                self.first_step = first.name.text
+            elif first.gather and not first.is_reasoning:
                 self.fresh = False
                 self.read_step_fields(first, first.name.text)
             return
@@ -188,7 +196,7 @@ class FlowRun:
             if then is None or then.move is not Move.STEP or then.target is None:
                 return None
             step = self.steps.get(then.target.text)
-        if step is None or step.is_reasoning or self.guards.get(step.name.text) is False:
+        if step is None or self.guards.get(step.name.text) is False:
             return None
         return step
 
@@ -223,7 +231,12 @@ class FlowRun:
                 return NOTHING
             if phase == "start":
                 entered = self.enter(step)
-                outcome = entered if entered is not None else self.run_step(step, phase)
+                if entered is not None:
+                    outcome = entered
+                elif name == self.first_step:
+                    outcome = self.side_request_first(step)
+                else:
+                    outcome = self.run_step(step, phase)
             else:
                 outcome = self.run_step(step, phase)
             if outcome.kind == "goto":
@@ -231,6 +244,19 @@ class FlowRun:
                 name, phase = outcome.target, "start"
                 continue
             return self.carry_out(name, outcome)
+
+    def side_request_first(self, step: FlowStep) -> Outcome:
+        """The flow's first message is a side request at the step it reached: it runs as at a
+        waiting step. That step has said nothing yet, so staying in it (or resuming it) starts it."""
+        reaction, self.reaction, self.first_step = self.reaction, None, None
+        assert reaction is not None
+        outcome = reaction()
+        if outcome.kind != "stay":
+            return outcome
+        if step.is_reasoning:  # it starts by answering a message: the next one
+            self.state["waiting"] = "reasoning"
+            return WAIT
+        return self.run_step(step, "start")
 
     def enter(self, step: FlowStep) -> Outcome | None:
         """Count the entry; an outcome when the step cannot be entered (loop bound, attempts)."""
