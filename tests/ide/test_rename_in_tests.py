@@ -4,6 +4,8 @@ test names an agent, and nothing else; the renamed project's tests still pass.""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from abl.checks.fixes import apply_edits
@@ -18,8 +20,8 @@ from abl.workspace import load_project
 REPO = Path(__file__).resolve().parents[2]
 LOAN = REPO / "examples" / "loan-supervisor"
 
-# Every place a test file names an agent holds `Old_Agent`; `contains`/`regex` text, messages,
-# other keys and other agents do not change.
+# Every place a test file names an agent holds `Old_Agent` (in a reply check, as a word of its
+# own); the customer's messages, scripted model text, other keys and other agents do not change.
 NAMED = """\
 project: .
 agent: Old_Agent
@@ -72,7 +74,7 @@ tests:
     turns:
       - user: Old_Agent please
         agent: New_Agent
-        reply: {contains: Old_Agent}
+        reply: {contains: New_Agent}
         scripted:
           replies: [{New_Agent: hi}]
         events:
@@ -147,6 +149,22 @@ def test_without_the_test_edits_the_renamed_project_fails_its_tests(tmp_path: Pa
     rename_on_disk(folder, "Income_Capture_Agent", "Earnings_Agent")
     (folder / "loan-supervisor.abltest.yaml").write_text(kept, encoding="utf-8")
     assert "failed" in run_tests(folder)
+
+
+def test_a_recorded_test_still_passes_after_a_rename(tmp_path: Path):
+    """A recorded reply names its agent (the embedded stand-in answer starts `(Offer_Agent)`): the
+    rename reaches it, so the recorded test passes for the renamed agent."""
+    folder = tmp_path / "loan"
+    shutil.copytree(LOAN, folder)
+    (folder / "loan-supervisor.abltest.yaml").unlink()
+    (folder / "messages.txt").write_text("I want a loan offer\n85k\n", encoding="utf-8")
+    recorded = folder / "loan-supervisor.abltest.yaml"
+    command = [sys.executable, "-m", "abl", "run", str(folder), "--agent", "Loan_Supervisor"]
+    subprocess.run([*command, "--script", str(folder / "messages.txt"), "--record", str(recorded)], check=True)
+    assert "(Offer_Agent)" in recorded.read_text(encoding="utf-8")
+    rename_on_disk(folder, "Offer_Agent", "Offer_Desk")
+    assert "Offer_Agent" not in recorded.read_text(encoding="utf-8")
+    assert set(run_tests(folder)) == {"passed"}
 
 
 def test_a_test_file_of_another_project_is_left_alone(tmp_path: Path):

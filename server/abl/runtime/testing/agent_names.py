@@ -5,11 +5,15 @@ A test names agents in these places (docs/conversation-tests.md): the file's `ag
 `handoff_delays` and of the scripted `replies` and `tool_calls` (file, test or turn); and in
 expected events (`start_events`, `events`, `no_events`) the envelope's `agent` and the fields
 `AGENT_FIELDS` lists for the event's type, written as a plain value or inside `equals`, `not`
-and `any_of`. A `contains` or `regex` matcher is text about a name, not the name, and is left.
+and `any_of`. In the reply checks (a turn's `reply`, a test's `greeting`) the name is renamed
+where it stands as a word of its own: a reply names its agent (the embedded model's stand-in
+answer starts with `(Agent_Name)`), and an identifier such as `Offer_Agent` inside prose is that
+agent. Any other text is left as it is.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from abl.runtime.events import AGENT_FIELDS
@@ -18,6 +22,8 @@ from abl.runtime.testing.yamlread import FormatError, LineDict, LineList, Span, 
 _EVENT_KEYS = ("start_events", "events", "no_events")
 _NAMING_MATCHERS = ("equals", "not", "any_of")
 _SCRIPTED_BY_AGENT = ("replies", "tool_calls")
+_REPLY_CHECKS = ("reply", "greeting")
+_WORD = "A-Za-z0-9_"
 
 
 def agent_name_spans(text: str, name: str) -> list[Span]:
@@ -47,12 +53,14 @@ class _Finder:
             if isinstance(test, LineDict):
                 self.scripted_and_delays(test)
                 self.events(test)
+                self.words(test, "greeting")
                 for turn in _items(test.get("turns")):
                     if isinstance(turn, LineDict):
                         self.turn(turn)
 
     def turn(self, turn: LineDict) -> None:
         self.value(turn, "agent")
+        self.words(turn, "reply")
         self.scripted_and_delays(turn)
         self.events(turn)
         for key in ("vars", "history_received"):
@@ -93,6 +101,22 @@ class _Finder:
             self.value(owner, key)
         else:
             self.add(owner.item_spans[key] if value == self.name else None)
+
+    def words(self, owner: LineDict | LineList, key: Any) -> None:
+        """The name as a word of its own in a reply check's texts, whatever the matchers around them."""
+        value = owner.get(key) if isinstance(owner, LineDict) else owner[key]
+        if isinstance(value, LineDict):
+            for inner in value:
+                self.words(value, inner)
+        elif isinstance(value, LineList):
+            for index in range(len(value)):
+                self.words(value, index)
+        elif isinstance(value, str) and self.name in value:
+            span = owner.value_spans.get(key) if isinstance(owner, LineDict) else owner.item_spans[key]
+            if span is not None:
+                pattern = f"(?<![{_WORD}]){re.escape(self.name)}(?![{_WORD}])"
+                written = self.text[span[0] : span[1]]
+                self.spans.update((span[0] + m.start(), span[0] + m.end()) for m in re.finditer(pattern, written))
 
     def value(self, item: LineDict, key: Any) -> None:
         if item.get(key) == self.name:
