@@ -107,12 +107,12 @@ export function sharedScenarioSteps({ vs, workspace }: Context, libs: () => stri
         fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'editor.autoIndent': 'none' }, null, 2));
       }
       for (const file of step.open ?? []) {
-        await vs.open(file); // the scenario's file names are the workspace's only ones
+        await vs.openPath(path.join(folder, file)); // created on disk a moment ago
       }
       if (step.append !== undefined) {
         const file = path.join(folder, step.append.file);
         const before = fs.readFileSync(file, 'utf8');
-        await vs.open(step.append.file);
+        await vs.openPath(file);
         await vs.editor.locator('.view-lines').click();
         await page.keyboard.press('Control+End');
         // Inserted as one piece of text: typed line by line, Enter would indent and complete.
@@ -169,7 +169,7 @@ export function sharedScenarioSteps({ vs, workspace }: Context, libs: () => stri
 
     ['U+2028 typed in a string, then an edit further down: the problems move with the edit', async () => {
       const file = 'offer.abl';
-      await vs.open(file); // the scenario's file names are the workspace's only ones
+      await vs.openPath(path.join(folder, file));
       const lines = fs.readFileSync(path.join(folder, file), 'utf8').split('\n');
       const goal = lines.findIndex((l) => l.startsWith('GOAL: "'));
       // Inside the goal's quotes: LSP does not break lines at U+2028, Python's splitlines does.

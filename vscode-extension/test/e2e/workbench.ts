@@ -61,6 +61,39 @@ export class Workbench {
     await this.editor.locator('.view-lines').waitFor({ timeout: UI_TIMEOUT_MS });
   }
 
+  /** Opens a file by its absolute path with File: Open File… (VS Code's own path dialog in the
+   * browser): unlike Quick Open, it does not depend on the file search having seen a file that
+   * was created on disk a moment ago. */
+  async openPath(absolutePath: string): Promise<void> {
+    const fileName = absolutePath.split('/').pop() ?? absolutePath;
+    const input = this.page.locator('.quick-input-widget input');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.page.keyboard.press('Control+O'); // File: Open File… (a palette search may pick another)
+        await input.waitFor({ state: 'visible', timeout: QUICK_INPUT_TIMEOUT_MS });
+        // The dialog writes its starting folder into the input once it has read it: a path typed
+        // before that is replaced.
+        for (const deadline = Date.now() + QUICK_INPUT_TIMEOUT_MS; (await input.inputValue()) === ''; ) {
+          if (Date.now() > deadline) {
+            throw new Error('the Open File dialog shows no folder');
+          }
+          await this.page.waitForTimeout(100);
+        }
+        await input.fill(absolutePath);
+        await this.page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ timeout: QUICK_INPUT_TIMEOUT_MS });
+        await this.page.keyboard.press('Enter');
+        await this.activeTab(fileName).waitFor({ timeout: QUICK_INPUT_TIMEOUT_MS });
+        break;
+      } catch (error) {
+        await this.page.keyboard.press('Escape');
+        if (attempt === QUICK_INPUT_ATTEMPTS) {
+          throw error;
+        }
+      }
+    }
+    await this.editor.locator('.view-lines').waitFor({ timeout: UI_TIMEOUT_MS });
+  }
+
   /** The page of the visible webview: VS Code nests it two iframes deep. */
   webview(): FrameLocator {
     return this.page.frameLocator('iframe.webview.ready >> visible=true').frameLocator('iframe#active-frame');
