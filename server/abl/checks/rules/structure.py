@@ -9,7 +9,8 @@ and reports:
 - `INVALID_VALUE`: a one-line value outside the key's allowed words, or of the wrong kind
   (a word where a number or `true`/`false` is expected, a plain value where a block is);
 - `SYNTAX_ERROR`: a line the catalogue says must be `key: value` that is not (`order_id`
-  directly under a block of named entries), and a condition that cannot be parsed.
+  directly under a block of named entries), a line nested under an item of a list of one-line
+  values (`LIMITATIONS`), which nothing reads, and a condition that cannot be parsed.
 
 The catalogue decides everything: which keys a block takes, their value kinds and allowed
 words, and which values belong to another code (a key with a silent `fallback` or an
@@ -57,6 +58,8 @@ _KEYED_BLOCKS = frozenset({V.MAP, V.BLOCK})
 _TEXT_LINES = frozenset(
     {V.ASSIGNMENTS, V.SIGNATURES, V.STRING, V.TEXT, V.TEMPLATE, V.CONDITION, V.ANY, V.LIST, V.ACTION, V.NAME}
 )
+# Kinds whose lines are read as written, so a list that may also be one of them holds any line.
+_LINES_AS_WRITTEN = frozenset({V.STRING, V.TEXT, V.TEMPLATE, V.ANY, V.ASSIGNMENTS})
 _INT = re.compile(r"[+-]?\d+")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _BOOLS = ("true", "false")
@@ -127,6 +130,13 @@ class _Walk:
         if not key.children and key.entry is None and not key.free_keys:
             if shapes & (_KEYED_BLOCKS | {V.LIST_OF_BLOCKS}) and not key.open and V.ANY not in shapes:
                 self._free_form(key, node.children)
+            elif (
+                V.LIST in shapes
+                and key.item_kind not in (None, V.ANY)
+                and not key.open
+                and not shapes & _LINES_AS_WRITTEN
+            ):
+                self._plain_items(key, node.children)
             return  # a map of free-form names, an open block, or a plain value
         if self._map_written_as_block(key, node):
             return  # a block of the author's own names, read as the key's map form
@@ -209,6 +219,23 @@ class _Walk:
         for child in children:
             if child.is_text:
                 self.text(key, child)
+
+    def _plain_items(self, key: Key, children: list[Node]) -> None:
+        """A list of one-line values (`LIMITATIONS`, `CAPABILITIES`) holds `- value` items and
+        nothing else: a key written among them, or a line nested under an item, is read by
+        nothing."""
+        for child in children:
+            if child.is_entry:
+                self._unknown_key(key, child)
+            elif child.is_item:
+                content = child.content
+                nested = [*content.children, *child.children[1:]] if content is not None else child.children
+                for line in nested:
+                    self._syntax(
+                        line.head_range,
+                        f"this line is nested under a `{key.name}` item, which is one value, so nothing "
+                        f"reads it; write it as an item of its own (`- ...`) at the column of the others",
+                    )
 
     def entry(self, block: Key, node: Node, seen: dict[object, Node]) -> None:
         # Directly under a block that may also be a list, only the block's own keys belong.
