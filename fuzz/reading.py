@@ -5,12 +5,15 @@ the readers themselves: a file is read twice, by the lowering (the model) and by
 walk of `abl.checks.rules.structure` (which reads the sections the model leaves to the platform,
 key by key against the keyword catalogue), with every node traced, recording each node whose
 kind, key or value a reader asked (every reader of the tree asks one of them before it reads a
-line). A line is read when a node on it was looked at, or when it lies under a line the
-catalogue walk looked at without looking at any line under it: the walk took them whole as
-that line's value (an open block, a map of the author's own names, a list of strings, a key
-the catalogue marks as ignored) or reported the line. Comments and blank lines are trivia, not
-lines. Every other line must carry a diagnostic, or lie under a line whose diagnostic says
-that everything under it is ignored (`UNKNOWN_KEY`...).
+line). A line is read when a node on it was looked at, or when it lies in a block the catalogue
+walk takes whole: an open block (the catalogue checks the keys it knows and passes the rest on,
+as `TESTS` and other keys the catalogue marks as ignored), or a block it goes into with a key
+that takes its lines as written (text, a map of the author's own names) and looks at none of
+them. A list of strings is no such block: a line nested under one of its items is read by
+nothing. Comments and blank lines are trivia, not lines. Every other line must carry a
+diagnostic, or lie under a line whose diagnostic says that everything under it is ignored
+(`UNKNOWN_KEY`...). A reader that asks a line's kind to pass it by counts as looking at it: the
+check cannot tell a line skipped from a line read once its kind was asked.
 
 Under a value the lowering read, `KEY_UNDER_VALUE` is held exactly: a line the lowering never
 looked at is reported by it, and a line it reports was not looked at by the lowering (the
@@ -30,6 +33,8 @@ from abl.checks.rules import structure
 from abl.diagnostics import Diagnostic
 from abl.model.lower import lower
 from abl.model.nesting import holds_value
+from abl.schema.types import Key
+from abl.schema.types import ValueKind as V
 from abl.syntax.cst import Node, NodeKind
 from abl.text import Range
 from abl.workspace import Project
@@ -104,16 +109,29 @@ class _Traced(Node):
 class Reading:
     lowered: set[int]  # the nodes the lowering looked at
     walked: set[int]  # the nodes the catalogue walk looked at
+    whole: set[int]  # the blocks the catalogue walk took whole as their key's value
 
     @property
     def seen(self) -> set[int]:
         return self.lowered | self.walked
 
-    def taken_whole(self, node: Node) -> bool:
-        """The catalogue walk looked at `node` and at none of the lines under it: it took them
-        as the line's value (an open block, a list of strings, text, a key the catalogue marks
-        as ignored), or reported the line."""
-        return id(node) in self.walked and not any(id(child) in self.seen for child in node.children)
+
+# A block of these kinds holds its lines as written (text, a condition, an open block); a list
+# of strings does not: each item is one string, and a line nested under an item is no part of it.
+_TAKES_LINES_AS_WRITTEN = frozenset({V.TEXT, V.STRING, V.TEMPLATE, V.CONDITION, V.ACTION, V.ANY})
+
+
+def _open(key: Key) -> bool:
+    """An open block: the catalogue checks the keys it knows and passes on every other line."""
+    return key.open or V.ANY in structure.kinds(key) or key.ignored is not None
+
+
+def _takes_lines_whole(key: Key) -> bool:
+    shapes = structure.kinds(key)
+    if _open(key) or shapes & _TAKES_LINES_AS_WRITTEN:
+        return True
+    # A map of the author's own names (`mapping:` of a tool's return fields).
+    return not key.children and key.entry is None and not key.free_keys and bool(shapes & {V.MAP, V.BLOCK})
 
 
 @contextmanager
@@ -128,6 +146,38 @@ def _traced(nodes: list[Node]) -> Iterator[None]:
             node.__class__ = Node
 
 
+@contextmanager
+def _recording_whole(whole: set[int]) -> Iterator[None]:
+    """Records each block the catalogue walk takes whole: an open block, one it goes into with a
+    key that takes its lines as written and looks at none of them, and an entry of an open block
+    it accepts without going into it."""
+    inside, entry = structure._Walk.inside, structure._Walk.entry
+    entered: set[int] = set()
+
+    def recorded_inside(walk: structure._Walk, key: Key, node: Node) -> None:
+        entered.add(id(node))
+        inside(walk, key, node)
+        if _open(key) or (_takes_lines_whole(key) and not any(id(line) in _Traced.seen for line in _under(node))):
+            whole.add(id(node))
+
+    def recorded_entry(walk: structure._Walk, block: Key, node: Node, seen: dict[object, Node]) -> None:
+        entry(walk, block, node, seen)
+        if id(node) not in entered and _takes_lines_whole(block):
+            whole.add(id(node))
+
+    structure._Walk.inside = recorded_inside  # type: ignore[method-assign]
+    structure._Walk.entry = recorded_entry  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        structure._Walk.inside, structure._Walk.entry = inside, entry  # type: ignore[method-assign]
+
+
+def _under(node: Node) -> Iterator[Node]:
+    for child in node.children:
+        yield from child.walk()
+
+
 def looked_at_by_readers(project: Project, path: str) -> Reading:
     """What the lowering and the catalogue walk looked at in `path` of `project`."""
     document = project.documents[path]
@@ -136,15 +186,16 @@ def looked_at_by_readers(project: Project, path: str) -> Reading:
     with _traced(nodes):
         lower(document.source, path)
         lowered = _Traced.seen
-    with _traced(nodes):
+    whole: set[int] = set()
+    with _traced(nodes), _recording_whole(whole):
         check = Check(project, document, None, [])
         for block in placed:
             structure.section_structure(check, block)
         walked = _Traced.seen
     # A section the catalogue marks as ignored (`TESTS`) is looked up and left unwalked: the
-    # catalogue took it whole, as it takes an ignored key inside a section.
-    walked.update(id(block.node) for block in placed if block.match is not None and block.match.section.key.ignored)
-    return Reading(lowered, walked)
+    # platform accepts it whole and drops it, as the catalogue says.
+    whole.update(id(block.node) for block in placed if block.match is not None and block.match.section.key.ignored)
+    return Reading(lowered, walked, whole)
 
 
 def unread_lines_unreported(project: Project, path: str, diagnostics: list[Diagnostic]) -> list[str]:
@@ -170,12 +221,12 @@ def _unread_anywhere(project: Project, path: str, reading: Reading, diagnostics:
             line = text[node.row].strip() if node.row < len(text) else ""
             problems.append(f"line {node.row + 1}: `{line}` is read by nothing and no diagnostic says so")
         excused = (
-            excused or reading.taken_whole(node) or bool(covered.get(node.row, set()) & IGNORED_WITH_WHAT_IS_UNDER)
+            excused or id(node) in reading.whole or bool(covered.get(node.row, set()) & IGNORED_WITH_WHAT_IS_UNDER)
         )
         rest = node.children[1:] if node.is_item and node.content is not None else node.children
         if node.is_item and node.content is not None:
             content = node.content
-            excused = excused or reading.taken_whole(content)
+            excused = excused or id(content) in reading.whole
             rest = [*content.children, *rest]
         stack.extend((child, excused) for child in reversed(rest))
     return problems
