@@ -10,7 +10,8 @@ and reports:
   (a word where a number or `true`/`false` is expected, a plain value where a block is);
 - `SYNTAX_ERROR`: a line the catalogue says must be `key: value` that is not (`order_id`
   directly under a block of named entries), a line nested under an item of a list of one-line
-  values (`LIMITATIONS`), which nothing reads, and a condition that cannot be parsed.
+  values (`LIMITATIONS`) and a plain text line among a tool's properties, which nothing reads,
+  and a condition that cannot be parsed.
 
 The catalogue decides everything: which keys a block takes, their value kinds and allowed
 words, and which values belong to another code (a key with a silent `fallback` or an
@@ -298,9 +299,13 @@ class _Walk:
 
     def text(self, block: Key, node: Node, in_item: bool = False) -> None:
         shapes = kinds(block)
-        if shapes & _TEXT_LINES or block.open:
+        if shapes & _TEXT_LINES:
             return
+        if block.open and not (shapes <= _KEYED_BLOCKS and block.report_near_misses):
+            return  # an open block passes its lines on; one with documented keys takes keys only
         word = node.value.strip()
+        if word.startswith("->"):
+            return  # a tool's return type continued on the line below its signature
         if in_item and re.fullmatch(r"[\w.$-]+", word):
             # A half-typed property of one item (`WHE` under a route).
             guess = lookup.suggest_child(block, word)
@@ -313,7 +318,8 @@ class _Walk:
                 f"expected `{word}:` (a `{block.name}` entry is `name:` followed by its value); is the `:` missing?"
             )
         else:
-            message = f"`{block.name}` takes `name: value` lines, found `{clipped(word)}`"
+            owner = _owner(block)
+            message = f"{owner[:1].upper()}{owner[1:]} takes `name: value` lines, found `{clipped(word)}`"
         self._syntax(node.value_range, message)
 
     def signatures(self, key: Key, node: Node) -> None:
@@ -395,13 +401,7 @@ class _Walk:
 
     def _unknown_key(self, block: Key, node: Node) -> None:
         suggestion = lookup.suggest_child(block, node.key)
-        # `<field>`, `<tool>`: say what the block is rather than print the placeholder.
-        if block.name.startswith("<"):
-            what = block.name[1:-1].replace("_", " ")
-            owner = ("an " if what[:1] in "aeiou" else "a ") + what
-        else:
-            owner = f"`{block.name}`"
-        message = f"`{node.key}` is not a key of {owner}, so it is ignored with everything under it"
+        message = f"`{node.key}` is not a key of {_owner(block)}, so it is ignored with everything under it"
         found: tuple[Fix, ...] = ()
         if suggestion is not None:
             message += f"; did you mean `{suggestion}`?"
@@ -440,6 +440,14 @@ class _Walk:
 
     def _syntax(self, range: Range, message: str) -> None:
         self.check.report("SYNTAX_ERROR", message, range)
+
+
+def _owner(block: Key) -> str:
+    """`LIMITATIONS` in backquotes; for `<field>`, `<tool>`, what the block is ("a tool")."""
+    if block.name.startswith("<"):
+        what = block.name[1:-1].replace("_", " ")
+        return ("an " if what[:1] in "aeiou" else "a ") + what
+    return f"`{block.name}`"
 
 
 def _keyword_phrase(block: Key, text: str) -> bool:
