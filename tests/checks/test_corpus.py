@@ -143,3 +143,13 @@ def test_every_line_is_read_or_reported(path: Path) -> None:
     assert _unread_unreported(data) == []
     nested = nest_under_every_value(data, first_kind=CORPUS_FILES.index(path) * 7)
     assert _unread_unreported(nested) == []
+
+
+FIXTURES = sorted((Path(__file__).resolve().parent / "cases").glob("*.abl"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_every_line_of_a_rule_fixture_is_read_or_reported(path: Path) -> None:
+    """The rules' fixtures hold the mistakes one at a time (a key among a list's strings, text
+    under a tool signature, a section written twice...): there too, no line is dropped unsaid."""
+    assert _unread_unreported(path.read_bytes()) == []
