@@ -10,8 +10,9 @@ and reports:
   (a word where a number or `true`/`false` is expected, a plain value where a block is);
 - `SYNTAX_ERROR`: a line the catalogue says must be `key: value` that is not (`order_id`
   directly under a block of named entries), a line nested under an item of a list of one-line
-  values (`LIMITATIONS`) and a plain text line among a tool's properties, which nothing reads,
-  and a condition that cannot be parsed.
+  values (`LIMITATIONS`) or under a bare name (`- order_id`, an intent without a description)
+  and a plain text line among a tool's properties, which nothing reads, and a condition that
+  cannot be parsed.
 
 The catalogue decides everything: which keys a block takes, their value kinds and allowed
 words, and which values belong to another code (a key with a silent `fallback` or an
@@ -60,7 +61,7 @@ _TEXT_LINES = frozenset(
     {V.ASSIGNMENTS, V.SIGNATURES, V.STRING, V.TEXT, V.TEMPLATE, V.CONDITION, V.ANY, V.LIST, V.ACTION, V.NAME}
 )
 # Kinds whose lines are read as written, so a list that may also be one of them holds any line.
-_LINES_AS_WRITTEN = frozenset({V.STRING, V.TEXT, V.TEMPLATE, V.ANY, V.ASSIGNMENTS})
+_LINES_AS_WRITTEN = frozenset({V.STRING, V.TEXT, V.TEMPLATE, V.ANY, V.ASSIGNMENTS, V.CONDITION, V.ACTION})
 _INT = re.compile(r"[+-]?\d+")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _BOOLS = ("true", "false")
@@ -131,12 +132,7 @@ class _Walk:
         if not key.children and key.entry is None and not key.free_keys:
             if shapes & (_KEYED_BLOCKS | {V.LIST_OF_BLOCKS}) and not key.open and V.ANY not in shapes:
                 self._free_form(key, node.children)
-            elif (
-                V.LIST in shapes
-                and key.item_kind not in (None, V.ANY)
-                and not key.open
-                and not shapes & _LINES_AS_WRITTEN
-            ):
+            elif V.LIST in shapes and key.item_kind is not V.ANY and not key.open and not shapes & _LINES_AS_WRITTEN:
                 self._plain_items(key, node.children)
             return  # a map of free-form names, an open block, or a plain value
         if self._map_written_as_block(key, node):
@@ -221,6 +217,19 @@ class _Walk:
             if child.is_text:
                 self.text(key, child)
 
+    def _nested_under_value(self, block: Key, node: Node, what: str = "") -> None:
+        """A text line read as one value of `block` (a bare name, a list value): the lines nested
+        under it are part of nothing, unless the block takes its lines as written."""
+        if block.open or kinds(block) & _LINES_AS_WRITTEN:
+            return
+        what = what or f"one value of {_owner(block)}"
+        for line in node.children:
+            self._syntax(
+                line.head_range,
+                f"this line is nested under `{clipped(node.value.strip())}`, {what}, so nothing reads it; "
+                "write it at the column where it belongs",
+            )
+
     def _plain_items(self, key: Key, children: list[Node]) -> None:
         """A list of one-line values (`LIMITATIONS`, `CAPABILITIES`) holds `- value` items and
         nothing else: a key written among them, or a line nested under an item, is read by
@@ -273,6 +282,8 @@ class _Walk:
         if content is not None:
             if content.is_entry:
                 self.entry(block, content, seen)
+            elif content.is_text and block.item_head is not None:
+                self._nested_under_value(block, content, "the name this item declares")  # `- order_id`
             elif (
                 content.is_text
                 and block.item_head is None
@@ -300,6 +311,7 @@ class _Walk:
     def text(self, block: Key, node: Node, in_item: bool = False) -> None:
         shapes = kinds(block)
         if shapes & _TEXT_LINES:
+            self._nested_under_value(block, node)
             return
         if block.open and not (shapes <= _KEYED_BLOCKS and block.report_near_misses):
             return  # an open block passes its lines on; one with documented keys takes keys only
