@@ -225,7 +225,7 @@ class _Walk:
         what = what or f"one value of {_owner(block)}"
         for line in node.children:
             self._syntax(
-                line.head_range,
+                (line.content or line).head_range,
                 f"this line is nested under `{clipped(node.value.strip())}`, {what}, so nothing reads it; "
                 "write it at the column where it belongs",
             )
@@ -238,14 +238,20 @@ class _Walk:
             if child.is_entry:
                 self._unknown_key(key, child)
             elif child.is_item:
-                content = child.content
-                nested = [*content.children, *child.children[1:]] if content is not None else child.children
-                for line in nested:
-                    self._syntax(
-                        line.head_range,
-                        f"this line is nested under a `{key.name}` item, which is one value, so nothing "
-                        f"reads it; write it as an item of its own (`- ...`) at the column of the others",
-                    )
+                self._under_list_value(key, child)
+
+    def _under_list_value(self, key: Key, item: Node) -> None:
+        """An item of a list of values is one value: the lines nested under it are read by nothing."""
+        if key.open or kinds(key) & _LINES_AS_WRITTEN:
+            return
+        content = item.content
+        nested = [*content.children, *item.children[1:]] if content is not None else item.children
+        for line in nested:
+            self._syntax(
+                (line.content or line).head_range,
+                f"this line is nested under an item of {_owner(key)}, which is one value, so nothing "
+                f"reads it; write it as an item of its own (`- ...`) at the column of the others",
+            )
 
     def entry(self, block: Key, node: Node, seen: dict[object, Node]) -> None:
         # Directly under a block that may also be a list, only the block's own keys belong.
@@ -275,6 +281,8 @@ class _Walk:
         if V.LIST_OF_BLOCKS not in shapes:
             if shapes <= _KEYED_BLOCKS and not block.open:
                 self._syntax(node.head_range, f"`{block.name}` takes `name: value` lines here, not a list item")
+            else:
+                self._under_list_value(block, node)
             return
         seen: dict[object, Node] = {}
         content = node.content
