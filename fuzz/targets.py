@@ -6,7 +6,8 @@ hold; any other exception is a crash. The invariants are the documented ones:
 - `parse`: never raises; `to_text()` gives the input back; every diagnostic lies in the text.
 - `lower`: never raises (lowering is total).
 - `check`: every rule runs (`strict_rules`: a rule's exception is a crash, not `RULE_FAILED`);
-  every diagnostic and every fix edit lies inside its file; every line under a value the
+  every diagnostic and every fix edit lies inside its file; every line is looked at by the
+  lowering or the catalogue walk or covered by a diagnostic, and every line under a value the
   lowering reads is read or reported by `KEY_UNDER_VALUE`, never both (`fuzz.reading`).
 - `fix`: `--fix` never raises; the fixed project reports nothing new (no code more often than
   before, the fixed diagnostics aside), a second `--fix` changes nothing, and no diagnostic
@@ -206,8 +207,8 @@ def target_check(files: Files) -> None:
     project = load(files)
     results = check_project(project, STRICT)
     _diagnostics_inside(project, results)
-    for path, document in project.documents.items():
-        broken = unread_lines_unreported(document.source, path, results[path])
+    for path in project.documents:
+        broken = unread_lines_unreported(project, path, results[path])
         if broken:
             raise Broken(f"{path}: {broken[0]}")
 

@@ -9,7 +9,10 @@ and reports:
 - `INVALID_VALUE`: a one-line value outside the key's allowed words, or of the wrong kind
   (a word where a number or `true`/`false` is expected, a plain value where a block is);
 - `SYNTAX_ERROR`: a line the catalogue says must be `key: value` that is not (`order_id`
-  directly under a block of named entries), and a condition that cannot be parsed.
+  directly under a block of named entries), a line nested under an item of a list of one-line
+  values (`LIMITATIONS`) or under a bare name (`- order_id`, an intent without a description)
+  and a plain text line among a tool's properties, which nothing reads, and a condition that
+  cannot be parsed.
 
 The catalogue decides everything: which keys a block takes, their value kinds and allowed
 words, and which values belong to another code (a key with a silent `fallback` or an
@@ -57,6 +60,8 @@ _KEYED_BLOCKS = frozenset({V.MAP, V.BLOCK})
 _TEXT_LINES = frozenset(
     {V.ASSIGNMENTS, V.SIGNATURES, V.STRING, V.TEXT, V.TEMPLATE, V.CONDITION, V.ANY, V.LIST, V.ACTION, V.NAME}
 )
+# Kinds whose lines are read as written, so a list that may also be one of them holds any line.
+_LINES_AS_WRITTEN = frozenset({V.STRING, V.TEXT, V.TEMPLATE, V.ANY, V.ASSIGNMENTS, V.CONDITION, V.ACTION})
 _INT = re.compile(r"[+-]?\d+")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _BOOLS = ("true", "false")
@@ -127,6 +132,8 @@ class _Walk:
         if not key.children and key.entry is None and not key.free_keys:
             if shapes & (_KEYED_BLOCKS | {V.LIST_OF_BLOCKS}) and not key.open and V.ANY not in shapes:
                 self._free_form(key, node.children)
+            elif V.LIST in shapes and key.item_kind is not V.ANY and not key.open and not shapes & _LINES_AS_WRITTEN:
+                self._plain_items(key, node.children)
             return  # a map of free-form names, an open block, or a plain value
         if self._map_written_as_block(key, node):
             return  # a block of the author's own names, read as the key's map form
@@ -210,6 +217,42 @@ class _Walk:
             if child.is_text:
                 self.text(key, child)
 
+    def _nested_under_value(self, block: Key, node: Node, what: str = "") -> None:
+        """A text line read as one value of `block` (a bare name, a list value): the lines nested
+        under it are part of nothing, unless the block takes its lines as written."""
+        if block.open or kinds(block) & _LINES_AS_WRITTEN:
+            return
+        what = what or f"one value of {_owner(block)}"
+        for line in node.children:
+            self._syntax(
+                (line.content or line).head_range,
+                f"this line is nested under `{clipped(node.value.strip())}`, {what}, so nothing reads it; "
+                "write it at the column where it belongs",
+            )
+
+    def _plain_items(self, key: Key, children: list[Node]) -> None:
+        """A list of one-line values (`LIMITATIONS`, `CAPABILITIES`) holds `- value` items and
+        nothing else: a key written among them, or a line nested under an item, is read by
+        nothing."""
+        for child in children:
+            if child.is_entry:
+                self._unknown_key(key, child)
+            elif child.is_item:
+                self._under_list_value(key, child)
+
+    def _under_list_value(self, key: Key, item: Node) -> None:
+        """An item of a list of values is one value: the lines nested under it are read by nothing."""
+        if key.open or kinds(key) & _LINES_AS_WRITTEN:
+            return
+        content = item.content
+        nested = [*content.children, *item.children[1:]] if content is not None else item.children
+        for line in nested:
+            self._syntax(
+                (line.content or line).head_range,
+                f"this line is nested under an item of {_owner(key)}, which is one value, so nothing "
+                f"reads it; write it as an item of its own (`- ...`) at the column of the others",
+            )
+
     def entry(self, block: Key, node: Node, seen: dict[object, Node]) -> None:
         # Directly under a block that may also be a list, only the block's own keys belong.
         match = lookup.child(block, node.key, items=False)
@@ -238,6 +281,8 @@ class _Walk:
         if V.LIST_OF_BLOCKS not in shapes:
             if shapes <= _KEYED_BLOCKS and not block.open:
                 self._syntax(node.head_range, f"`{block.name}` takes `name: value` lines here, not a list item")
+            else:
+                self._under_list_value(block, node)
             return
         seen: dict[object, Node] = {}
         content = node.content
@@ -245,6 +290,8 @@ class _Walk:
         if content is not None:
             if content.is_entry:
                 self.entry(block, content, seen)
+            elif content.is_text and block.item_head is not None:
+                self._nested_under_value(block, content, "the name this item declares")  # `- order_id`
             elif (
                 content.is_text
                 and block.item_head is None
@@ -271,9 +318,14 @@ class _Walk:
 
     def text(self, block: Key, node: Node, in_item: bool = False) -> None:
         shapes = kinds(block)
-        if shapes & _TEXT_LINES or block.open:
+        if shapes & _TEXT_LINES:
+            self._nested_under_value(block, node)
             return
+        if block.open and not (shapes <= _KEYED_BLOCKS and block.report_near_misses):
+            return  # an open block passes its lines on; one with documented keys takes keys only
         word = node.value.strip()
+        if word.startswith("->"):
+            return  # a tool's return type continued on the line below its signature
         if in_item and re.fullmatch(r"[\w.$-]+", word):
             # A half-typed property of one item (`WHE` under a route).
             guess = lookup.suggest_child(block, word)
@@ -286,7 +338,8 @@ class _Walk:
                 f"expected `{word}:` (a `{block.name}` entry is `name:` followed by its value); is the `:` missing?"
             )
         else:
-            message = f"`{block.name}` takes `name: value` lines, found `{clipped(word)}`"
+            owner = _owner(block)
+            message = f"{owner[:1].upper()}{owner[1:]} takes `name: value` lines, found `{clipped(word)}`"
         self._syntax(node.value_range, message)
 
     def signatures(self, key: Key, node: Node) -> None:
@@ -368,13 +421,7 @@ class _Walk:
 
     def _unknown_key(self, block: Key, node: Node) -> None:
         suggestion = lookup.suggest_child(block, node.key)
-        # `<field>`, `<tool>`: say what the block is rather than print the placeholder.
-        if block.name.startswith("<"):
-            what = block.name[1:-1].replace("_", " ")
-            owner = ("an " if what[:1] in "aeiou" else "a ") + what
-        else:
-            owner = f"`{block.name}`"
-        message = f"`{node.key}` is not a key of {owner}, so it is ignored with everything under it"
+        message = f"`{node.key}` is not a key of {_owner(block)}, so it is ignored with everything under it"
         found: tuple[Fix, ...] = ()
         if suggestion is not None:
             message += f"; did you mean `{suggestion}`?"
@@ -413,6 +460,14 @@ class _Walk:
 
     def _syntax(self, range: Range, message: str) -> None:
         self.check.report("SYNTAX_ERROR", message, range)
+
+
+def _owner(block: Key) -> str:
+    """`LIMITATIONS` in backquotes; for `<field>`, `<tool>`, what the block is ("a tool")."""
+    if block.name.startswith("<"):
+        what = block.name[1:-1].replace("_", " ")
+        return ("an " if what[:1] in "aeiou" else "a ") + what
+    return f"`{block.name}`"
 
 
 def _keyword_phrase(block: Key, text: str) -> bool:
