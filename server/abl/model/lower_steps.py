@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from abl.model.nesting import read_children, read_walk
 from abl.model.steps import (
     ACTION_WORDS,
+    DETERMINISTIC_STEP_KEYS,
     FLOW_SETTINGS,
     STEP_KEYS_NOT_RUN,
     Action,
@@ -197,6 +198,9 @@ class StepReader:
             max_turns=_integer(self.low.scalar(find("MAX_TURNS"))),
             then=self.transition(self.low.scalar(find("THEN") or find("GOTO") or find("TRANSITION"))),
             not_run=tuple(Name(e.key, e.key_range) for e in props if e.is_entry and e.key.upper() in STEP_KEYS_NOT_RUN),
+            deterministic_keys=tuple(
+                Name(e.key, e.key_range) for e in props if e.is_entry and e.key.upper() in DETERMINISTIC_STEP_KEYS
+            ),
         )
 
     def step_actions(self, props: list[Node]) -> Iterator[Action]:
