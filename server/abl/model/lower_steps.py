@@ -16,6 +16,7 @@ from abl.model.steps import (
     ACTION_WORDS,
     DETERMINISTIC_STEP_KEYS,
     FLOW_SETTINGS,
+    REASONING_STEP_KEYS,
     STEP_KEYS_NOT_RUN,
     Action,
     ActionHandler,
@@ -200,6 +201,9 @@ class StepReader:
             not_run=tuple(Name(e.key, e.key_range) for e in props if e.is_entry and e.key.upper() in STEP_KEYS_NOT_RUN),
             deterministic_keys=tuple(
                 Name(e.key, e.key_range) for e in props if e.is_entry and e.key.upper() in DETERMINISTIC_STEP_KEYS
+            ),
+            reasoning_keys=tuple(
+                Name(e.key, e.key_range) for e in props if e.is_entry and e.key.upper() in REASONING_STEP_KEYS
             ),
         )
 

@@ -53,6 +53,10 @@ DETERMINISTIC_STEP_KEYS = frozenset(
     }
 )
 
+# Step keys only a `REASONING: true` step reads: a deterministic step runs its actions and never
+# hands the message to the model (ABL-REFERENCE.md, FLOW step properties: "should not" carry them).
+REASONING_STEP_KEYS = frozenset({"GOAL", "BEHAVIOR", "AVAILABLE_TOOLS", "EXIT_WHEN", "MAX_TURNS"})
+
 # Words that end or leave a step instead of naming one (any case).
 ACTION_WORDS = frozenset(
     {
@@ -273,6 +277,7 @@ class FlowStep:
     then: Transition | None = None  # THEN, GOTO or TRANSITION
     not_run: tuple[Name, ...] = ()  # keys written in the step that the runtime does not run
     deterministic_keys: tuple[Name, ...] = ()  # keys written that only a `REASONING: false` step runs
+    reasoning_keys: tuple[Name, ...] = ()  # keys written that only a `REASONING: true` step reads
 
     @property
     def is_reasoning(self) -> bool:

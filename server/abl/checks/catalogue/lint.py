@@ -970,7 +970,50 @@ REASONING_STEP_KEY_IGNORED = Code(
     ),
     fix_safety=FixSafety.NONE,
     runtime="The key and everything under it are ignored; the model drives the step as if it were not there.",
-    see_also=("MISSING_REASONING",),
+    see_also=("DETERMINISTIC_STEP_KEY_IGNORED", "MISSING_REASONING"),
+)
+
+
+_LOOKUP_FLOW = """
+    AGENT: Order_Lookup_Flow
+    GOAL: "Tell the customer where their order is"
+
+    FLOW:
+      entry_point: ask_order
+      ask_order:
+        REASONING: false
+        GATHER:
+          - order_id: required
+            prompt: "What is your order number?"
+{extra}        THEN: COMPLETE
+    """
+
+DETERMINISTIC_STEP_KEY_IGNORED = Code(
+    code="DETERMINISTIC_STEP_KEY_IGNORED",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Reasoning key on a deterministic step is ignored",
+    summary=(
+        "A `REASONING: false` FLOW step carries a key only a `REASONING: true` step reads "
+        "(`GOAL`, `BEHAVIOR`, `AVAILABLE_TOOLS`, `EXIT_WHEN`, `MAX_TURNS`)."
+    ),
+    explanation=(
+        "A deterministic step runs its actions in order and never hands the message to the model. "
+        "The keys that steer the model (`GOAL`, `BEHAVIOR`, `AVAILABLE_TOOLS`) and those that end "
+        "a reasoning step (`EXIT_WHEN`, `MAX_TURNS`) are accepted there and do nothing: the "
+        "reference says a deterministic step should not carry them. An `EXIT_WHEN` written to "
+        "leave the step early never does; the step leaves when its actions are done.\n\n"
+        "Remove the key, or put the work that needs the model in a `REASONING: true` step of its own."
+    ),
+    bad_example=project(_LOOKUP_FLOW.format(extra="        EXIT_WHEN: order_id IS SET\n")),
+    good_example=project(_LOOKUP_FLOW.format(extra="")),
+    fix=(
+        "No quick fix: removing the key drops what the author meant the step to do, and making "
+        "the step a reasoning one changes who answers the customer; only the author can choose."
+    ),
+    fix_safety=FixSafety.NONE,
+    runtime="The key is ignored; the step runs its actions as if it were not there.",
+    see_also=("REASONING_STEP_KEY_IGNORED", "MISSING_REASONING"),
 )
 
 
@@ -998,4 +1041,5 @@ CODES: tuple[Code, ...] = (
     RETURN_TARGET_NOT_WRITABLE,
     PATTERN_BACKTRACKS,
     REASONING_STEP_KEY_IGNORED,
+    DETERMINISTIC_STEP_KEY_IGNORED,
 )

@@ -11,19 +11,22 @@ Looks at the step blocks of each agent's `FLOW` (including steps written at colu
   are left alone: they take only action words;
 - `REASONING_STEP_KEY_IGNORED`: a `REASONING: true` step carries a key only a deterministic
   step runs (`GATHER`, `RESPOND`, `CALL`, `SET`, `ON_INPUT`, ...): the model drives the step and
-  the runtime never reads it.
+  the runtime never reads it;
+- `DETERMINISTIC_STEP_KEY_IGNORED`: a `REASONING: false` step carries a key only a reasoning
+  step reads (`GOAL`, `BEHAVIOR`, `AVAILABLE_TOOLS`, `EXIT_WHEN`, `MAX_TURNS`).
 
-All three read the lowered flow (`abl.model.steps`), the same objects the runtime runs.
+All four read the lowered flow (`abl.model.steps`), the same objects the runtime runs.
 
 ## Why is this bad?
 The validator rejects the first two: a step has no default execution mode, and a transition to a
-step that does not exist is an undefined step reference. The third is accepted and does nothing:
-a `GATHER` there never asks, and the flow goes on with its fields empty.
+step that does not exist is an undefined step reference. The last two are accepted and do
+nothing: a `GATHER` on a reasoning step never asks, and the flow goes on with its fields empty;
+an `EXIT_WHEN` on a deterministic step never ends it.
 
 ## Fix safety
-`REASONING_STEP_KEY_IGNORED` has no fix: whether the work belongs in a deterministic step of its
-own, or the step should not be a reasoning step, is the author's call. The other two fixes change
-what runs (who drives the step, where the flow goes): unsafe.
+`REASONING_STEP_KEY_IGNORED` and `DETERMINISTIC_STEP_KEY_IGNORED` have no fix: whether the key
+belongs in a step of the other kind, or the step should change kind, is the author's call. The
+other two fixes change what runs (who drives the step, where the flow goes): unsafe.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from abl.checks.handoff_text import newline_of, quoted_list
 from abl.diagnostics import Fix
 from abl.model import Agent
 from abl.model.steps import FlowStep
-from abl.model.types import AgentKind
+from abl.model.types import AgentKind, read_flag
 from abl.suggest import did_you_mean_name
 from abl.syntax.scanner import TAB_WIDTH
 from abl.text import Position
@@ -111,6 +114,24 @@ def reasoning_step_key_ignored(check: Check, agent: Agent) -> None:
                 f"`{key.text}` in reasoning step `{step.name.text}` is ignored: only a `REASONING: false` "
                 f"step runs it, and this one is driven by the model, so {effect}; move it to a "
                 "`REASONING: false` step before or after this one",
+                key.range,
+            )
+
+
+@agent_rule("DETERMINISTIC_STEP_KEY_IGNORED")
+def deterministic_step_key_ignored(check: Check, agent: Agent) -> None:
+    if not _runs_steps(agent):
+        return
+    assert agent.flow is not None
+    for step in agent.flow.written:
+        if read_flag(step.reasoning) is not False:
+            continue  # a reasoning step reads them; a step without REASONING has MISSING_REASONING
+        for key in step.reasoning_keys:
+            check.report(
+                "DETERMINISTIC_STEP_KEY_IGNORED",
+                f"`{key.text}` in step `{step.name.text}` is ignored: only a `REASONING: true` step reads it, "
+                "and this one runs its actions in order without the model; make it a reasoning step of "
+                "its own, or remove the key",
                 key.range,
             )
 
