@@ -116,6 +116,10 @@ LINT_CODES = {
     "RETURN_TARGET_NOT_WRITABLE": W,
     # An author's pattern that backtracks for ever on what a customer types.
     "PATTERN_BACKTRACKS": W,
+    # A deterministic action on a reasoning FLOW step, which never runs it (spec 3.8).
+    "REASONING_STEP_KEY_IGNORED": W,
+    # A reasoning key on a deterministic step, which never reads it (reference 3.9).
+    "DETERMINISTIC_STEP_KEY_IGNORED": W,
 }
 
 # Suppression comments that hide nothing or cannot be read.

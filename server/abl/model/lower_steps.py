@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 from abl.model.nesting import read_children, read_walk
 from abl.model.steps import (
     ACTION_WORDS,
+    DETERMINISTIC_STEP_KEYS,
     FLOW_SETTINGS,
+    REASONING_STEP_KEYS,
     STEP_KEYS_NOT_RUN,
     Action,
     ActionHandler,
@@ -197,6 +199,12 @@ class StepReader:
             max_turns=_integer(self.low.scalar(find("MAX_TURNS"))),
             then=self.transition(self.low.scalar(find("THEN") or find("GOTO") or find("TRANSITION"))),
             not_run=tuple(Name(e.key, e.key_range) for e in props if e.is_entry and e.key.upper() in STEP_KEYS_NOT_RUN),
+            deterministic_keys=tuple(
+                Name(e.key, e.key_range) for e in props if e.is_entry and e.key.upper() in DETERMINISTIC_STEP_KEYS
+            ),
+            reasoning_keys=tuple(
+                Name(e.key, e.key_range) for e in props if e.is_entry and e.key.upper() in REASONING_STEP_KEYS
+            ),
         )
 
     def step_actions(self, props: list[Node]) -> Iterator[Action]:

@@ -25,6 +25,38 @@ FLOW_SETTINGS = frozenset({"entry_point", "steps", "global_digressions"})
 # keypad, a telephony route) or that the runtime does not enforce; a step with one says so.
 STEP_KEYS_NOT_RUN = frozenset({"AWAIT_ATTACHMENT", "SECURE_INPUT", "RESOLVE_SIP_DESTINATION", "STEP_CONSTRAINTS"})
 
+# Step keys only a `REASONING: false` step runs: a reasoning step hands the message to the model
+# and its tools, and none of these is read there (PLATFORM-RUNTIME.md 3.8).
+DETERMINISTIC_STEP_KEYS = frozenset(
+    {
+        "RESPOND",
+        "SAY",
+        "MESSAGE_KEY",
+        "PRESENT",
+        "GATHER",
+        "COMPLETE_WHEN",
+        "CALL",
+        "WITH",
+        "AS",
+        "SET",
+        "CHECK",
+        "ON_FAIL",
+        "ON_FAILURE",
+        "ON_SUCCESS",
+        "ON_RESULT",
+        "ON_INPUT",
+        "CLEAR",
+        "TRANSFORM",
+        "LOG",
+        "ACTIONS",
+        "ON_ACTION",
+    }
+)
+
+# Step keys only a `REASONING: true` step reads: a deterministic step runs its actions and never
+# hands the message to the model (ABL-REFERENCE.md, FLOW step properties: "should not" carry them).
+REASONING_STEP_KEYS = frozenset({"GOAL", "BEHAVIOR", "AVAILABLE_TOOLS", "EXIT_WHEN", "MAX_TURNS"})
+
 # Words that end or leave a step instead of naming one (any case).
 ACTION_WORDS = frozenset(
     {
@@ -244,6 +276,8 @@ class FlowStep:
     max_turns: int | None = None
     then: Transition | None = None  # THEN, GOTO or TRANSITION
     not_run: tuple[Name, ...] = ()  # keys written in the step that the runtime does not run
+    deterministic_keys: tuple[Name, ...] = ()  # keys written that only a `REASONING: false` step runs
+    reasoning_keys: tuple[Name, ...] = ()  # keys written that only a `REASONING: true` step reads
 
     @property
     def is_reasoning(self) -> bool:

@@ -907,6 +907,115 @@ PATTERN_BACKTRACKS = Code(
     ),
 )
 
+_REFUND_FLOW = """
+    AGENT: Refund_Agent
+    GOAL: "Refund a damaged order"
+
+    FLOW:
+      entry_point: {first}
+{steps}
+      confirm:
+        REASONING: false
+        RESPOND: "Noted: severity {{{{damage_severity}}}}."
+        THEN: COMPLETE
+    """
+
+_ASSESS_WITH_GATHER = """\
+      assess:
+        REASONING: true
+        GOAL: "Understand how badly the order was damaged"
+        GATHER:
+          - damage_severity: required
+            prompt: "How bad is the damage: minor, major or unusable?"
+        THEN: confirm"""
+
+_ASK_THEN_ASSESS = """\
+      ask_severity:
+        REASONING: false
+        GATHER:
+          - damage_severity: required
+            prompt: "How bad is the damage: minor, major or unusable?"
+        THEN: assess
+      assess:
+        REASONING: true
+        GOAL: "Understand how badly the order was damaged"
+        THEN: confirm"""
+
+REASONING_STEP_KEY_IGNORED = Code(
+    code="REASONING_STEP_KEY_IGNORED",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Deterministic key on a reasoning step is ignored",
+    summary=(
+        "A `REASONING: true` FLOW step carries a key only a `REASONING: false` step runs "
+        "(`GATHER`, `RESPOND`, `CALL`, `SET`, `CHECK`, `ON_INPUT`, ...)."
+    ),
+    explanation=(
+        "A reasoning step hands each message to the model, which answers toward the step's `GOAL` "
+        "with its `AVAILABLE_TOOLS` until `EXIT_WHEN` holds or `MAX_TURNS` is reached. It reads "
+        "`WHEN`, `MAX_ATTEMPTS`/`ON_EXHAUSTED`, `GOAL`, `BEHAVIOR`, `AVAILABLE_TOOLS`, `EXIT_WHEN`, "
+        "`MAX_TURNS`, `STEP_CONSTRAINTS`, `DIGRESSIONS`, `SUB_INTENTS`, `ON_ERROR` and `THEN`. The "
+        "actions of a deterministic step (`RESPOND`/`SAY`, `MESSAGE_KEY`, `PRESENT`, `GATHER`, "
+        "`COMPLETE_WHEN`, `CALL`/`WITH`/`AS`, `SET`, `CHECK`, `ON_FAIL`, `ON_SUCCESS`, `ON_RESULT`, "
+        "`ON_INPUT`, `CLEAR`, `TRANSFORM`, `LOG`, `ACTIONS`, `ON_ACTION`) are accepted there and "
+        "never run: a `GATHER` never asks for its fields, and the steps after it read them empty.\n\n"
+        "Put the actions in a `REASONING: false` step before or after the reasoning one."
+    ),
+    bad_example=project(_REFUND_FLOW.format(first="assess", steps=_ASSESS_WITH_GATHER)),
+    good_example=project(_REFUND_FLOW.format(first="ask_severity", steps=_ASK_THEN_ASSESS)),
+    fix=(
+        "No quick fix: moving the actions into a step of their own, or making the step "
+        "deterministic, changes who answers the customer and in what order, which only the author "
+        "can decide."
+    ),
+    fix_safety=FixSafety.NONE,
+    runtime="The key and everything under it are ignored; the model drives the step as if it were not there.",
+    see_also=("DETERMINISTIC_STEP_KEY_IGNORED", "MISSING_REASONING"),
+)
+
+
+_LOOKUP_FLOW = """
+    AGENT: Order_Lookup_Flow
+    GOAL: "Tell the customer where their order is"
+
+    FLOW:
+      entry_point: ask_order
+      ask_order:
+        REASONING: false
+        GATHER:
+          - order_id: required
+            prompt: "What is your order number?"
+{extra}        THEN: COMPLETE
+    """
+
+DETERMINISTIC_STEP_KEY_IGNORED = Code(
+    code="DETERMINISTIC_STEP_KEY_IGNORED",
+    severity=Severity.WARNING,
+    group=Group.LINT,
+    title="Reasoning key on a deterministic step is ignored",
+    summary=(
+        "A `REASONING: false` FLOW step carries a key only a `REASONING: true` step reads "
+        "(`GOAL`, `BEHAVIOR`, `AVAILABLE_TOOLS`, `EXIT_WHEN`, `MAX_TURNS`)."
+    ),
+    explanation=(
+        "A deterministic step runs its actions in order and never hands the message to the model. "
+        "The keys that steer the model (`GOAL`, `BEHAVIOR`, `AVAILABLE_TOOLS`) and those that end "
+        "a reasoning step (`EXIT_WHEN`, `MAX_TURNS`) are accepted there and do nothing: the "
+        "reference says a deterministic step should not carry them. An `EXIT_WHEN` written to "
+        "leave the step early never does; the step leaves when its actions are done.\n\n"
+        "Remove the key, or put the work that needs the model in a `REASONING: true` step of its own."
+    ),
+    bad_example=project(_LOOKUP_FLOW.format(extra="        EXIT_WHEN: order_id IS SET\n")),
+    good_example=project(_LOOKUP_FLOW.format(extra="")),
+    fix=(
+        "No quick fix: removing the key drops what the author meant the step to do, and making "
+        "the step a reasoning one changes who answers the customer; only the author can choose."
+    ),
+    fix_safety=FixSafety.NONE,
+    runtime="The key is ignored; the step runs its actions as if it were not there.",
+    see_also=("REASONING_STEP_KEY_IGNORED", "MISSING_REASONING"),
+)
+
 
 CODES: tuple[Code, ...] = (
     HISTORY_FALLS_BACK_TO_FULL,
@@ -931,4 +1040,6 @@ CODES: tuple[Code, ...] = (
     RETURN_TARGET_NOT_DECLARED,
     RETURN_TARGET_NOT_WRITABLE,
     PATTERN_BACKTRACKS,
+    REASONING_STEP_KEY_IGNORED,
+    DETERMINISTIC_STEP_KEY_IGNORED,
 )

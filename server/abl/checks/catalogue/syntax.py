@@ -753,7 +753,7 @@ MISSING_REASONING = Code(
     fix="Adds `REASONING: false` to the step. Unsafe: whether the model drives the step is the author's choice.",
     fix_safety=FixSafety.UNSAFE,
     runtime=_REJECTED,
-    see_also=("FLOW_STEP_AT_COLUMN_ZERO", "UNKNOWN_FLOW_STEP"),
+    see_also=("FLOW_STEP_AT_COLUMN_ZERO", "UNKNOWN_FLOW_STEP", "REASONING_STEP_KEY_IGNORED"),
 )
 
 UNKNOWN_FLOW_STEP = Code(

@@ -8,16 +8,25 @@ Looks at the step blocks of each agent's `FLOW` (including steps written at colu
   `TRANSITION`, `ON_FAIL`/`ON_FAILURE`, `ON_SUCCESS`, `ON_EXHAUSTED`, `ON_TIMEOUT` or
   `ON_CANCEL` that names no step of the flow. Action words (`COMPLETE`, `ESCALATE ...`,
   `HANDOFF <agent>`, `CONTINUE`, `RETRY`, ...) are not step names. Error handlers (`ON_ERROR`)
-  are left alone: they take only action words.
+  are left alone: they take only action words;
+- `REASONING_STEP_KEY_IGNORED`: a `REASONING: true` step carries a key only a deterministic
+  step runs (`GATHER`, `RESPOND`, `CALL`, `SET`, `ON_INPUT`, ...): the model drives the step and
+  the runtime never reads it;
+- `DETERMINISTIC_STEP_KEY_IGNORED`: a `REASONING: false` step carries a key only a reasoning
+  step reads (`GOAL`, `BEHAVIOR`, `AVAILABLE_TOOLS`, `EXIT_WHEN`, `MAX_TURNS`).
 
-Both read the lowered flow (`abl.model.steps`), the same objects the runtime runs.
+All four read the lowered flow (`abl.model.steps`), the same objects the runtime runs.
 
 ## Why is this bad?
-The validator rejects both: a step has no default execution mode, and a transition to a step
-that does not exist is an undefined step reference.
+The validator rejects the first two: a step has no default execution mode, and a transition to a
+step that does not exist is an undefined step reference. The last two are accepted and do
+nothing: a `GATHER` on a reasoning step never asks, and the flow goes on with its fields empty;
+an `EXIT_WHEN` on a deterministic step never ends it.
 
 ## Fix safety
-Both fixes change what runs (who drives the step, where the flow goes): unsafe.
+`REASONING_STEP_KEY_IGNORED` and `DETERMINISTIC_STEP_KEY_IGNORED` have no fix: whether the key
+belongs in a step of the other kind, or the step should change kind, is the author's call. The
+other two fixes change what runs (who drives the step, where the flow goes): unsafe.
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ from abl.checks.handoff_text import newline_of, quoted_list
 from abl.diagnostics import Fix
 from abl.model import Agent
 from abl.model.steps import FlowStep
-from abl.model.types import AgentKind
+from abl.model.types import AgentKind, read_flag
 from abl.suggest import did_you_mean_name
 from abl.syntax.scanner import TAB_WIDTH
 from abl.text import Position
@@ -79,6 +88,52 @@ def unknown_flow_step(check: Check, agent: Agent) -> None:
             name.range,
             fixes=offered,
         )
+
+
+# What each key would have done, for the message; the rest "never runs".
+_IGNORED_EFFECT = {
+    "GATHER": "its fields are never asked for or read, and the flow goes on with them empty",
+    "ON_INPUT": "its branches never run on the customer's answer",
+    "RESPOND": "this text is never said (the model answers)",
+    "SAY": "this text is never said (the model answers)",
+}
+
+
+@agent_rule("REASONING_STEP_KEY_IGNORED")
+def reasoning_step_key_ignored(check: Check, agent: Agent) -> None:
+    if not _runs_steps(agent):
+        return
+    assert agent.flow is not None
+    for step in agent.flow.written:
+        if not step.is_reasoning:
+            continue
+        for key in step.deterministic_keys:
+            effect = _IGNORED_EFFECT.get(key.text.upper(), "it never runs")
+            check.report(
+                "REASONING_STEP_KEY_IGNORED",
+                f"`{key.text}` in reasoning step `{step.name.text}` is ignored: only a `REASONING: false` "
+                f"step runs it, and this one is driven by the model, so {effect}; move it to a "
+                "`REASONING: false` step before or after this one",
+                key.range,
+            )
+
+
+@agent_rule("DETERMINISTIC_STEP_KEY_IGNORED")
+def deterministic_step_key_ignored(check: Check, agent: Agent) -> None:
+    if not _runs_steps(agent):
+        return
+    assert agent.flow is not None
+    for step in agent.flow.written:
+        if read_flag(step.reasoning) is not False:
+            continue  # a reasoning step reads them; a step without REASONING has MISSING_REASONING
+        for key in step.reasoning_keys:
+            check.report(
+                "DETERMINISTIC_STEP_KEY_IGNORED",
+                f"`{key.text}` in step `{step.name.text}` is ignored: only a `REASONING: true` step reads it, "
+                "and this one runs its actions in order without the model; make it a reasoning step of "
+                "its own, or remove the key",
+                key.range,
+            )
 
 
 def _width(indentation: str) -> int:
