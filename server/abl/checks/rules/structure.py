@@ -93,6 +93,8 @@ def section_structure(check: Check, block: Block) -> None:
 # Value kinds whose whole block belongs to codes of their own: under them keys are still
 # checked, values are not (a history block's `mode` is E330's, its `count` E331's).
 _OWN_CODES = frozenset({V.HISTORY})
+# Kinds that take lines under their key as something other than one value's continuation.
+_NOT_ONE_VALUE = frozenset({V.LIST, V.LIST_OF_BLOCKS, V.MAP, V.BLOCK, V.ANY, V.ASSIGNMENTS, V.SIGNATURES, V.HISTORY})
 
 
 def _misspelt_fixed_key(block: Key, match: lookup.KeyMatch, node: Node) -> bool:
@@ -134,6 +136,8 @@ class _Walk:
                 self._free_form(key, node.children)
             elif V.LIST in shapes and key.item_kind is not V.ANY and not key.open and not shapes & _LINES_AS_WRITTEN:
                 self._plain_items(key, node.children)
+            elif not node.has_value and not key.open and not shapes & _NOT_ONE_VALUE:
+                self._under_empty_value(key, node)
             return  # a map of free-form names, an open block, or a plain value
         if self._map_written_as_block(key, node):
             return  # a block of the author's own names, read as the key's map form
@@ -164,7 +168,12 @@ class _Walk:
         if not child.is_item or previous is None:
             return False
         if previous.is_item:
-            return self.beside_run is previous and self._mark_run(child)
+            if self.beside_run is not previous:
+                return False
+            if child.children or (child.content is not None and child.content.children):
+                # Lines nested under a later item of the run are part of nothing either.
+                self._syntax(child.head_range, "this list item, like the one above, belongs to no key; indent it too")
+            return self._mark_run(child)
         if not previous.is_entry or previous.has_value or previous.children or previous.col != child.col:
             return False
         self._syntax(
@@ -229,6 +238,18 @@ class _Walk:
                 f"this line is nested under `{clipped(node.value.strip())}`, {what}, so nothing reads it; "
                 "write it at the column where it belongs",
             )
+
+    def _under_empty_value(self, key: Key, node: Node) -> None:
+        """A key that takes one value (`USE BEHAVIOR_PROFILE: name`, `WHEN: condition`) written
+        with nothing after its colon: a text line under it continues the value, but a `- ` item
+        or a `key:` line under it is read by nothing."""
+        for line in node.children:
+            if line.is_item or line.is_entry:
+                self._syntax(
+                    (line.content or line).head_range,
+                    f"`{node.key}` takes one value, written on its own line (`{node.key}: ...`), so "
+                    "nothing reads this line nested under it",
+                )
 
     def _plain_items(self, key: Key, children: list[Node]) -> None:
         """A list of one-line values (`LIMITATIONS`, `CAPABILITIES`) holds `- value` items and
