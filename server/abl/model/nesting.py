@@ -24,9 +24,13 @@ def holds_value(node: Node) -> bool:
 
 def read_children(node: Node) -> list[Node]:
     """The lines nested under `node` that the model reads: none under a value, unless the key
-    takes keys beside its value."""
-    if holds_value(node) and node.children and not takes_keys_under_value(node.key):
-        return []
+    takes keys beside its value, and then only those keys (`WITH:` under `CALL: tool`, not a
+    line of text)."""
+    if holds_value(node) and node.children:
+        if not takes_keys_under_value(node.key):
+            return []
+        if not all(child.is_entry for child in node.children):
+            return [child for child in node.children if child.is_entry]
     return node.children
 
 
@@ -54,14 +58,20 @@ def ignored_under_value(root: Node) -> Iterator[tuple[Node, Node]]:
     stack: list[Node] = [root]
     while stack:
         node = stack.pop()
-        if node.children and read_children(node) is not node.children:
-            yield from ((node, line) for line in _lines_under(node))
-            continue  # what is under an ignored line is ignored already, reported once
+        read = read_children(node)
+        if node.children and read is not node.children:
+            kept = {id(child) for child in read}
+            # What is under an ignored line is ignored already, reported once with it.
+            yield from ((node, line) for line in _lines_under(node, skip=kept))
+            stack.extend(reversed(read))
+            continue
         stack.extend(reversed(node.children))
 
 
-def _lines_under(holder: Node) -> Iterator[Node]:
+def _lines_under(holder: Node, skip: set[int]) -> Iterator[Node]:
     for child in holder.children:
+        if id(child) in skip:
+            continue
         for line in child.walk():
             if line.is_item and line.content is not None:
                 continue  # the content (`TO: X` of `- TO: X`) stands for the line
