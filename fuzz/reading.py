@@ -32,7 +32,7 @@ from abl.checks.layout import blocks
 from abl.checks.rules import structure
 from abl.diagnostics import Diagnostic
 from abl.model.lower import lower
-from abl.model.nesting import holds_value
+from abl.model.nesting import holds_value, read_children
 from abl.schema.types import Key
 from abl.schema.types import ValueKind as V
 from abl.syntax.cst import Node, NodeKind
@@ -239,7 +239,11 @@ def _under_values(project: Project, path: str, reading: Reading, diagnostics: li
     for holder in project.documents[path].source.walk():
         if not holder.children or not holds_value(holder) or id(holder) not in seen:
             continue  # a line the lowering never read is another line's question, not its nesting
-        for line in _lines(holder):
+        kept = {id(child) for child in read_children(holder)}  # the keys a `CALL: tool` takes
+        for child in holder.children:
+            if id(child) in kept:
+                continue  # whether a reader takes it is the catalogue walk's question (UNKNOWN_KEY)
+            line = child.content or child if child.is_item else child
             read = id(line) in seen
             if read and line.row in reported:
                 problems.append(f"line {line.row + 1}: {CODE} says nothing reads it, and a reader reads it")
@@ -249,8 +253,3 @@ def _under_values(project: Project, path: str, reading: Reading, diagnostics: li
                     f"and {CODE} does not say so"
                 )
     return problems
-
-
-def _lines(holder: Node) -> list[Node]:
-    """The lines right under `holder` (deeper ones are under another entry or under these)."""
-    return [child.content or child if child.is_item else child for child in holder.children]
