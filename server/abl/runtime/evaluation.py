@@ -67,24 +67,41 @@ def lookup_path(values: Mapping[str, Any], extras: Mapping[str, Any] | None, pat
     return None
 
 
+# What `unset_variables` needs of a condition's text, worked out once: the variables it reads
+# (root and path, source order) and the roots it tests with `IS SET` / `IS NOT SET`.
+_READS: dict[str, tuple[tuple[tuple[str, str], ...], frozenset[str]]] = {}
+
+
+def _reads(parse: ConditionParse) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
+    found = _READS.get(parse.text)
+    if found is None:
+        tested: set[str] = set()
+        if parse.expr is not None:
+            for node in walk(parse.expr):
+                if isinstance(node, IsSet):
+                    tested.update(p.root for p in walk(node.operand) if isinstance(p, Path))
+        refs = tuple((ref.root, ref.path) for ref in names(parse.expr)) if parse.expr is not None else ()
+        found = (refs, frozenset(tested))
+        if len(_READS) < 4096:
+            _READS[parse.text] = found
+    return found
+
+
 def unset_variables(parse: ConditionParse, values: Mapping[str, Any], extras: Mapping[str, Any] | None) -> list[str]:
     """The variables a condition reads that are unset in every scope, in source order. A
     variable the condition tests with `IS SET` / `IS NOT SET` is accounted for, wherever else
     it is read: that test is how a condition asks whether it is set."""
     if parse.expr is None:
         return []
-    tested: set[str] = set()
-    for node in walk(parse.expr):
-        if isinstance(node, IsSet):
-            tested.update(p.root for p in walk(node.operand) if isinstance(p, Path))
+    refs, tested = _reads(parse)
     scopes = (extras or {}, values)
     found: list[str] = []
-    for ref in names(parse.expr):
-        if ref.root in tested or ref.root in found:
+    for root, path in refs:
+        if root in tested or root in found:
             continue
-        if any(ref.root in scope or ref.path in scope for scope in scopes):
+        if any(root in scope or path in scope for scope in scopes):
             continue
-        found.append(ref.root)
+        found.append(root)
     return found
 
 
