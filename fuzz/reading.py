@@ -31,6 +31,7 @@ from abl.checks.context import Check
 from abl.checks.layout import blocks
 from abl.checks.rules import structure
 from abl.diagnostics import Diagnostic
+from abl.model import nesting
 from abl.model.lower import lower
 from abl.model.nesting import holds_value, read_children
 from abl.schema.types import Key
@@ -134,14 +135,29 @@ def _takes_lines_whole(key: Key) -> bool:
     return not key.children and key.entry is None and not key.free_keys and bool(shapes & {V.MAP, V.BLOCK})
 
 
+_KEYS_BESIDE_VALUE = nesting.keys_beside_value
+
+
+def _keys_beside_value_unread(children: list[Node]) -> list[Node]:
+    """`nesting.keys_beside_value`, which looks at each line's kind only to leave the lines that
+    are not keys: those stay unread (`KEY_UNDER_VALUE` reports them); the keys kept are read."""
+    outer, _Traced.measuring = _Traced.measuring, True
+    try:
+        return _KEYS_BESIDE_VALUE(children)
+    finally:
+        _Traced.measuring = outer
+
+
 @contextmanager
 def _traced(nodes: list[Node]) -> Iterator[None]:
     _Traced.seen = set()
+    nesting.keys_beside_value = _keys_beside_value_unread
     try:
         for node in nodes:
             node.__class__ = _Traced
         yield
     finally:
+        nesting.keys_beside_value = _KEYS_BESIDE_VALUE
         for node in nodes:
             node.__class__ = Node
 

@@ -29,9 +29,17 @@ def read_children(node: Node) -> list[Node]:
     if holds_value(node) and node.children:
         if not takes_keys_under_value(node.key):
             return []
-        if not all(child.is_entry for child in node.children):
-            return [child for child in node.children if child.is_entry]
+        return keys_beside_value(node.children)
     return node.children
+
+
+def keys_beside_value(children: list[Node]) -> list[Node]:
+    """The keys among the lines under a value whose key takes keys beside it (all of them, the
+    list itself, when nothing else is there). Looking at a line's kind to leave it out is no
+    reading of it: the fuzzer's reading trace replaces this function to tell the two apart."""
+    if all(child.is_entry for child in children):
+        return children
+    return [child for child in children if child.is_entry]
 
 
 def read_winning(node: Node, *, fold_case: bool = True) -> list[Node]:

@@ -345,7 +345,7 @@ class _Walk:
         if block.open and not (shapes <= _KEYED_BLOCKS and block.report_near_misses):
             return  # an open block passes its lines on; one with documented keys takes keys only
         word = node.value.strip()
-        if word.startswith("->"):
+        if word.startswith("->") and block.name == "<tool>":
             return  # a tool's return type continued on the line below its signature
         if in_item and re.fullmatch(r"[\w.$-]+", word):
             # A half-typed property of one item (`WHE` under a route).
