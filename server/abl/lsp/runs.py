@@ -24,7 +24,8 @@ from typing import Any, TypeVar
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
-from abl.ide.runs import LocatedEvent, RunError, RunManager
+from abl.ide.event_sources import LocatedEvent
+from abl.ide.runs import RunError, RunManager
 from abl.lsp.convert import path_to_uri, uri_to_path
 from abl.lsp.server import AblServer, guarded, log
 from abl.runtime.local_limits import NotEnforced
