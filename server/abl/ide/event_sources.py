@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from abl.ide.navigation import Location
 from abl.model import Agent
 from abl.model.steps import FlowStep
 from abl.model.types import HandoffRoute
@@ -18,12 +19,6 @@ from abl.runtime.events import EVENTS, Source
 from abl.runtime.trace import TraceEvent
 from abl.text import Range
 from abl.workspace import Project
-
-
-@dataclass(frozen=True, slots=True)
-class Location:
-    path: str
-    range: Range
 
 
 @dataclass(frozen=True, slots=True)

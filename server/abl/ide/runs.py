@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from abl.diagnostics import Diagnostic
-from abl.ide.event_sources import EventLocator, LocatedEvent, Location
+from abl.ide.event_sources import EventLocator, LocatedEvent
+from abl.ide.navigation import Location
 from abl.launch import PROJECT_MEANING, LaunchRefused, launch
 from abl.launch import entry_agent as launch_entry_agent
 from abl.launch import project_errors as launch_errors
