@@ -17,7 +17,7 @@ import os
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from abl.ide import Diagnostic, Project, Range, fingerprint, graph_view, merge_views, project_label, to_json
+from abl.ide import Project, Range, fingerprint, merge_views, project_label, to_json
 from abl.lsp.convert import path_to_uri, uri_to_path
 from abl.lsp.handlers import handler, on_install
 from abl.lsp.server import AblServer
@@ -55,11 +55,6 @@ def _projects_for(ls: AblServer, uri: str | None) -> list[Project]:
     return [p for p in projects if folder.startswith(p.root.rstrip(os.sep) + os.sep)][:1]
 
 
-def _diagnostics(ls: AblServer, project: Project) -> dict[str, tuple[Diagnostic, ...]]:
-    analysis = ls.analysis()
-    return {path: analysis.diagnostics(path) for path in project.documents}
-
-
 class _GraphState:
     """What one server's client holds of the graph."""
 
@@ -91,10 +86,14 @@ def graph(ls: AblServer, params: Any) -> dict[str, Any]:
     if agent is not None:
         projects = [p for p in projects if p.graph().node(agent) is not None]
     base = os.path.commonpath([p.root for p in projects]) if len(projects) > 1 else ""
-    views = [(project_label(p, base), graph_view(p.graph(), _diagnostics(ls, p), agent, depth)) for p in projects]
-    for p in projects:  # what the client now holds: only a change from it is announced
-        _state(ls).seen[p.root] = (p.graph(), fingerprint(graph_view(p.graph(), _diagnostics(ls, p))))
     analysis = ls.analysis()
+    views = []
+    for p in projects:
+        view, whole = analysis.graph(_any_file(p), agent, depth), analysis.graph(_any_file(p))
+        if view is None or whole is None:
+            continue
+        views.append((project_label(p, base), view))
+        _state(ls).seen[p.root] = (p.graph(), fingerprint(whole))  # only a change from this is announced
 
     def locate(path: str | None, where: Range | None) -> dict[str, Any]:
         if path is None or where is None:
@@ -126,7 +125,10 @@ def _after_analysis(server: AblServer, changed: set[str]) -> None:
         known = state.seen.get(project.root)
         if known is not None and known[0] is current and not changed.intersection(project.documents):
             continue  # same agents, same problems: nothing a drawing shows has changed
-        digest = fingerprint(graph_view(current, _diagnostics(server, project)))
+        whole = analysis.graph(_any_file(project))
+        if whole is None:
+            continue
+        digest = fingerprint(whole)
         state.seen[project.root] = (current, digest)
         if known is None or known[1] != digest:
             server.protocol.notify(GRAPH_CHANGED, {"uri": path_to_uri(project.root)})
@@ -135,3 +137,8 @@ def _after_analysis(server: AblServer, changed: set[str]) -> None:
 @on_install
 def _listen(server: AblServer) -> None:
     server.on_analysed.append(lambda changed: _after_analysis(server, changed))
+
+
+def _any_file(project: Project) -> str:
+    """A file of the project: the analysis's features take a path."""
+    return next(iter(project.documents))
