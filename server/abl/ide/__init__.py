@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from abl import __version__
     from abl.checks.registry import BY_CODE
     from abl.diagnostics import Diagnostic, Severity, TextEdit
-    from abl.ide.actions import FIX_ALL, QUICK_FIX, Action
+    from abl.ide.actions import Action
     from abl.ide.completion import Completion, ItemKind
     from abl.ide.edits import WorkspaceEdit
     from abl.ide.event_sources import LocatedEvent
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from abl.ide.format import FormatOptions
     from abl.ide.graph import GraphView, fingerprint, graph_view, merge_views, project_label, to_json
     from abl.ide.host import LARGE_FILE_BYTES, Analysis, AnalysisHost, StaleAnalysis
-    from abl.ide.lens import RUN_AGENT, SHOW_HANDOFFS_IN, Lens
+    from abl.ide.lens import Lens, LensKind
     from abl.ide.navigation import AgentItem, Call, Highlight, Location, RenameError
     from abl.ide.runs import RunError, RunManager
     from abl.ide.symbols import OutlineItem, OutlineKind, WorkspaceSymbol
@@ -41,7 +41,7 @@ _WHERE: dict[str, tuple[str, ...]] = {
     "abl": ("__version__",),
     "abl.checks.registry": ("BY_CODE",),
     "abl.diagnostics": ("Diagnostic", "Severity", "TextEdit"),
-    "abl.ide.actions": ("FIX_ALL", "QUICK_FIX", "Action"),
+    "abl.ide.actions": ("Action",),
     "abl.ide.completion": ("Completion", "ItemKind"),
     "abl.ide.edits": ("WorkspaceEdit",),
     "abl.ide.event_sources": ("LocatedEvent",),
@@ -50,7 +50,7 @@ _WHERE: dict[str, tuple[str, ...]] = {
     "abl.ide.format": ("FormatOptions",),
     "abl.ide.graph": ("GraphView", "fingerprint", "graph_view", "merge_views", "project_label", "to_json"),
     "abl.ide.host": ("LARGE_FILE_BYTES", "Analysis", "AnalysisHost", "StaleAnalysis"),
-    "abl.ide.lens": ("RUN_AGENT", "SHOW_HANDOFFS_IN", "Lens"),
+    "abl.ide.lens": ("Lens", "LensKind"),
     "abl.ide.navigation": ("AgentItem", "Call", "Highlight", "Location", "RenameError"),
     "abl.ide.runs": ("RunError", "RunManager"),
     "abl.ide.symbols": ("OutlineItem", "OutlineKind", "WorkspaceSymbol"),
@@ -69,12 +69,8 @@ __all__ = [
     "BY_CODE",
     "COMMENT",
     "FEATURES",
-    "FIX_ALL",
     "IMPORTS",
     "LARGE_FILE_BYTES",
-    "QUICK_FIX",
-    "RUN_AGENT",
-    "SHOW_HANDOFFS_IN",
     "TOKEN_MODIFIERS",
     "TOKEN_TYPES",
     "Action",
@@ -93,6 +89,7 @@ __all__ = [
     "Highlight",
     "ItemKind",
     "Lens",
+    "LensKind",
     "LineDict",
     "LineIndex",
     "LocatedEvent",

@@ -15,10 +15,13 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from abl.ide import SHOW_HANDOFFS_IN
 from abl.lsp.convert import uri_to_path
 from abl.lsp.handlers import command
 from abl.lsp.server import AblServer
+
+# The commands the code lenses name.
+RUN_AGENT = "abl.runAgent"
+SHOW_HANDOFFS_IN = "abl.showHandoffsIn"
 
 
 def client_commands(options: Any) -> frozenset[str]:

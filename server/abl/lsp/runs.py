@@ -26,12 +26,12 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
 from abl.ide import FormatError, LineDict, LocatedEvent, NotEnforced, RunError, RunManager, plain, read_yaml
+from abl.lsp.commands import RUN_AGENT
 from abl.lsp.convert import path_to_uri, uri_to_path
 from abl.lsp.handlers import command, handler
 from abl.lsp.server import AblServer, log
 
 EVENT = "abl/run/event"
-RUN_AGENT = "abl.runAgent"
 
 
 class RunRefused(JsonRpcInvalidParams):

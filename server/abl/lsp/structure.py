@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from abl.ide import FIX_ALL, QUICK_FIX, RUN_AGENT, AgentItem, AgentKind, OutlineItem, OutlineKind, Position, Range
+from abl.ide import AgentItem, AgentKind, LensKind, OutlineItem, OutlineKind, Range
+from abl.lsp.commands import RUN_AGENT, SHOW_HANDOFFS_IN
 from abl.lsp.convert import path_to_uri, uri_to_path
 from abl.lsp.features import at, workspace_edit
 from abl.lsp.handlers import handler
 from abl.lsp.server import AblServer
+
+# The code action kind of "fix all safe problems in this file".
+FIX_ALL = "source.fixAll.abl"
 
 _SYMBOL_KIND = {
     OutlineKind.AGENT: lsp.SymbolKind.Class,
@@ -116,7 +120,7 @@ def code_action(ls: AblServer, params: lsp.CodeActionParams) -> list[lsp.CodeAct
         out.append(
             lsp.CodeAction(
                 title=action.title,
-                kind=lsp.CodeActionKind.QuickFix if action.kind == QUICK_FIX else action.kind,
+                kind=FIX_ALL if action.fixes_all else lsp.CodeActionKind.QuickFix,
                 diagnostics=related,
                 is_preferred=action.preferred or None,
                 edit=workspace_edit(ls, action.edit),
@@ -138,21 +142,15 @@ def code_lens(ls: AblServer, params: lsp.CodeLensParams) -> list[lsp.CodeLens] |
     out = []
     for item in analysis.code_lenses(path, can_run=RUN_AGENT in ls.client_commands):
         arguments: list[object]
-        if item.command == RUN_AGENT:
-            arguments = [uri, item.arguments[0]]
+        if item.kind is LensKind.RUN_AGENT:
+            name, arguments = RUN_AGENT, [uri, item.agent]
         else:
-            start, locations, agent = item.arguments  # what `code_lenses` gives a handoffs lens
-            assert isinstance(start, Position) and isinstance(locations, tuple)
-            arguments = [
-                uri,
-                positions.to_client(start),
-                [lsp.Location(path_to_uri(p), ls.positions(p, analysis).range_to_client(r)) for p, r in locations],
-                agent,
-            ]
+            uses = [lsp.Location(path_to_uri(p), ls.positions(p, analysis).range_to_client(r)) for p, r in item.uses]
+            name, arguments = SHOW_HANDOFFS_IN, [uri, positions.to_client(item.name_start), uses, item.agent]
         out.append(
             lsp.CodeLens(
                 range=positions.range_to_client(item.range),
-                command=lsp.Command(title=item.title, command=item.command, arguments=arguments),
+                command=lsp.Command(title=item.title, command=name, arguments=arguments),
             )
         )
     return out
