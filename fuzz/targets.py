@@ -51,28 +51,8 @@ from abl.cli.driver import Driver
 from abl.cli.run import UsageProblem, read_mocks
 from abl.config import DEFAULT
 from abl.diagnostics import Diagnostic
-from abl.ide.actions import fix_all, quick_fixes
-from abl.ide.completion import complete
-from abl.ide.folding import folding_ranges, selection_ranges
-from abl.ide.format import format_edits, format_text
-from abl.ide.hover import hover
-from abl.ide.inlay import inlay_hints
-from abl.ide.lens import code_lenses
-from abl.ide.links import document_links
+from abl.ide.format import format_text
 from abl.ide.locate import locate
-from abl.ide.navigation import (
-    RenameError,
-    definition,
-    hierarchy_item,
-    highlights,
-    incoming_calls,
-    outgoing_calls,
-    prepare_rename,
-    references,
-    rename,
-)
-from abl.ide.symbols import document_outline, workspace_symbols
-from abl.ide.tokens import semantic_tokens
 from abl.launch import LaunchRefused, entry_agent, judge, runnable_agents
 from abl.lsp.convert import Positions
 from abl.lsp.documents import SplicedTextDocument
@@ -87,6 +67,7 @@ from abl.text import LineIndex, Position, Range
 from abl.workspace import Project, decode
 from fuzz.conversations import CONVERSATION, read_conversation
 from fuzz.editor import ClientBuffer, typed_edits
+from fuzz.features import ProjectAnalysis, file_calls, once_per_file, project_calls, refused
 from fuzz.reading import unread_lines_unreported
 
 STRICT = CheckOptions(strict_rules=True)
@@ -313,35 +294,37 @@ def target_ide(files: Files) -> None:
     project = load(files)
     # Each request is held to the same limit as a whole input elsewhere: 1 s per 10 KB.
     size = sum(len(d) for d in files.values())
-    diagnostics = check_project(project)
+    analysis = ProjectAnalysis(project, check_project(project))
     for path, text in project.texts.items():
         document = project.documents[path]
         whole = Range(Position(0, 0), Position(text.count("\n") + 1, 0))
-        for name, call in _document_features(project, path, document, text, whole, diagnostics[path]):
-            _answers_inside(project, name, _timed(size, name, call), path)
         points = positions(text)
-        renamed = False
+        for name, call in file_calls(analysis, path, whole, points):
+            _ask(project, path, size, name, call)
+        for calls in once_per_file(analysis, path, whole, points):
+            for name, call in calls:
+                if _ask(project, path, size, name, call):
+                    break
         for pos in points:
-            for name, call in _position_features(project, path, pos):
-                _answers_inside(project, name, _timed(size, f"{name} at {pos}", call), path)
-            try:
-                prepare_rename(project, path, pos)
-            except RenameError:
-                continue
-            if not renamed:  # one rename per file: it builds edits across the project
-                _answers_inside(project, "rename", rename(project, path, pos, "Renamed_Name"), path)
-                renamed = True
-        selection_ranges(document, points)
+            _timed(size, f"locate at {pos}", lambda pos=pos, document=document: locate(document, pos))
         formatted = format_text(text)
         if format_text(formatted) != formatted:
             raise Broken(f"{path}: formatting is not idempotent")
-        format_edits(text, line_range=(0, text.count("\n")))
-    for name in project.agent_names():
-        incoming_calls(project, name)
-        outgoing_calls(project, name)
-    workspace_symbols([project], "a")
+    first = next(iter(project.texts), None)
+    if first is not None:
+        for name, call in project_calls(analysis, first, sorted(project.agent_names())):
+            _ask(project, first, size, name, call)
     for path, text in project.texts.items():
         _typed_into(path, text)
+
+
+def _ask(project: Project, path: str, size: int, name: str, call: Callable[[], object]) -> bool:
+    """Ask one feature, held to the time limit and to answers inside the files; False when it
+    refused (a rename that cannot be done)."""
+    was_refused, found = refused(lambda: _timed(size, name, call))
+    if not was_refused:
+        _answers_inside(project, name, found, path)
+    return not was_refused
 
 
 # Changes typed into each file by the editor target, and positions compared after them.
@@ -379,33 +362,6 @@ def _typed_into(path: str, text: str) -> None:
             raise Broken(
                 f"{path}: the editor's {client.position(offset)} is read at another place than offset {offset}"
             )
-
-
-def _document_features(project, path, document, text, whole, diags) -> list[tuple[str, Callable[[], object]]]:
-    return [
-        ("outline", lambda: document_outline(document)),
-        ("folding", lambda: folding_ranges(document)),
-        ("tokens", lambda: semantic_tokens(project, path)),
-        ("tokens in a range", lambda: semantic_tokens(project, path, Range(Position(1, 0), Position(3, 0)))),
-        ("inlay hints", lambda: inlay_hints(document, whole)),
-        ("links", lambda: document_links(project, path)),
-        ("lenses", lambda: code_lenses(project, path)),
-        ("quick fixes", lambda: [quick_fixes(path, diags, d.range) for d in diags]),
-        ("fix all", lambda: fix_all(path, text, diags)),
-    ]
-
-
-def _position_features(project: Project, path: str, pos: Position) -> list[tuple[str, Callable[[], object]]]:
-    document = project.documents[path]
-    return [
-        ("hover", lambda: hover(project, path, pos)),
-        ("completion", lambda: complete(project, path, pos)),
-        ("definition", lambda: definition(project, path, pos)),
-        ("references", lambda: references(project, path, pos)),
-        ("highlights", lambda: highlights(project, path, pos)),
-        ("call hierarchy", lambda: hierarchy_item(project, path, pos)),
-        ("locate", lambda: locate(document, pos)),
-    ]
 
 
 # --- runtime loaders ----------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from abl.checks.engine import check_project
 from abl.checks.fixes import apply_edits
 from abl.ide import actions
 from abl.ide.inlay import inlay_hints
-from abl.ide.lens import RUN_AGENT, SHOW_HANDOFFS_IN, code_lenses
+from abl.ide.lens import LensKind, code_lenses
 from abl.ide.symbols import OutlineKind, document_outline, workspace_symbols
 from abl.text import Position, Range
 from abl.workspace import Project
@@ -107,9 +107,9 @@ def test_quick_fixes_and_fix_all():
 def test_code_lenses_run_and_count_handoffs_in():
     project, _, _ = load()
     lenses = code_lenses(project, "/offer.abl")
-    commands = {lens.command: lens for lens in lenses}
-    assert commands[RUN_AGENT].arguments == ("Offer_Agent",)
-    assert commands[SHOW_HANDOFFS_IN].title == "1 handoff in"
-    assert commands[SHOW_HANDOFFS_IN].arguments[2] == "Offer_Agent"
+    kinds = {lens.kind: lens for lens in lenses}
+    assert kinds[LensKind.RUN_AGENT].agent == "Offer_Agent"
+    assert kinds[LensKind.HANDOFFS_IN].title == "1 handoff in"
+    assert kinds[LensKind.HANDOFFS_IN].agent == "Offer_Agent" and len(kinds[LensKind.HANDOFFS_IN].uses) == 1
     without_runs = code_lenses(project, "/offer.abl", can_run=False)
-    assert [lens.command for lens in without_runs] == [SHOW_HANDOFFS_IN], "no run lens without a run panel"
+    assert [lens.kind for lens in without_runs] == [LensKind.HANDOFFS_IN], "no run lens without a run panel"

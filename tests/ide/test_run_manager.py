@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from abl.ide.runs import LocatedEvent, RunManager
+from abl.ide import event_sources
+from abl.ide.event_sources import LocatedEvent
+from abl.ide.runs import RunManager
+from abl.runtime.events import Source
 from abl.workspace import Project, load_project
 
 LOAN = Path(__file__).resolve().parents[2] / "examples" / "loan-supervisor"
@@ -84,3 +87,11 @@ def test_a_run_carries_what_its_agents_declare_that_does_not_run_locally():
         ("Helper", "HOOKS", "/helper.agent.abl", 3),
     ]
     assert not loan_runs()[0].get("run-1").not_enforced  # seed 004's example runs whole
+
+
+def test_every_event_source_has_a_locator() -> None:
+    # The agent's header is the fallback of every source; return handlers and tools are found
+    # outside the emitting agent, by the locator itself.
+    handled_outside = {Source.AGENT, Source.RETURN_HANDLER, Source.TOOL}
+    assert set(Source) == set(event_sources._IN_AGENT) | handled_outside
+    assert not set(event_sources._IN_AGENT) & handled_outside

@@ -23,10 +23,9 @@ from abl.ide.tokens import (
     TOKEN_TYPES,
     SemanticTokens,
     Token,
-    delta,
-    encode,
     semantic_tokens,
 )
+from abl.lsp.token_encoding import delta, encode
 from abl.text import LineIndex, Position, Range
 from abl.workspace import Project
 

@@ -12,6 +12,8 @@ import pytest
 from engine_support import loan
 
 from abl.launch import conversation_loader
+from abl.runtime.event_files import LEVELS_TS, generated_files, levels_ts_text
+from abl.runtime.event_files import main as event_files_main
 from abl.runtime.events import EVENT_LEVELS, EVENT_TYPES, TraceLevel, json_schema, schema_text
 from abl.runtime.testing.loader import discover, load_file
 from abl.runtime.testing.runner import Runner
@@ -19,6 +21,8 @@ from abl.runtime.trace import Trace
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = ROOT / "docs" / "trace-events.schema.json"
+LEVELS_FILE = ROOT / LEVELS_TS
+REWRITE = "a generated file is out of date; rewrite it with python -m abl.runtime.event_files --write ."
 CONVERSATIONS = sorted(discover([ROOT / "examples", ROOT / "tests" / "runtime" / "scenarios"])[0])
 
 
@@ -31,11 +35,21 @@ def validator() -> jsonschema.protocols.Validator:
 
 def test_the_committed_schema_is_the_one_the_engine_describes() -> None:
     written = SCHEMA_FILE.read_text(encoding="utf-8")
-    assert written == schema_text(), (
-        "docs/trace-events.schema.json is out of date; rewrite it with "
-        'python -c "from abl.runtime.events import schema_text; '
-        "open('docs/trace-events.schema.json', 'w').write(schema_text())\""
-    )
+    assert written == schema_text(), REWRITE
+
+
+def test_the_extension_takes_its_levels_from_the_committed_schema() -> None:
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert LEVELS_FILE.read_text(encoding="utf-8") == levels_ts_text(schema), REWRITE
+
+
+def test_the_check_reports_a_stale_generated_file(tmp_path: Path) -> None:
+    for relative, text in generated_files().items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+    assert event_files_main(["--check", str(tmp_path)]) == 0
+    (tmp_path / LEVELS_TS).write_text("export const LEVEL_OF_TYPE = {};\n", encoding="utf-8")
+    assert event_files_main(["--check", str(tmp_path)]) == 1
 
 
 def test_every_event_type_has_a_level_and_documented_fields() -> None:

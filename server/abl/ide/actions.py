@@ -16,17 +16,14 @@ from abl.ide.edits import WorkspaceEdit
 from abl.syntax import parse
 from abl.text import LineIndex, Range
 
-QUICK_FIX = "quickfix"
-FIX_ALL = "source.fixAll.abl"
-
 
 @dataclass(frozen=True, slots=True)
 class Action:
     title: str
-    kind: str
     edit: WorkspaceEdit
     diagnostic: Diagnostic | None = None
     preferred: bool = False
+    fixes_all: bool = False  # every safe fix of the file, not one diagnostic's
 
 
 def quick_fixes(path: str, diagnostics: list[Diagnostic], where: Range) -> list[Action]:
@@ -40,7 +37,7 @@ def quick_fixes(path: str, diagnostics: list[Diagnostic], where: Range) -> list[
             for e in fix.edits:
                 edit.add(path, e)
             title = fix.title if fix.safe else f"{fix.title} (changes behaviour)"
-            actions.append(Action(title, QUICK_FIX, edit, d, preferred=fix.safe and fix is d.fixes[0]))
+            actions.append(Action(title, edit, d, preferred=fix.safe and fix is d.fixes[0]))
     return actions
 
 
@@ -59,7 +56,7 @@ def fix_all(path: str, text: str, diagnostics: list[Diagnostic]) -> Action | Non
         return None
     edit = WorkspaceEdit()
     edit.add(path, _difference(text, fixed))
-    return Action("Fix all safe problems in this file", FIX_ALL, edit)
+    return Action("Fix all safe problems in this file", edit, fixes_all=True)
 
 
 def _difference(old: str, new: str) -> TextEdit:

@@ -28,6 +28,7 @@ from abl.config import DEFAULT as DEFAULT_CONFIG
 from abl.config import Config, ConfigProblem, find_config, load_config
 from abl.diagnostics import Diagnostic, Severity
 from abl.gcpause import paused_gc
+from abl.ide.features import Features
 from abl.model import Agent, Document
 from abl.syntax.limits import LIMIT_CODE, MAX_FILE_BYTES, file_message
 from abl.text import Range
@@ -359,8 +360,9 @@ def _is_under(path: Path, folder: Path) -> bool:
     return True
 
 
-class Analysis:
-    """A read-only view of the analysed workspace, valid until the host's next change."""
+class Analysis(Features):
+    """A read-only view of the analysed workspace, valid until the host's next change; its
+    editor features are `Features`'."""
 
     __slots__ = ("_generation", "_host")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from abl.ide.references import ReferenceIndex, Symbol, SymbolKind
@@ -9,16 +10,20 @@ from abl.model.types import AgentKind
 from abl.text import Position, Range
 from abl.workspace import Project
 
-RUN_AGENT = "abl.runAgent"
-SHOW_HANDOFFS_IN = "abl.showHandoffsIn"
+
+class LensKind(enum.Enum):
+    RUN_AGENT = "run agent"  # start a conversation with the agent
+    HANDOFFS_IN = "handoffs in"  # list the routes (and delegates, hooks) that lead to the agent
 
 
 @dataclass(frozen=True, slots=True)
 class Lens:
     range: Range
     title: str
-    command: str
-    arguments: tuple[object, ...]  # plain values; the protocol layer adds the document's URI
+    kind: LensKind
+    agent: str
+    name_start: Position  # where the agent's name starts
+    uses: tuple[tuple[str, Range], ...] = ()  # a handoffs lens: the places that lead to the agent
 
 
 def code_lenses(project: Project, path: str, *, can_run: bool = True) -> list[Lens]:
@@ -35,7 +40,7 @@ def code_lenses(project: Project, path: str, *, can_run: bool = True) -> list[Le
         line = agent.header.head_range
         name = agent.name.text
         if can_run:
-            lenses.append(Lens(line, "▶ Run agent", RUN_AGENT, (name,)))
+            lenses.append(Lens(line, "▶ Run agent", LensKind.RUN_AGENT, name, agent.name.range.start))
         uses = [
             o
             for o in index.uses(Symbol(SymbolKind.AGENT, name, None))
@@ -44,9 +49,5 @@ def code_lenses(project: Project, path: str, *, can_run: bool = True) -> list[Le
         routes = [o for o in uses if o.role == "route target"]
         title = f"{len(routes)} handoff{'s' if len(routes) != 1 else ''} in"
         locations = tuple((o.path, o.range) for o in uses)
-        lenses.append(Lens(line, title, SHOW_HANDOFFS_IN, (_start(agent.name.range), locations, name)))
+        lenses.append(Lens(line, title, LensKind.HANDOFFS_IN, name, agent.name.range.start, locations))
     return lenses
-
-
-def _start(r: Range) -> Position:
-    return r.start

@@ -30,8 +30,9 @@ from abl.checks.rules.conditions import conditions
 from abl.checks.rules.templates import TEMPLATE_KEYS
 from abl.expr.query import names as condition_names
 from abl.model import Agent, Document
+from abl.model.fields import own_assignments
 from abl.model.fields import root as name_root
-from abl.model.types import AgentKind, Assignment, Condition, Name
+from abl.model.types import AgentKind, Condition, Name
 from abl.schema.keywords.profiles import USE_BEHAVIOR_PROFILE
 from abl.syntax.cst import Node
 from abl.text import LineIndex, Position, Range
@@ -277,7 +278,7 @@ class _Collector:
             yield self.occ(var, me, field.name, True, "gather field")
             for dep in field.depends_on:
                 yield self.occ(var, me, dep, False, "depends on")
-        for assignment in _assignments(agent):
+        for assignment in own_assignments(agent):
             yield self.rooted(var, me, assignment.target, "set")
         for name in agent.call_results + (agent.flow.call_results if agent.flow else []):
             yield self.rooted(var, me, name, "call result")
@@ -363,17 +364,3 @@ def _nodes(roots: list[Node]) -> Iterator[Node]:
         node = todo.pop()
         yield node
         todo.extend(node.children)
-
-
-def _assignments(agent: Agent) -> Iterator[Assignment]:
-    if agent.on_start is not None:
-        yield from agent.on_start.set
-    for rule in agent.complete:
-        yield from rule.set
-    if agent.flow is not None:
-        yield from agent.flow.sets
-    yield from agent.hooks_sets
-    yield from agent.handler_sets
-    for route in agent.handoffs:
-        if route.on_return is not None:
-            yield from route.on_return.set

@@ -20,18 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from abl.diagnostics import Diagnostic
+from abl.ide.event_sources import EventLocator, LocatedEvent
+from abl.ide.navigation import Location
 from abl.launch import PROJECT_MEANING, LaunchRefused, launch
 from abl.launch import entry_agent as launch_entry_agent
 from abl.launch import project_errors as launch_errors
-from abl.model import Agent
-from abl.model.steps import FlowStep
-from abl.model.types import HandoffRoute
 from abl.runtime import RuntimeOptions, Session, SessionError, start_session
 from abl.runtime.local_limits import NotEnforced, reachable_not_enforced
 from abl.runtime.testing.recorder import RecordedTurn, Recording
 from abl.runtime.testing.recorder import write as write_test
 from abl.runtime.trace import TraceEvent, TraceLevel
-from abl.text import Range
 from abl.workspace import Project
 
 MODELS = ("embedded", "scripted", "openai")
@@ -47,18 +45,6 @@ class RunError(ValueError):
         super().__init__(message)
         self.problems = list(problems or [])
         self.errors = list(errors or [])
-
-
-@dataclass(frozen=True, slots=True)
-class Location:
-    path: str
-    range: Range
-
-
-@dataclass(frozen=True, slots=True)
-class LocatedEvent:
-    event: dict[str, Any]  # the same fields as a `--trace-out` line
-    location: Location | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,134 +263,3 @@ class RunManager:
 
     def __len__(self) -> int:
         return len(self._runs)
-
-
-# --- where an event comes from --------------------------------------------------------------------
-
-
-class EventLocator:
-    """Finds the source of trace events of one run (in its private project)."""
-
-    def __init__(self, project: Project) -> None:
-        self.project = project
-        self._returned_from: dict[str, str] = {}  # parent agent → the child that last returned to it
-
-    def locate(self, event: TraceEvent) -> LocatedEvent:
-        data = event.to_dict()
-        return LocatedEvent(data, self._where(event))
-
-    def _where(self, event: TraceEvent) -> Location | None:
-        agent = self.project.agent(event.agent) if event.agent else None
-        kind = event.type
-        if kind == "handoff_return_handler":
-            parent = self.project.agent(str(event.get("to") or ""))
-            child = str(event.get("from") or "")
-            if parent is not None:
-                self._returned_from[parent.name.text] = child
-                handler = event.get("handler")
-                found = next((h for h in parent.return_handlers if h.name.text == handler), None)
-                if found is not None:
-                    return Location(parent.path, found.name.range)
-                route = _route_to(parent, child)
-                if route is not None and route.on_return is not None:
-                    return Location(parent.path, route.on_return.key_range)
-            return None
-        if agent is None:
-            return None
-        if kind in ("handoff", "handoff_condition_check") and isinstance(event.get("route"), int):
-            route = _route_at(agent, event.get("route"))
-            if route is not None:
-                if kind == "handoff_condition_check" and route.when is not None:
-                    return Location(agent.path, route.when.range)
-                where = route.target.range if route.target is not None else route.dash_range
-                return Location(agent.path, where)
-        if kind == "handoff_completed":
-            route = _route_to(agent, str(event.get("to") or ""))
-            if route is not None:
-                return Location(agent.path, route.target.range if route.target is not None else route.dash_range)
-        if kind in ("resume_intent", "resume_intent_depth_limit"):
-            child = self._returned_from.get(agent.name.text, "")
-            route = _route_to(agent, child)
-            if route is not None:
-                where = route.target.range if route.target is not None else route.dash_range
-                return Location(agent.path, where)
-        if kind == "gather":
-            name = event.get("field")
-            field = next((f for f in agent.all_gather_fields() if f.name.text == name), None)
-            if field is not None:
-                return Location(agent.path, field.name.range)
-        if kind == "complete":
-            rule = event.get("rule")
-            index = rule.get("index") if isinstance(rule, dict) else None
-            if isinstance(index, int) and 0 <= index < len(agent.complete):
-                return Location(agent.path, agent.complete[index].range)
-        if kind in ("tool_call", "tool_result", "tool_call_retry"):
-            tool = _tool(self.project, str(event.get("tool") or ""))
-            if tool is not None:
-                return tool
-        if kind in ("delegate_start", "delegate_complete"):
-            target = event.get("to")
-            found_delegate = next(
-                (d for d in agent.delegates if d.target is not None and d.target.text == target), None
-            )
-            if found_delegate is not None:
-                return Location(agent.path, found_delegate.range)
-        if kind in _STEP_EVENTS and agent.flow is not None:
-            found_step = agent.flow.step(str(event.get("step") or ""))
-            if found_step is not None:
-                return Location(agent.path, _step_part(found_step, event))
-        return Location(agent.path, agent.header.head_range)
-
-
-# Events about a flow step: located at the step, or at the part of it that fired.
-_STEP_EVENTS = frozenset(
-    {
-        "flow_step",
-        "digression",
-        "sub_intent",
-        "correction",
-        "action_handler_executed",
-        "transform",
-        "log",
-        "error_handler_resolved",
-    }
-)
-
-
-def _step_part(step: FlowStep, event: TraceEvent) -> Range:
-    kind = event.type
-    if kind == "digression" and event.get("scope") == "step":
-        found = next((d for d in step.digressions if d.intent == event.get("intent")), None)
-        return found.range if found is not None else step.name.range
-    if kind == "sub_intent":
-        sub = next((s for s in step.sub_intents if s.intent == event.get("intent")), None)
-        return sub.range if sub is not None else step.name.range
-    if kind == "action_handler_executed":
-        handler = next((h for h in step.on_action if h.action == event.get("action")), None)
-        return handler.range if handler is not None else step.name.range
-    if kind == "error_handler_resolved" and event.get("scope") == "step":
-        found_handler = next((h for h in step.on_error if h.type == event.get("handler")), None)
-        return found_handler.range if found_handler is not None else step.name.range
-    return step.name.range
-
-
-def _route_at(agent: Agent, index: Any) -> HandoffRoute | None:
-    return next((r for r in agent.handoffs if r.index == index), None)
-
-
-def _route_to(agent: Agent, target: str) -> HandoffRoute | None:
-    routes = [r for r in agent.handoffs if r.target is not None and r.target.text == target]
-    returnable = [r for r in routes if r.is_returnable]
-    return next(iter(returnable or routes), None)
-
-
-def _tool(project: Project, name: str) -> Location | None:
-    for doc in project.documents.values():
-        for tool in doc.library_tools:
-            if tool.name.text == name:
-                return Location(doc.path, tool.name.range)
-        for agent in doc.agents:
-            for tool in agent.tools:
-                if tool.name.text == name:
-                    return Location(doc.path, tool.name.range)
-    return None

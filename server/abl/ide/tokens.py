@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right, insort
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from abl.checks.layout import Block, Placement, blocks
@@ -127,10 +127,6 @@ class SemanticTokens:
     def __getitem__(self, index: int) -> Token:
         return self.tokens[index]
 
-    @property
-    def data(self) -> list[int]:
-        return encode(self.tokens)
-
 
 # --- entry points -----------------------------------------------------------------------------
 
@@ -168,39 +164,6 @@ def _occurrences(document: Document) -> list[Occurrence]:
     """The names the project's `ReferenceIndex` records in this file. They depend on the file
     alone and are kept with the document, so this spares indexing the whole project."""
     return document_occurrences(document)
-
-
-def encode(tokens: Iterable[Token]) -> list[int]:
-    """LSP's encoding: per token, line delta, start delta (from the previous token's start on
-    the same line, else from column 0), length, type index, modifier bits. Characters stay
-    code points; converting to UTF-16 is the protocol layer's job."""
-    data: list[int] = []
-    line = start = 0
-    for token in tokens:
-        if token.line != line:
-            start = 0
-        data += (token.line - line, token.start - start, token.length, token.type_index, token.modifier_bits)
-        line, start = token.line, token.start
-    return data
-
-
-def delta(previous: Sequence[int], current: Sequence[int]) -> list[tuple[int, int, list[int]]]:
-    """The edits turning `previous` into `current`, as LSP `(start, deleteCount, data)` triples:
-    at most one, replacing what lies between their common prefix and common suffix. Both ends
-    are cut at whole tokens (multiples of five integers) so the edit never splits one."""
-    if list(previous) == list(current):
-        return []
-    shortest = min(len(previous), len(current))
-    prefix = 0
-    while prefix < shortest and previous[prefix] == current[prefix]:
-        prefix += 1
-    prefix -= prefix % 5
-    suffix = 0
-    room = shortest - prefix
-    while suffix < room and previous[-1 - suffix] == current[-1 - suffix]:
-        suffix += 1
-    suffix -= suffix % 5
-    return [(prefix, len(previous) - prefix - suffix, list(current[prefix : len(current) - suffix]))]
 
 
 # --- the canvas -------------------------------------------------------------------------------

@@ -6,17 +6,11 @@ from abl.lsp.server import AblServer
 
 
 def create_server() -> AblServer:
-    """A server with every feature registered."""
-    from abl.lsp import commands, features, graph, lifecycle, presentation, runs, structure
+    """A server with every feature registered: the handlers each module declares on import."""
+    from abl.lsp import commands, features, graph, handlers, lifecycle, presentation, runs, structure  # noqa: F401
 
     server = AblServer()
-    lifecycle.register(server)
-    features.register(server)
-    structure.register(server)
-    presentation.register(server)
-    graph.register(server)
-    runs.register(server)
-    commands.register(server)
+    handlers.install(server)
     return server
 
 

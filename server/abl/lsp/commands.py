@@ -15,9 +15,13 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from abl.ide import lens
 from abl.lsp.convert import uri_to_path
+from abl.lsp.handlers import command
 from abl.lsp.server import AblServer
+
+# The commands the code lenses name.
+RUN_AGENT = "abl.runAgent"
+SHOW_HANDOFFS_IN = "abl.showHandoffsIn"
 
 
 def client_commands(options: Any) -> frozenset[str]:
@@ -28,30 +32,27 @@ def client_commands(options: Any) -> frozenset[str]:
     return frozenset(c for c in listed if isinstance(c, str))
 
 
-def register(server: AblServer) -> None:
-    @server.command(lens.SHOW_HANDOFFS_IN)
-    async def show_handoffs_in(ls: AblServer, *arguments: Any) -> list[Any]:
-        """Arguments as the lens sends them: `[uri, position of the name, locations, agent]`;
-        answers the locations, for an editor that wants to list them itself."""
-        uri = arguments[0] if arguments else ""
-        listed = arguments[2] if len(arguments) > 2 and isinstance(arguments[2], list) else []
-        locations = [_location(ls, item) for item in listed]
-        found = [loc for loc in locations if loc is not None]
-        agent = arguments[3] if len(arguments) > 3 and isinstance(arguments[3], str) else "this agent"
-        if not found:
-            ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, f"No handoff leads to {agent}."))
-            return []
-        if not _shows_documents(ls):  # say where they are instead
-            here = os.path.dirname(uri_to_path(str(uri)) or "")
-            where = ", ".join(_title(here, loc) for loc in found)
-            ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, f"Handoffs to {agent}: {where}"))
-            return [ls.protocol._converter.unstructure(loc) for loc in found]
-        chosen = found[0] if len(found) == 1 else await _choose(ls, str(uri), agent, found)
-        if chosen is not None:
-            await ls.window_show_document_async(
-                lsp.ShowDocumentParams(chosen.uri, take_focus=True, selection=chosen.range)
-            )
+@command(SHOW_HANDOFFS_IN, list)
+async def show_handoffs_in(ls: AblServer, *arguments: Any) -> list[Any]:
+    """Arguments as the lens sends them: `[uri, position of the name, locations, agent]`;
+    answers the locations, for an editor that wants to list them itself."""
+    uri = arguments[0] if arguments else ""
+    listed = arguments[2] if len(arguments) > 2 and isinstance(arguments[2], list) else []
+    locations = [_location(ls, item) for item in listed]
+    found = [loc for loc in locations if loc is not None]
+    agent = arguments[3] if len(arguments) > 3 and isinstance(arguments[3], str) else "this agent"
+    if not found:
+        ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, f"No handoff leads to {agent}."))
+        return []
+    if not _shows_documents(ls):  # say where they are instead
+        here = os.path.dirname(uri_to_path(str(uri)) or "")
+        where = ", ".join(_title(here, loc) for loc in found)
+        ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, f"Handoffs to {agent}: {where}"))
         return [ls.protocol._converter.unstructure(loc) for loc in found]
+    chosen = found[0] if len(found) == 1 else await _choose(ls, str(uri), agent, found)
+    if chosen is not None:
+        await ls.window_show_document_async(lsp.ShowDocumentParams(chosen.uri, take_focus=True, selection=chosen.range))
+    return [ls.protocol._converter.unstructure(loc) for loc in found]
 
 
 def _shows_documents(ls: AblServer) -> bool:

@@ -13,10 +13,7 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
 
-from abl.checks.registry import BY_CODE
-from abl.diagnostics import Diagnostic, Severity, TextEdit
-from abl.resources import docs_uri
-from abl.text import LineIndex, Position, Range
+from abl.ide import BY_CODE, Diagnostic, LineIndex, Position, Range, Severity, TextEdit, docs_uri
 
 
 def uri_to_path(uri: str) -> str | None:

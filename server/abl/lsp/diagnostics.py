@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from lsprotocol import types as lsp
 
-from abl.ide.host import Analysis
+from abl.ide import Analysis
 from abl.lsp.convert import path_to_uri, uri_to_path
 from abl.lsp.server import AblServer, guarded
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from lsprotocol import types as lsp
 from pygls.workspace import TextDocument, Workspace
 
-from abl.text import Position, ProtocolLines
+from abl.ide import Position, ProtocolLines
 
 
 class SplicedTextDocument(TextDocument):

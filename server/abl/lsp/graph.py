@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import os
 from typing import Any
+from weakref import WeakKeyDictionary
 
-from abl.diagnostics import Diagnostic
-from abl.ide.graph import fingerprint, graph_view, merge_views, project_label, to_json
+from abl.ide import Project, Range, fingerprint, merge_views, project_label, to_json
 from abl.lsp.convert import path_to_uri, uri_to_path
-from abl.lsp.server import AblServer, guarded
-from abl.text import Range
-from abl.workspace import Project
+from abl.lsp.handlers import handler, on_install
+from abl.lsp.server import AblServer
 
 GRAPH = "abl/graph"
 GRAPH_CHANGED = "abl/graphChanged"
@@ -56,65 +55,90 @@ def _projects_for(ls: AblServer, uri: str | None) -> list[Project]:
     return [p for p in projects if folder.startswith(p.root.rstrip(os.sep) + os.sep)][:1]
 
 
-def _diagnostics(ls: AblServer, project: Project) -> dict[str, tuple[Diagnostic, ...]]:
+class _GraphState:
+    """What one server's client holds of the graph."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, tuple[object, str]] = {}  # project root → (its graph object, fingerprint)
+        # Only a client that has asked for the graph is told when it changes: until then,
+        # keeping a fingerprint up to date after every keystroke would be work for no one.
+        self.watched = False
+
+
+_STATES: WeakKeyDictionary[AblServer, _GraphState] = WeakKeyDictionary()
+
+
+def _state(ls: AblServer) -> _GraphState:
+    found = _STATES.get(ls)
+    if found is None:
+        found = _STATES[ls] = _GraphState()
+    return found
+
+
+@handler(GRAPH, lambda: None)
+def graph(ls: AblServer, params: Any) -> dict[str, Any]:
+    _state(ls).watched = True
+    agent = _param(params, "agent")
+    depth = _param(params, "depth")
+    agent = agent if isinstance(agent, str) and agent else None
+    depth = depth if isinstance(depth, int) and not isinstance(depth, bool) and depth >= 0 else None
+    projects = _projects_for(ls, _param(params, "uri"))
+    if agent is not None:
+        projects = [p for p in projects if p.graph().node(agent) is not None]
+    base = os.path.commonpath([p.root for p in projects]) if len(projects) > 1 else ""
     analysis = ls.analysis()
-    return {path: analysis.diagnostics(path) for path in project.documents}
+    views = []
+    for p in projects:
+        view, whole = analysis.graph(_any_file(p), agent, depth), analysis.graph(_any_file(p))
+        if view is None or whole is None:
+            continue
+        views.append((project_label(p, base), view))
+        _state(ls).seen[p.root] = (p.graph(), fingerprint(whole))  # only a change from this is announced
+
+    def locate(path: str | None, where: Range | None) -> dict[str, Any]:
+        if path is None or where is None:
+            return {"uri": path_to_uri(path) if path else None, "range": None}
+        client = ls.positions(path, analysis).range_to_client(where)
+        start, end = client.start, client.end
+        return {
+            "uri": path_to_uri(path),
+            "range": {
+                "start": {"line": start.line, "character": start.character},
+                "end": {"line": end.line, "character": end.character},
+            },
+        }
+
+    if not views:
+        return {"version": 1, "roots": [], "unreachable": [], "cycles": [], "nodes": [], "edges": []}
+    return to_json(merge_views(views), locate)
 
 
-def register(server: AblServer) -> None:
-    seen: dict[str, tuple[object, str]] = {}  # project root → (its graph object, fingerprint)
-    # Only a client that has asked for the graph is told when it changes: until then, keeping
-    # a fingerprint up to date after every keystroke would be work for no one.
-    watched = [False]
+def _after_analysis(server: AblServer, changed: set[str]) -> None:
+    state = _state(server)
+    if not state.watched:
+        return
+    analysis = server.analysis()
+    for project in analysis.projects():
+        if not project.documents:
+            continue
+        current = project.graph()
+        known = state.seen.get(project.root)
+        if known is not None and known[0] is current and not changed.intersection(project.documents):
+            continue  # same agents, same problems: nothing a drawing shows has changed
+        whole = analysis.graph(_any_file(project))
+        if whole is None:
+            continue
+        digest = fingerprint(whole)
+        state.seen[project.root] = (current, digest)
+        if known is None or known[1] != digest:
+            server.protocol.notify(GRAPH_CHANGED, {"uri": path_to_uri(project.root)})
 
-    @server.feature(GRAPH)
-    @guarded(lambda: None)
-    def graph(ls: AblServer, params: Any) -> dict[str, Any]:
-        watched[0] = True
-        agent = _param(params, "agent")
-        depth = _param(params, "depth")
-        agent = agent if isinstance(agent, str) and agent else None
-        depth = depth if isinstance(depth, int) and not isinstance(depth, bool) and depth >= 0 else None
-        projects = _projects_for(ls, _param(params, "uri"))
-        if agent is not None:
-            projects = [p for p in projects if p.graph().node(agent) is not None]
-        base = os.path.commonpath([p.root for p in projects]) if len(projects) > 1 else ""
-        views = [(project_label(p, base), graph_view(p.graph(), _diagnostics(ls, p), agent, depth)) for p in projects]
-        for p in projects:  # what the client now holds: only a change from it is announced
-            seen[p.root] = (p.graph(), fingerprint(graph_view(p.graph(), _diagnostics(ls, p))))
-        analysis = ls.analysis()
 
-        def locate(path: str | None, where: Range | None) -> dict[str, Any]:
-            if path is None or where is None:
-                return {"uri": path_to_uri(path) if path else None, "range": None}
-            client = ls.positions(path, analysis).range_to_client(where)
-            start, end = client.start, client.end
-            return {
-                "uri": path_to_uri(path),
-                "range": {
-                    "start": {"line": start.line, "character": start.character},
-                    "end": {"line": end.line, "character": end.character},
-                },
-            }
+@on_install
+def _listen(server: AblServer) -> None:
+    server.on_analysed.append(lambda changed: _after_analysis(server, changed))
 
-        if not views:
-            return {"version": 1, "roots": [], "unreachable": [], "cycles": [], "nodes": [], "edges": []}
-        return to_json(merge_views(views), locate)
 
-    def after_analysis(changed: set[str]) -> None:
-        if not watched[0]:
-            return
-        analysis = server.analysis()
-        for project in analysis.projects():
-            if not project.documents:
-                continue
-            current = project.graph()
-            known = seen.get(project.root)
-            if known is not None and known[0] is current and not changed.intersection(project.documents):
-                continue  # same agents, same problems: nothing a drawing shows has changed
-            digest = fingerprint(graph_view(current, _diagnostics(server, project)))
-            seen[project.root] = (current, digest)
-            if known is None or known[1] != digest:
-                server.protocol.notify(GRAPH_CHANGED, {"uri": path_to_uri(project.root)})
-
-    server.on_analysed.append(after_analysis)
+def _any_file(project: Project) -> str:
+    """A file of the project: the analysis's features take a path."""
+    return next(iter(project.documents))

@@ -8,14 +8,14 @@ import uuid
 
 from lsprotocol import types as lsp
 
-from abl.ide.host import LARGE_FILE_BYTES
+from abl.ide import LARGE_FILE_BYTES, count
 from abl.lsp.commands import client_commands
 from abl.lsp.convert import uri_to_path
 from abl.lsp.diagnostics import register_pull
 from abl.lsp.documents import splice_changes
+from abl.lsp.handlers import handler
 from abl.lsp.server import AblServer
 from abl.lsp.settings import Settings
-from abl.wording import count
 
 log = logging.getLogger("abl.lsp")
 
@@ -23,98 +23,105 @@ WATCHED = ("**/*.abl", "**/project.json", "**/abl.lock", "**/abl.toml", "**/pypr
 CONFIG_FILES = ("abl.toml", "pyproject.toml")
 
 
-def register(server: AblServer) -> None:
-    @server.feature(lsp.INITIALIZE)
-    def initialize(ls: AblServer, params: lsp.InitializeParams) -> None:
-        splice_changes(ls.workspace)
-        caps = params.capabilities
-        text = caps.text_document
-        ls.pull_diagnostics = _pulls_and_refreshes(caps)
-        completion = text.completion if text is not None else None
-        item = completion.completion_item if completion is not None else None
-        ls.snippets = bool(item is not None and item.snippet_support)
-        if ls.pull_diagnostics:
-            register_pull(ls)
-        ls.client_commands = client_commands(params.initialization_options)
-        if params.initialization_options:
-            ls.settings = Settings.read(params.initialization_options)
+@handler(lsp.INITIALIZE, lambda: None)
+def initialize(ls: AblServer, params: lsp.InitializeParams) -> None:
+    splice_changes(ls.workspace)
+    caps = params.capabilities
+    text = caps.text_document
+    ls.pull_diagnostics = _pulls_and_refreshes(caps)
+    completion = text.completion if text is not None else None
+    item = completion.completion_item if completion is not None else None
+    ls.snippets = bool(item is not None and item.snippet_support)
+    if ls.pull_diagnostics:
+        register_pull(ls)
+    ls.client_commands = client_commands(params.initialization_options)
+    if params.initialization_options:
+        ls.settings = Settings.read(params.initialization_options)
 
-    @server.feature(lsp.INITIALIZED)
-    def initialized(ls: AblServer, params: lsp.InitializedParams) -> None:
-        # Read the workspace's files now, while handling this message: any request after it
-        # must see every file. What needs the client's answers runs afterwards.
-        found = _add_folders(ls)
-        ls.background(_after_initialized(ls, found))
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: AblServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        path = uri_to_path(params.text_document.uri)
+@handler(lsp.INITIALIZED, lambda: None)
+def initialized(ls: AblServer, params: lsp.InitializedParams) -> None:
+    # Read the workspace's files now, while handling this message: any request after it
+    # must see every file. What needs the client's answers runs afterwards.
+    found = _add_folders(ls)
+    ls.background(_after_initialized(ls, found))
+
+
+@handler(lsp.TEXT_DOCUMENT_DID_OPEN, lambda: None)
+def did_open(ls: AblServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    ls.host.open(path, doc.source, params.text_document.version)
+    ls.schedule()
+
+
+@handler(lsp.TEXT_DOCUMENT_DID_CHANGE, lambda: None)
+def did_change(ls: AblServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    if len(doc.source) > LARGE_FILE_BYTES:
+        return  # read again on save: parsing it on every keystroke would stall the editor
+    ls.host.set_text(path, doc.source, params.text_document.version)
+    ls.schedule()
+
+
+@handler(lsp.TEXT_DOCUMENT_DID_SAVE, lambda: None)
+def did_save(ls: AblServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    ls.host.set_text(path, doc.source, doc.version)
+    ls.schedule()
+
+
+@handler(lsp.TEXT_DOCUMENT_DID_CLOSE, lambda: None)
+def did_close(ls: AblServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    path = uri_to_path(params.text_document.uri)
+    if path is None:
+        return
+    ls.host.close(path)
+    ls.schedule()
+
+
+@handler(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, lambda: None)
+def did_change_watched_files(ls: AblServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+    for change in params.changes:
+        path = uri_to_path(change.uri)
         if path is None:
-            return
-        doc = ls.workspace.get_text_document(params.text_document.uri)
-        ls.host.open(path, doc.source, params.text_document.version)
-        ls.schedule()
+            continue
+        if os.path.basename(path) in CONFIG_FILES:
+            ls.host.config_changed(path)
+        elif change.type == lsp.FileChangeType.Deleted:
+            ls.host.file_deleted(path)
+        elif path.endswith(".abl"):
+            ls.host.file_changed_on_disk(path)
+    ls.schedule()
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: AblServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return
-        doc = ls.workspace.get_text_document(params.text_document.uri)
-        if len(doc.source) > LARGE_FILE_BYTES:
-            return  # read again on save: parsing it on every keystroke would stall the editor
-        ls.host.set_text(path, doc.source, params.text_document.version)
-        ls.schedule()
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: AblServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return
-        doc = ls.workspace.get_text_document(params.text_document.uri)
-        ls.host.set_text(path, doc.source, doc.version)
-        ls.schedule()
+@handler(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, lambda: None)
+def did_change_folders(ls: AblServer, params: lsp.DidChangeWorkspaceFoldersParams) -> None:
+    for folder in params.event.removed:
+        path = uri_to_path(folder.uri)
+        if path is not None:
+            ls.host.remove_folder(path)
+    for folder in params.event.added:
+        path = uri_to_path(folder.uri)
+        if path is not None:
+            ls.host.add_folder(path)
+    ls.schedule()
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: AblServer, params: lsp.DidCloseTextDocumentParams) -> None:
-        path = uri_to_path(params.text_document.uri)
-        if path is None:
-            return
-        ls.host.close(path)
-        ls.schedule()
 
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def did_change_watched_files(ls: AblServer, params: lsp.DidChangeWatchedFilesParams) -> None:
-        for change in params.changes:
-            path = uri_to_path(change.uri)
-            if path is None:
-                continue
-            if os.path.basename(path) in CONFIG_FILES:
-                ls.host.config_changed(path)
-            elif change.type == lsp.FileChangeType.Deleted:
-                ls.host.file_deleted(path)
-            elif path.endswith(".abl"):
-                ls.host.file_changed_on_disk(path)
-        ls.schedule()
-
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    def did_change_folders(ls: AblServer, params: lsp.DidChangeWorkspaceFoldersParams) -> None:
-        for folder in params.event.removed:
-            path = uri_to_path(folder.uri)
-            if path is not None:
-                ls.host.remove_folder(path)
-        for folder in params.event.added:
-            path = uri_to_path(folder.uri)
-            if path is not None:
-                ls.host.add_folder(path)
-        ls.schedule()
-
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(ls: AblServer, params: lsp.DidChangeConfigurationParams) -> None:
-        if params.settings:
-            _apply_settings(ls, Settings.read(params.settings))
-        else:
-            await _read_configuration(ls)
+@handler(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION, lambda: None)
+async def did_change_configuration(ls: AblServer, params: lsp.DidChangeConfigurationParams) -> None:
+    if params.settings:
+        _apply_settings(ls, Settings.read(params.settings))
+    else:
+        await _read_configuration(ls)
 
 
 def _pulls_and_refreshes(caps: lsp.ClientCapabilities) -> bool:

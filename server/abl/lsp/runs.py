@@ -20,18 +20,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
-from abl.ide.runs import LocatedEvent, RunError, RunManager
+from abl.ide import FormatError, LineDict, LocatedEvent, NotEnforced, RunError, RunManager, plain, read_yaml
+from abl.lsp.commands import RUN_AGENT
 from abl.lsp.convert import path_to_uri, uri_to_path
-from abl.lsp.server import AblServer, guarded, log
-from abl.runtime.local_limits import NotEnforced
-from abl.runtime.testing.yamlread import FormatError, LineDict, plain, read_yaml
+from abl.lsp.handlers import command, handler
+from abl.lsp.server import AblServer, log
 
 EVENT = "abl/run/event"
-RUN_AGENT = "abl.runAgent"
 
 
 class RunRefused(JsonRpcInvalidParams):
@@ -84,150 +84,162 @@ def _required_str(params: Any, name: str) -> str:
     return value
 
 
-def register(server: AblServer) -> None:
-    runs = RunManager()
-    server.runs = runs  # type: ignore[attr-defined]
+# Each server's runs (its state, not a closure's).
+_RUNS: WeakKeyDictionary[AblServer, RunManager] = WeakKeyDictionary()
 
-    def event_json(ls: AblServer, located: LocatedEvent) -> dict[str, Any]:
-        out = dict(located.event)
-        if located.location is not None:
-            where = ls.positions(located.location.path).range_to_client(located.location.range)
-            out["location"] = {
-                "uri": path_to_uri(located.location.path),
-                "range": {
-                    "start": {"line": where.start.line, "character": where.start.character},
-                    "end": {"line": where.end.line, "character": where.end.character},
-                },
-            }
-        return out
 
-    def not_enforced_json(ls: AblServer, item: NotEnforced) -> dict[str, Any]:
-        where = ls.positions(item.path).range_to_client(item.range)
-        return {
-            "construct": item.construct,
-            "agent": item.agent,
-            "instead": item.instead,
-            "location": {
-                "uri": path_to_uri(item.path),
-                "range": {
-                    "start": {"line": where.start.line, "character": where.start.character},
-                    "end": {"line": where.end.line, "character": where.end.character},
-                },
+def _runs(ls: AblServer) -> RunManager:
+    found = _RUNS.get(ls)
+    if found is None:
+        found = _RUNS[ls] = RunManager()
+    return found
+
+
+def event_json(ls: AblServer, located: LocatedEvent) -> dict[str, Any]:
+    out = dict(located.event)
+    if located.location is not None:
+        where = ls.positions(located.location.path).range_to_client(located.location.range)
+        out["location"] = {
+            "uri": path_to_uri(located.location.path),
+            "range": {
+                "start": {"line": where.start.line, "character": where.start.character},
+                "end": {"line": where.end.line, "character": where.end.character},
             },
         }
+    return out
 
-    def notify(ls: AblServer, run_id: str, events: list[LocatedEvent]) -> list[dict[str, Any]]:
-        shown = [event_json(ls, e) for e in events]
-        for event in shown:
-            ls.protocol.notify(EVENT, {"runId": run_id, "event": event})
-        return shown
 
-    def start(ls: AblServer, params: Any) -> dict[str, Any]:
-        uri = _required_str(params, "uri")
-        path = uri_to_path(uri)
-        project = ls.analysis().project(path) if path is not None else None
-        if project is None and path is not None:
-            project = next((p for p in ls.analysis().projects() if path.startswith(p.root)), None)
-        if project is None:
-            raise RunRefused(f"{uri} is not part of an ABL project the server knows")
-        mocks = _read_mocks(_get(params, "mocks"))
+def not_enforced_json(ls: AblServer, item: NotEnforced) -> dict[str, Any]:
+    where = ls.positions(item.path).range_to_client(item.range)
+    return {
+        "construct": item.construct,
+        "agent": item.agent,
+        "instead": item.instead,
+        "location": {
+            "uri": path_to_uri(item.path),
+            "range": {
+                "start": {"line": where.start.line, "character": where.start.character},
+                "end": {"line": where.end.line, "character": where.end.character},
+            },
+        },
+    }
+
+
+def notify(ls: AblServer, run_id: str, events: list[LocatedEvent]) -> list[dict[str, Any]]:
+    shown = [event_json(ls, e) for e in events]
+    for event in shown:
+        ls.protocol.notify(EVENT, {"runId": run_id, "event": event})
+    return shown
+
+
+def start(ls: AblServer, params: Any) -> dict[str, Any]:
+    uri = _required_str(params, "uri")
+    path = uri_to_path(uri)
+    project = ls.analysis().project(path) if path is not None else None
+    if project is None and path is not None:
+        project = next((p for p in ls.analysis().projects() if path.startswith(p.root)), None)
+    if project is None:
+        raise RunRefused(f"{uri} is not part of an ABL project the server knows")
+    mocks = _read_mocks(_get(params, "mocks"))
+    try:
+        run = _runs(ls).start(
+            project,
+            agent=_get(params, "agent"),
+            model=_get(params, "model") or "embedded",
+            mocks=mocks,
+            trace_level=_get(params, "traceLevel") or ls.settings.trace_level,
+        )
+    except RunError as err:
+        raise refused(ls, err) from None
+    events = notify(ls, run.id, run.greeting_events)
+    greeting = [{"agent": r.agent, "text": r.text} for r in run.session.greeting]
+    not_enforced = [not_enforced_json(ls, item) for item in run.not_enforced]
+    return {
+        "runId": run.id,
+        "agent": run.agent,
+        "greeting": greeting,
+        "events": events,
+        "notEnforced": not_enforced,
+    }
+
+
+@handler("abl/run/start", lambda: None)
+def run_start(ls: AblServer, params: Any) -> dict[str, Any]:
+    return start(ls, params)
+
+
+@handler("abl/run/send", lambda: None)
+def run_send(ls: AblServer, params: Any) -> dict[str, Any]:
+    run_id = _required_str(params, "runId")
+    text = _get(params, "text")
+    if not isinstance(text, str):
+        raise RunRefused("`text` is required")
+
+    def live(located: LocatedEvent) -> None:
+        # Called from inside the engine's turn: a failure to tell the client must not stop
+        # the conversation half way (the answer repeats every event).
         try:
-            run = runs.start(
-                project,
-                agent=_get(params, "agent"),
-                model=_get(params, "model") or "embedded",
-                mocks=mocks,
-                trace_level=_get(params, "traceLevel") or ls.settings.trace_level,
-            )
-        except RunError as err:
-            raise refused(ls, err) from None
-        events = notify(ls, run.id, run.greeting_events)
-        greeting = [{"agent": r.agent, "text": r.text} for r in run.session.greeting]
-        not_enforced = [not_enforced_json(ls, item) for item in run.not_enforced]
-        return {
-            "runId": run.id,
-            "agent": run.agent,
-            "greeting": greeting,
-            "events": events,
-            "notEnforced": not_enforced,
-        }
+            ls.protocol.notify(EVENT, {"runId": run_id, "event": event_json(ls, located)})
+        except Exception:
+            log.exception("abl/run/event for %s", located.event.get("type"))
 
-    @server.feature("abl/run/start")
-    @guarded(lambda: None)
-    def run_start(ls: AblServer, params: Any) -> dict[str, Any]:
-        return start(ls, params)
+    try:
+        turn = _runs(ls).send(run_id, text, on_event=live)
+    except RunError as err:
+        raise RunRefused(str(err), err.problems) from None
+    return {
+        "replies": [{"agent": agent, "text": reply} for agent, reply in turn.replies],
+        "activeAgent": turn.active_agent,
+        "events": [event_json(ls, e) for e in turn.events],
+        "ended": turn.ended,
+    }
 
-    @server.feature("abl/run/send")
-    @guarded(lambda: None)
-    def run_send(ls: AblServer, params: Any) -> dict[str, Any]:
-        run_id = _required_str(params, "runId")
-        text = _get(params, "text")
-        if not isinstance(text, str):
-            raise RunRefused("`text` is required")
 
-        def live(located: LocatedEvent) -> None:
-            # Called from inside the engine's turn: a failure to tell the client must not stop
-            # the conversation half way (the answer repeats every event).
-            try:
-                ls.protocol.notify(EVENT, {"runId": run_id, "event": event_json(ls, located)})
-            except Exception:
-                log.exception("abl/run/event for %s", located.event.get("type"))
+@handler("abl/run/state", lambda: None)
+def run_state(ls: AblServer, params: Any) -> dict[str, Any]:
+    return _checked(lambda: _runs(ls).state(_required_str(params, "runId")))
 
-        try:
-            turn = runs.send(run_id, text, on_event=live)
-        except RunError as err:
-            raise RunRefused(str(err), err.problems) from None
-        return {
-            "replies": [{"agent": agent, "text": reply} for agent, reply in turn.replies],
-            "activeAgent": turn.active_agent,
-            "events": [event_json(ls, e) for e in turn.events],
-            "ended": turn.ended,
-        }
 
-    @server.feature("abl/run/state")
-    @guarded(lambda: None)
-    def run_state(ls: AblServer, params: Any) -> dict[str, Any]:
-        return _checked(lambda: runs.state(_required_str(params, "runId")))
+@handler("abl/run/reset", lambda: None)
+def run_reset(ls: AblServer, params: Any) -> dict[str, Any]:
+    run_id = _required_str(params, "runId")
+    greeting, events = _checked(lambda: _runs(ls).reset(run_id))
+    return {"greeting": [{"agent": a, "text": t} for a, t in greeting], "events": notify(ls, run_id, events)}
 
-    @server.feature("abl/run/reset")
-    @guarded(lambda: None)
-    def run_reset(ls: AblServer, params: Any) -> dict[str, Any]:
-        run_id = _required_str(params, "runId")
-        greeting, events = _checked(lambda: runs.reset(run_id))
-        return {"greeting": [{"agent": a, "text": t} for a, t in greeting], "events": notify(ls, run_id, events)}
 
-    @server.feature("abl/run/stop")
-    @guarded(lambda: None)
-    def run_stop(ls: AblServer, params: Any) -> None:
-        runs.stop(_required_str(params, "runId"))
+@handler("abl/run/stop", lambda: None)
+def run_stop(ls: AblServer, params: Any) -> None:
+    _runs(ls).stop(_required_str(params, "runId"))
 
-    @server.feature("abl/run/save")
-    @guarded(lambda: None)
-    def run_save(ls: AblServer, params: Any) -> None:
-        _checked(lambda: runs.save(_required_str(params, "runId"), _file(params)))
 
-    @server.feature("abl/run/load")
-    @guarded(lambda: None)
-    def run_load(ls: AblServer, params: Any) -> dict[str, Any]:
-        run_id = _required_str(params, "runId")
-        events = _checked(lambda: runs.load(run_id, _file(params)))
-        return {**runs.state(run_id), "events": notify(ls, run_id, events)}
+@handler("abl/run/save", lambda: None)
+def run_save(ls: AblServer, params: Any) -> None:
+    _checked(lambda: _runs(ls).save(_required_str(params, "runId"), _file(params)))
 
-    @server.feature("abl/run/saveTest")
-    @guarded(lambda: None)
-    def run_save_test(ls: AblServer, params: Any) -> None:
-        _checked(lambda: runs.save_test(_required_str(params, "runId"), _file(params)))
 
-    @server.command(RUN_AGENT)
-    def run_agent(ls: AblServer, *arguments: Any) -> dict[str, Any]:
-        """The code lens command: `[uri, agent]`."""
-        uri = arguments[0] if arguments else None
-        agent = arguments[1] if len(arguments) > 1 else None
-        return start(ls, {"uri": uri, "agent": agent})
+@handler("abl/run/load", lambda: None)
+def run_load(ls: AblServer, params: Any) -> dict[str, Any]:
+    run_id = _required_str(params, "runId")
+    events = _checked(lambda: _runs(ls).load(run_id, _file(params)))
+    return {**_runs(ls).state(run_id), "events": notify(ls, run_id, events)}
 
-    @server.feature(lsp.SHUTDOWN)
-    def stop_runs(ls: AblServer, params: Any) -> None:
-        runs.stop_all()
+
+@handler("abl/run/saveTest", lambda: None)
+def run_save_test(ls: AblServer, params: Any) -> None:
+    _checked(lambda: _runs(ls).save_test(_required_str(params, "runId"), _file(params)))
+
+
+@command(RUN_AGENT, lambda: None)
+def run_agent(ls: AblServer, *arguments: Any) -> dict[str, Any]:
+    """The code lens command: `[uri, agent]`."""
+    uri = arguments[0] if arguments else None
+    agent = arguments[1] if len(arguments) > 1 else None
+    return start(ls, {"uri": uri, "agent": agent})
+
+
+@handler(lsp.SHUTDOWN, lambda: None)
+def stop_runs(ls: AblServer, params: Any) -> None:
+    _runs(ls).stop_all()
 
 
 _T = TypeVar("_T")

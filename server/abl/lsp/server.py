@@ -14,6 +14,7 @@ keystroke is analysed at once, without a fixed debounce.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import sys
 import threading
@@ -28,22 +29,18 @@ from pygls.exceptions import JsonRpcException
 from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 
-from abl import __version__
-from abl.diagnostics import Diagnostic
-from abl.ide.host import LARGE_FILE_BYTES, Analysis, AnalysisHost
+from abl.ide import LARGE_FILE_BYTES, Analysis, AnalysisHost, Diagnostic, LineIndex, __version__
 from abl.lsp.convert import Positions, diagnostic, path_to_uri, uri_to_path
 from abl.lsp.memory import HeapKeeper
 from abl.lsp.protocol import AblProtocol
 from abl.lsp.settings import Settings
 from abl.lsp.transport import ReadAheadReader
 from abl.lsp.wire import DiagnosticWire, publish_body, write_message
-from abl.text import LineIndex
 
 log = logging.getLogger("abl.lsp")
 
-# A handler's parameters and answer, and what `guarded` answers when the handler fails.
-Params = TypeVar("Params")
-Answer = TypeVar("Answer")
+# A handler, and what `guarded` answers when the handler fails.
+Handler = TypeVar("Handler", bound=Callable[..., Any])
 Fallback = TypeVar("Fallback")
 
 # Analysis waits this long for the rest of a message that has started to arrive.
@@ -254,26 +251,39 @@ def _read_text(path: str) -> str:
         return ""
 
 
-def guarded(
-    default: Callable[[], Fallback],
-) -> Callable[[Callable[[AblServer, Params], Answer]], Callable[[AblServer, Params], Answer | Fallback]]:
+def guarded(default: Callable[[], Fallback]) -> Callable[[Handler], Handler]:
     """Run a handler so that an exception becomes a logged traceback and an empty answer:
     one failing feature never takes the server, or the other features, down. A refusal
     (`JsonRpcException`) is not a failure: it goes on as the request's error response, logged
-    at info without a traceback (`AblProtocol`)."""
+    at info without a traceback (`AblProtocol`). Takes coroutine handlers and commands (which
+    are given the command's arguments one by one) alike."""
 
-    def wrap(handler: Callable[[AblServer, Params], Answer]) -> Callable[[AblServer, Params], Answer | Fallback]:
+    def wrap(handler: Handler) -> Handler:
+        if inspect.iscoroutinefunction(handler):
+
+            @wraps(handler)
+            async def run_async(server: AblServer, *args: Any) -> Any:
+                try:
+                    return await handler(server, *args)
+                except JsonRpcException:
+                    raise
+                except Exception:
+                    log.exception("%s failed", handler.__name__)
+                    return default()
+
+            return run_async  # type: ignore[return-value]
+
         @wraps(handler)
-        def run(server: AblServer, params: Params) -> Answer | Fallback:
+        def run(server: AblServer, *args: Any) -> Any:
             try:
-                return handler(server, params)
+                return handler(server, *args)
             except JsonRpcException:
                 raise  # a deliberate error answer, such as a rename that cannot be done
             except Exception:
                 log.exception("%s failed", handler.__name__)
                 return default()
 
-        return run
+        return run  # type: ignore[return-value]
 
     return wrap
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from abl.checks.registry import BY_CODE
-from abl.diagnostics import Diagnostic, Severity
+from abl.ide import BY_CODE, Diagnostic, Severity
 
 TRACE_LEVELS = ("minimal", "standard", "verbose", "debug")
 

@@ -18,9 +18,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from abl.diagnostics import Diagnostic
+from abl.ide import Diagnostic, common_prefix, common_suffix
 from abl.lsp.convert import Positions, PositionsFor, diagnostic
-from abl.text import common_prefix, common_suffix
 
 log = logging.getLogger("abl.lsp")
 

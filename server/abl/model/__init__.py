@@ -1,7 +1,15 @@
 """The semantic model: typed agents, routes, history specs and returns, with source ranges."""
 
 from abl.gcpause import paused_gc
-from abl.model.fields import WriteAccess, WriteRefusal, declared_variables, produced_fields, set_targets
+from abl.model.fields import (
+    WriteAccess,
+    WriteRefusal,
+    declared_variables,
+    handoff_assignments,
+    own_assignments,
+    produced_fields,
+    set_targets,
+)
 from abl.model.lower import lower, parse_failure
 from abl.model.types import *  # noqa: F403  (the model's vocabulary is its public API)
 from abl.model.types import Agent, Document
@@ -20,8 +28,10 @@ __all__ = [
     "WriteAccess",
     "WriteRefusal",
     "declared_variables",
+    "handoff_assignments",
     "load_document",
     "lower",
+    "own_assignments",
     "parse_failure",
     "produced_fields",
     "set_targets",

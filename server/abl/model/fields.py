@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from abl.model.types import Agent, MemoryVar
+from abl.model.types import Agent, Assignment, MemoryVar
 
 
 def root(name: str) -> str:
@@ -42,21 +42,33 @@ def produced_fields(agent: Agent) -> set[str]:
     return names | {root(n) for n in names}
 
 
-def set_targets(agent: Agent) -> set[str]:
-    """Variables written by any `SET` of the agent (ON_START, COMPLETE, flow, hooks, handlers, returns)."""
-    out: set[str] = set()
+def own_assignments(agent: Agent) -> list[Assignment]:
+    """Every `SET` that writes into the agent's own variables: `ON_START`, `COMPLETE`, the flow,
+    hooks, action handlers and `ON_RETURN`. A handoff route's own `SET` (`CONTEXT.set`) is not
+    here: it writes into the target's variables (`handoff_assignments`)."""
+    found: list[Assignment] = []
     if agent.on_start is not None:
-        out.update(a.target.text for a in agent.on_start.set)
+        found.extend(agent.on_start.set)
     for rule in agent.complete:
-        out.update(a.target.text for a in rule.set)
+        found.extend(rule.set)
     if agent.flow is not None:
-        out.update(a.target.text for a in agent.flow.sets)
-    out.update(a.target.text for a in agent.hooks_sets)
-    out.update(a.target.text for a in agent.handler_sets)
+        found.extend(agent.flow.sets)
+    found.extend(agent.hooks_sets)
+    found.extend(agent.handler_sets)
     for route in agent.handoffs:
         if route.on_return is not None:
-            out.update(a.target.text for a in route.on_return.set)
-    return out
+            found.extend(route.on_return.set)
+    return found
+
+
+def handoff_assignments(agent: Agent) -> list[Assignment]:
+    """The `SET`s of the agent's handoff routes, written into each target's variables."""
+    return [assignment for route in agent.handoffs for assignment in route.set]
+
+
+def set_targets(agent: Agent) -> set[str]:
+    """Variables the agent's own `SET`s write (see `own_assignments`)."""
+    return {a.target.text for a in own_assignments(agent)}
 
 
 RESERVED_TARGET = "reserved_target"

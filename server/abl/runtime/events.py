@@ -1,9 +1,11 @@
 """Every trace event the engine emits: its type, its verbosity level and its fields.
 
-One `EventType` per event type is the single description of that event: the engine refuses to
-emit a type that is not listed here, `docs/trace-events.schema.json` is `json_schema()` written
-out (a test keeps the two equal and says how to rewrite the file), and the tests check that
-every emitted event validates against that schema.
+One `EventType` per event type is the single description of that event (its level, its fields
+and the place in the project it comes from): the engine refuses to emit a type that is not
+listed here, `docs/trace-events.schema.json` is `json_schema()` written out and the VS Code
+extension's `src/run/traceLevels.ts` is read from that schema (`event_files.py`; tests keep
+both equal, and `python -m abl.runtime.event_files --write ROOT` rewrites them), and the tests check that every
+emitted event validates against that schema.
 
 Levels are cumulative (`minimal` < `standard` < `verbose` < `debug`): outcomes a reader needs
 even in the quietest view are minimal, the reasons behind decisions standard, every model
@@ -37,6 +39,28 @@ class TraceLevel(enum.IntEnum):
             raise ValueError(f"unknown trace level {text!r}; expected one of {names}") from None
 
 
+class Source(enum.Enum):
+    """Where in the project an event comes from, for an editor to point at. Each names the
+    fields it is found by; when they find nothing the event points at its agent's header,
+    except `RETURN_HANDLER`, which points nowhere."""
+
+    AGENT = "agent"  # the emitting agent's header
+    ROUTE = "route"  # the emitting agent's route numbered `route`: its target
+    ROUTE_CONDITION = "route_condition"  # that route's WHEN (its target when it has none)
+    ROUTE_TO = "route_to"  # the emitting agent's route to `to` (a returnable one first)
+    RESUMED_ROUTE = "resumed_route"  # the route to the child that last returned to the agent
+    RETURN_HANDLER = "return_handler"  # the parent `to`'s handler `handler`, else its route's ON_RETURN
+    GATHER_FIELD = "gather_field"  # the gather field `field`
+    COMPLETE_RULE = "complete_rule"  # the COMPLETE rule numbered `rule.index`
+    TOOL = "tool"  # the declaration of the tool `tool`, in any file of the project
+    DELEGATE = "delegate"  # the agent's DELEGATE to `to`
+    STEP = "step"  # the flow step `step`
+    STEP_DIGRESSION = "step_digression"  # the step's digression for `intent` (a `scope: step` one)
+    STEP_SUB_INTENT = "step_sub_intent"  # the step's sub-intent `intent`
+    STEP_ACTION = "step_action"  # the step's ON_ACTION entry for `action`
+    STEP_ERROR_HANDLER = "step_error_handler"  # the step's ON_ERROR handler `handler` (a `scope: step` one)
+
+
 ENVELOPE_KEYS = ("type", "seq", "turn", "thread", "agent", "ts")
 
 # The fields that hold an agent's name, by event type (the envelope's `agent` aside): what a
@@ -63,6 +87,7 @@ class EventType:
     fields: Mapping[str, Schema]  # field name -> JSON Schema of its value
     required: tuple[str, ...] = ()
     open: bool = False  # fields beyond those listed are allowed (a warning's or error's details)
+    source: Source = Source.AGENT
 
     def schema(self) -> dict[str, Any]:
         properties: dict[str, Any] = {"type": {"const": self.name}}
@@ -70,6 +95,7 @@ class EventType:
         return {
             "description": self.doc,
             "x-level": self.level.name.lower(),
+            "x-source": self.source.value,
             "type": "object",
             "required": [*ENVELOPE_KEYS, *self.required],
             "properties": {**_ENVELOPE, **properties},
@@ -126,10 +152,17 @@ _INTENTS = {
 
 
 def _event(
-    name: str, level: TraceLevel, doc: str, required: tuple[str, ...] = (), open: bool = False, /, **fields: Schema
+    name: str,
+    level: TraceLevel,
+    doc: str,
+    required: tuple[str, ...] = (),
+    open: bool = False,
+    where: Source = Source.AGENT,
+    /,
+    **fields: Schema,
 ) -> EventType:
-    # Positional-only, so that an event may have fields called `level` or `required`.
-    return EventType(name, level, doc, fields, required, open)
+    # Positional-only, so that an event may have fields called `level`, `required` or `source`.
+    return EventType(name, level, doc, fields, required, open, where)
 
 
 EVENT_TYPES: tuple[EventType, ...] = (
@@ -169,6 +202,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "One route's WHEN evaluated.",
         ("route", "target", "condition", "result", "evaluatedContext", "whenOutcome"),
+        False,
+        Source.ROUTE_CONDITION,
         route=INT,
         target=STR,
         condition=STR,
@@ -186,6 +221,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         M,
         "Control moves to another agent.",
         ("from", "to", "returnExpected", "reasonCode", "history", "historyMessages", "passed"),
+        False,
+        Source.ROUTE,
         **{"from": STR},
         to=STR,
         returnExpected=BOOL,
@@ -203,6 +240,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         M,
         "How a handoff attempt ended; `durationMs` is measured on the session's timeline (see `session_start.clock`).",
         ("to", "outcome", "durationMs"),
+        False,
+        Source.ROUTE_TO,
         to=STR,
         outcome=_OUTCOMES,
         durationMs=INT,
@@ -244,6 +283,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
             "cause",
             "reasonCode",
         ),
+        False,
+        Source.RETURN_HANDLER,
         **{"from": STR},
         to=STR,
         handler=nullable(STR),
@@ -260,6 +301,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "A message replayed through the parent's routes.",
         ("message", "resumeWith", "depth"),
+        False,
+        Source.RESUMED_ROUTE,
         message=STR,
         resumeWith=STR,
         depth=INT,
@@ -269,6 +312,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "A second-level replay refused.",
         ("message", "resumeWith", "depth", "limit"),
+        False,
+        Source.RESUMED_ROUTE,
         message=STR,
         resumeWith=STR,
         depth=INT,
@@ -351,6 +396,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "A GATHER field read from a message (or an answer that gave nothing).",
         ("field", "value", "valid", "attempt"),
+        False,
+        Source.GATHER_FIELD,
         field=STR,
         value=ANY,
         valid=BOOL,
@@ -363,6 +410,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         M,
         "A COMPLETE rule fired, or a flow reached `COMPLETE`.",
         ("terminal",),
+        False,
+        Source.COMPLETE_RULE,
         rule={"type": "object", "required": ["index", "condition"], "properties": {"index": INT, "condition": STR}},
         step=STR,
         terminal=BOOL,
@@ -383,6 +432,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "A tool called (answered by a mock).",
         ("tool", "callId", "input"),
+        False,
+        Source.TOOL,
         tool=STR,
         callId=STR,
         input={"type": "object"},
@@ -394,6 +445,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "A tool's result, or why the call failed.",
         ("tool", "callId", "success", "mocked"),
+        False,
+        Source.TOOL,
         tool=STR,
         callId=STR,
         success=BOOL,
@@ -408,6 +461,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "A failed call tried again (the delay is reported, not waited).",
         ("tool", "attempt", "delayMs"),
+        False,
+        Source.TOOL,
         tool=STR,
         attempt=INT,
         delayMs=INT,
@@ -417,6 +472,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "The ON_ERROR handler chosen for a failure.",
         ("errorType", "scope", "handler", "then"),
+        False,
+        Source.STEP_ERROR_HANDLER,
         errorType=STR,
         subtype=nullable(STR),
         scope=one_of("step", "agent", "default"),
@@ -428,6 +485,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "A DELEGATE call begins.",
         ("from", "to", "purpose", "input"),
+        False,
+        Source.DELEGATE,
         **{"from": STR},
         to=STR,
         purpose=STR,
@@ -438,6 +497,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "A DELEGATE call ended.",
         ("to", "success", "returned"),
+        False,
+        Source.DELEGATE,
         to=STR,
         success=BOOL,
         returned=STRS,
@@ -460,6 +521,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "A flow step entered, waiting, skipped, left, or out of attempts.",
         ("step", "action"),
+        False,
+        Source.STEP,
         step=STR,
         action=one_of("enter", "wait", "transition", "skip", "end", "exhausted", "resume"),
         to=STR,
@@ -469,6 +532,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "A side topic raised at a flow step.",
         ("intent", "step", "detectionMode", "confidence", "resume", "scope"),
+        False,
+        Source.STEP_DIGRESSION,
         intent=STR,
         step=STR,
         detectionMode=one_of("keyword", "model"),
@@ -481,6 +546,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "A request handled inside a flow step.",
         ("intent", "step", "detectionMode", "confidence", "resume"),
+        False,
+        Source.STEP_SUB_INTENT,
         intent=STR,
         step=STR,
         detectionMode=one_of("keyword", "model"),
@@ -492,6 +559,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "An earlier answer changed by the customer mid-flow.",
         ("field", "previous", "value", "step"),
+        False,
+        Source.STEP,
         field=STR,
         previous=ANY,
         value=ANY,
@@ -510,11 +579,33 @@ EVENT_TYPES: tuple[EventType, ...] = (
         S,
         "A step's ON_ACTION entry ran for the action the customer chose.",
         ("step", "action"),
+        False,
+        Source.STEP_ACTION,
         step=STR,
         action=STR,
     ),
-    _event("transform", S, "A TRANSFORM reshaped a list.", ("step", "into", "count"), step=STR, into=STR, count=INT),
-    _event("log", S, "A flow `LOG` line (trace only).", ("step", "level", "message"), step=STR, level=STR, message=STR),
+    _event(
+        "transform",
+        S,
+        "A TRANSFORM reshaped a list.",
+        ("step", "into", "count"),
+        False,
+        Source.STEP,
+        step=STR,
+        into=STR,
+        count=INT,
+    ),
+    _event(
+        "log",
+        S,
+        "A flow `LOG` line (trace only).",
+        ("step", "level", "message"),
+        False,
+        Source.STEP,
+        step=STR,
+        level=STR,
+        message=STR,
+    ),
 )
 
 EVENTS: Mapping[str, EventType] = {event.name: event for event in EVENT_TYPES}

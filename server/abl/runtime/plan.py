@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 
 from abl.expr import compared_texts
-from abl.model.fields import WriteAccess
+from abl.model.fields import WriteAccess, own_assignments
 from abl.model.steps import FlowStep
-from abl.model.types import Agent, Assignment, HandoffRoute, ReturnHandler, Scalar, Tool
+from abl.model.types import Agent, HandoffRoute, ReturnHandler, Scalar, Tool
 from abl.runtime.evaluation import referenced_paths
 from abl.runtime.local_limits import NotEnforced, not_enforced
 from abl.runtime.models import IntentOption, ToolParamSpec, ToolSpec
@@ -122,7 +122,7 @@ def sensitive_names(agent: Agent, project: Project | None = None) -> dict[str, M
     for variable in agent.memory:
         if variable.sensitive:
             masks.setdefault(variable.name.text, mask_rule(variable.display, variable.mask, variable.name.text))
-    copies = [(a.target.text, _names_read(a.expr)) for a in _assignments(agent)]
+    copies = [(a.target.text, _names_read(a.expr)) for a in own_assignments(agent)]
     if project is not None:
         for route in agent.handoffs:
             child = project.agent(route.target.text) if route.target is not None else None
@@ -175,23 +175,6 @@ def _names_read(expression: str) -> set[str]:
     inside_tags = " ".join(_TAG.findall(expression))
     outside_quotes = _QUOTED.sub(" ", expression)
     return set(_IDENTIFIER.findall(inside_tags)) | set(_IDENTIFIER.findall(outside_quotes))
-
-
-def _assignments(agent: Agent) -> list[Assignment]:
-    """Every `SET` of the agent (ON_START, COMPLETE, flow, hooks, handlers, returns)."""
-    found: list[Assignment] = []
-    if agent.on_start is not None:
-        found.extend(agent.on_start.set)
-    for rule in agent.complete:
-        found.extend(rule.set)
-    if agent.flow is not None:
-        found.extend(agent.flow.sets)
-    found.extend(agent.hooks_sets)
-    found.extend(agent.handler_sets)
-    for route in agent.handoffs:
-        if route.on_return is not None:
-            found.extend(route.on_return.set)
-    return found
 
 
 def cached_plan(agent: Agent, project: Project) -> AgentPlan:

@@ -1,5 +1,9 @@
 // Pure formatting of the run trace for the Run Agent panel's timeline: one line per event with
-// the fields that explain a routing decision, and the verbosity level each type is shown at.
+// the fields that explain a routing decision, and the verbosity level each type is shown at
+// (generated from the trace schema into traceLevels.ts).
+
+import { LEVEL_OF_TYPE, TRACE_LEVELS } from './traceLevels';
+import type { TraceLevel } from './traceLevels';
 
 export interface Position {
   readonly line: number;
@@ -22,20 +26,8 @@ export interface TraceEvent {
   readonly [field: string]: unknown;
 }
 
-export const TRACE_LEVELS = ['minimal', 'standard', 'verbose', 'debug'] as const;
-export type TraceLevel = (typeof TRACE_LEVELS)[number];
-
-// The `x-level` of each type in docs/trace-events.schema.json that is not `standard`.
-const LEVEL_OF_TYPE: Readonly<Record<string, TraceLevel>> = {
-  warning: 'minimal',
-  error: 'minimal',
-  handoff: 'minimal',
-  handoff_completed: 'minimal',
-  complete: 'minimal',
-  escalate: 'minimal',
-  model_call: 'verbose',
-  correction_invalidation: 'verbose',
-};
+export { TRACE_LEVELS };
+export type { TraceLevel };
 
 export function levelOf(type: string): TraceLevel {
   return LEVEL_OF_TYPE[type] ?? 'standard';

@@ -18,7 +18,7 @@ that fills it gives exactly this warning.
 from __future__ import annotations
 
 from abl.checks.context import Check, agent_rule
-from abl.model import Agent, set_targets
+from abl.model import Agent, handoff_assignments, set_targets
 from abl.model.fields import root
 
 
@@ -47,8 +47,8 @@ def population_sources(agent: Agent) -> set[str]:
     """Every variable name something in the agent writes."""
     names: set[str] = {f.name.text for f in agent.all_gather_fields()}
     names |= set_targets(agent)
+    names.update(a.target.text for a in handoff_assignments(agent))
     for route in agent.handoffs:
-        names.update(a.target.text for a in route.set)
         if route.on_return is not None:
             names.update(m.parent.text for m in route.on_return.map)
         names.update(m.parent.text for m in route.legacy_map)

@@ -27,7 +27,7 @@ from abl.checks.context import Check, agent_rule, document_rule
 from abl.checks.handoff_text import clipped
 from abl.diagnostics import Fix, TextEdit
 from abl.model import Agent, AgentKind, Assignment, Document
-from abl.model.fields import root
+from abl.model.fields import handoff_assignments, own_assignments, root
 from abl.text import Range
 
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -121,21 +121,10 @@ def reserved_variable_name(check: Check, agent: Agent) -> None:
 
 
 def _assignments(agent: Agent) -> list[Assignment]:
-    found: list[Assignment] = []
-    if agent.on_start is not None:
-        found.extend(agent.on_start.set)
-    for rule in agent.complete:
-        found.extend(rule.set)
-    if agent.flow is not None:
-        found.extend(agent.flow.sets)
-    found.extend(agent.hooks_sets)
-    found.extend(agent.handler_sets)
-    for route in agent.handoffs:
-        found.extend(route.set)
-        if route.on_return is not None:
-            found.extend(route.on_return.set)
+    """The agent's own `SET`s and those its routes write into their targets: a reserved name is
+    reserved in either."""
     unique: dict[tuple, Assignment] = {}
-    for a in found:
+    for a in own_assignments(agent) + handoff_assignments(agent):
         unique.setdefault((a.target.text, a.target.range), a)
     return list(unique.values())
 
