@@ -49,6 +49,8 @@ def _edited(text: str, at: int, cut: int, piece: str) -> str:
 )
 # Lines removed under a diagnostic kept from before: its rows are past the new end.
 @example(lsp.PositionEncodingKind.Utf16, [(9, 3, "\n", True), (109, 3, "x", False), (9, 3, "x", False)])
+# A character typed between `\r` and `\n`: the client's lines below move, the analysis's do not.
+@example(lsp.PositionEncodingKind.Utf16, [(0, 0, "\r\n", False), (1, 0, "x", False)])
 def test_reused_fragments_equal_a_fresh_serialisation(encoding, edits):
     unstructure = get_converter().unstructure
     wire = DiagnosticWire(unstructure)

@@ -68,8 +68,12 @@ class Positions:
         return self._protocol.position(self._index.offset(pos))
 
     def to_client(self, pos: Position) -> lsp.Position:
+        return lsp.Position(*self.client_place(pos))
+
+    def client_place(self, pos: Position) -> tuple[int, int]:
+        """The client's line and character (in its units) of an analysis position."""
         place = self._client_place(pos)
-        return lsp.Position(place.line, self._characters_to_units(place.line, place.character))
+        return place.line, self._characters_to_units(place.line, place.character)
 
     def line_to_client(self, line: int, *, end: bool = False) -> int:
         """The client's line number of the start (or the `end`) of an analysis line."""

@@ -90,22 +90,12 @@ def _unchanged_rows(published: tuple[str, int, int] | None, here: Positions) -> 
 
 
 def _client_ranges(d: Diagnostic, here: Positions, other: PositionsFor) -> tuple[int, ...]:
-    """The diagnostic's ranges as the client counts them, flattened to numbers."""
-    r = d.range
-    key = [
-        r.start.line,
-        here.character_to_client(r.start.line, r.start.character),
-        r.end.line,
-        here.character_to_client(r.end.line, r.end.character),
-    ]
+    """The diagnostic's ranges as the client counts them, flattened to numbers: the client's
+    lines too, which a lone `\r` (a line break to the client only) sets apart from the analysis's."""
+    key = [*here.client_place(d.range.start), *here.client_place(d.range.end)]
     for path, where, _ in d.related:
         there = other(path)
-        key += [
-            where.start.line,
-            there.character_to_client(where.start.line, where.start.character),
-            where.end.line,
-            there.character_to_client(where.end.line, where.end.character),
-        ]
+        key += [*there.client_place(where.start), *there.client_place(where.end)]
     return tuple(key)
 
 
