@@ -32,16 +32,25 @@ _COMPLETION_KIND = {
 }
 
 
-def at(ls: AblServer, doc: lsp.TextDocumentIdentifier, pos: lsp.Position) -> tuple[Analysis, str, Position] | None:
-    """The analysis, path and code-point position of a request, or None for an unknown file."""
-    path = uri_to_path(doc.uri)
+def opened(ls: AblServer, uri: str) -> tuple[Analysis, str, Positions] | None:
+    """The analysis, path and position converter of a request's document, or None for a file
+    the analysis does not hold (another scheme, an unknown file)."""
+    path = uri_to_path(uri)
     if path is None:
         return None
     analysis = ls.analysis()
-    project = analysis.project(path)
-    if project is None or path not in project.documents:
+    if analysis.document(path) is None:
         return None
-    return analysis, path, ls.positions(path, analysis).from_client(pos)
+    return analysis, path, ls.positions(path, analysis)
+
+
+def at(ls: AblServer, doc: lsp.TextDocumentIdentifier, pos: lsp.Position) -> tuple[Analysis, str, Position] | None:
+    """The analysis, path and code-point position of a request, or None for an unknown file."""
+    found = opened(ls, doc.uri)
+    if found is None:
+        return None
+    analysis, path, positions = found
+    return analysis, path, positions.from_client(pos)
 
 
 def workspace_edit(ls: AblServer, edit: WorkspaceEdit) -> lsp.WorkspaceEdit:

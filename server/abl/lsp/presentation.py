@@ -10,6 +10,7 @@ from lsprotocol import types as lsp
 
 from abl.ide import COMMENT, IMPORTS, TOKEN_MODIFIERS, TOKEN_TYPES, FormatOptions, SemanticTokens, Token
 from abl.lsp.convert import Positions, path_to_uri, text_edit, uri_to_path
+from abl.lsp.features import opened
 from abl.lsp.handlers import handler
 from abl.lsp.server import AblServer
 from abl.lsp.token_encoding import delta, encode
@@ -107,11 +108,10 @@ def semantic_tokens_range(ls: AblServer, params: lsp.SemanticTokensRangeParams) 
 
 @handler(lsp.TEXT_DOCUMENT_FOLDING_RANGE, lambda: None)
 def folding_range(ls: AblServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange] | None:
-    path = uri_to_path(params.text_document.uri)
-    analysis = ls.analysis()
-    if path is None or analysis.document(path) is None:
+    where = opened(ls, params.text_document.uri)
+    if where is None:
         return None
-    positions = ls.positions(path, analysis)
+    analysis, path, positions = where
     return [
         lsp.FoldingRange(
             start_line=positions.line_to_client(f.start_line),
@@ -124,11 +124,10 @@ def folding_range(ls: AblServer, params: lsp.FoldingRangeParams) -> list[lsp.Fol
 
 @handler(lsp.TEXT_DOCUMENT_SELECTION_RANGE, lambda: None)
 def selection_range(ls: AblServer, params: lsp.SelectionRangeParams) -> list[lsp.SelectionRange] | None:
-    path = uri_to_path(params.text_document.uri)
-    analysis = ls.analysis()
-    if path is None or analysis.document(path) is None:
+    where = opened(ls, params.text_document.uri)
+    if where is None:
         return None
-    positions = ls.positions(path, analysis)
+    analysis, path, positions = where
     found = analysis.selection_ranges(path, [positions.from_client(p) for p in params.positions])
     out = []
     for chain in found:

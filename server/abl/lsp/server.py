@@ -30,7 +30,7 @@ from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 
 from abl.ide import LARGE_FILE_BYTES, Analysis, AnalysisHost, Diagnostic, LineIndex, __version__
-from abl.lsp.convert import Positions, diagnostic, path_to_uri, uri_to_path
+from abl.lsp.convert import Positions, diagnostic, path_to_uri
 from abl.lsp.memory import HeapKeeper
 from abl.lsp.protocol import AblProtocol
 from abl.lsp.settings import Settings
@@ -286,11 +286,3 @@ def guarded(default: Callable[[], Fallback]) -> Callable[[Handler], Handler]:
         return run  # type: ignore[return-value]
 
     return wrap
-
-
-def document_path(server: AblServer, uri: str) -> str | None:
-    """The path of a document the analysis knows, or None (another scheme, an unknown file)."""
-    path = uri_to_path(uri)
-    if path is None:
-        return None
-    return path

@@ -8,7 +8,7 @@ from lsprotocol import types as lsp
 from abl.ide import AgentItem, AgentKind, LensKind, OutlineItem, OutlineKind, Range
 from abl.lsp.commands import RUN_AGENT, SHOW_HANDOFFS_IN
 from abl.lsp.convert import path_to_uri, uri_to_path
-from abl.lsp.features import at, workspace_edit
+from abl.lsp.features import at, opened, workspace_edit
 from abl.lsp.handlers import handler
 from abl.lsp.server import AblServer
 
@@ -37,11 +37,10 @@ _AGENT_SYMBOL = {
 
 @handler(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL, lambda: None)
 def document_symbol(ls: AblServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol] | None:
-    path = uri_to_path(params.text_document.uri)
-    analysis = ls.analysis()
-    if path is None or analysis.document(path) is None:
+    where = opened(ls, params.text_document.uri)
+    if where is None:
         return None
-    positions = ls.positions(path, analysis)
+    analysis, path, positions = where
 
     def convert(item: OutlineItem) -> lsp.DocumentSymbol:
         whole = positions.range_to_client(item.range)
@@ -78,11 +77,10 @@ def workspace_symbol(ls: AblServer, params: lsp.WorkspaceSymbolParams) -> list[l
 def inlay_hint(ls: AblServer, params: lsp.InlayHintParams) -> list[lsp.InlayHint] | None:
     if not ls.settings.inlay_hints:
         return []
-    path = uri_to_path(params.text_document.uri)
-    analysis = ls.analysis()
-    if path is None or analysis.document(path) is None:
+    where = opened(ls, params.text_document.uri)
+    if where is None:
         return None
-    positions = ls.positions(path, analysis)
+    analysis, path, positions = where
     return [
         lsp.InlayHint(
             position=positions.to_client(h.position),
