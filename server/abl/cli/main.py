@@ -23,13 +23,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"abl-tools {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
-    from abl.cli import check, explain, format, graph, lsp, run, test
+    from abl.cli import check, dap, explain, format, graph, lsp, run, test
 
     check.add_parser(sub)
     format.add_parser(sub)
     explain.add_parser(sub)
     graph.add_parser(sub)
     lsp.add_parser(sub)
+    dap.add_parser(sub)
     run.add_parser(sub)
     test.add_parser(sub)
     return parser

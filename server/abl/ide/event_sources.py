@@ -133,6 +133,13 @@ def _complete_rule(_: EventLocator, agent: Agent, event: TraceEvent) -> Range | 
     return None
 
 
+def _escalate_trigger(_: EventLocator, agent: Agent, event: TraceEvent) -> Range | None:
+    index = event.get("trigger")
+    if isinstance(index, int) and 0 <= index < len(agent.escalations):
+        return agent.escalations[index].range
+    return None
+
+
 def _delegate(_: EventLocator, agent: Agent, event: TraceEvent) -> Range | None:
     target = event.get("to")
     found = next((d for d in agent.delegates if d.target is not None and d.target.text == target), None)
@@ -194,6 +201,7 @@ _IN_AGENT: dict[Source, Locate] = {
     Source.GATHER_FIELD: _gather_field,
     Source.COMPLETE_RULE: _complete_rule,
     Source.DELEGATE: _delegate,
+    Source.ESCALATE_TRIGGER: _escalate_trigger,
     Source.STEP: _step_part(lambda _step, _event: None),
     Source.STEP_DIGRESSION: _step_part(_digression),
     Source.STEP_SUB_INTENT: _step_part(_sub_intent),

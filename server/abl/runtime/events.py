@@ -59,6 +59,7 @@ class Source(enum.Enum):
     STEP_SUB_INTENT = "step_sub_intent"  # the step's sub-intent `intent`
     STEP_ACTION = "step_action"  # the step's ON_ACTION entry for `action`
     STEP_ERROR_HANDLER = "step_error_handler"  # the step's ON_ERROR handler `handler` (a `scope: step` one)
+    ESCALATE_TRIGGER = "escalate_trigger"  # the agent's ESCALATE trigger numbered `trigger`
 
 
 ENVELOPE_KEYS = ("type", "seq", "turn", "thread", "agent", "ts")
@@ -510,6 +511,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
         M,
         "A human takes over; the session ends here.",
         ("reason", "priority", "source"),
+        False,
+        Source.ESCALATE_TRIGGER,
         reason=STR,
         priority=STR,
         source=one_of("trigger", "on_failure", "flow", "on_error", "timeout"),

@@ -593,9 +593,9 @@ class FlowRun:
             self.thread.sensitive = True
             self.engine.protect(f.name.text, value)
             fields_out["value"] = REDACTED
-        self.engine.emit("gather", fields_out, self.thread)
-        if problem is None:
+        if problem is None:  # stored before it is told, so an observer sees the field filled
             self.thread.set_value(f.name.text, value, gathered=True)
+        self.engine.emit("gather", fields_out, self.thread)
         return problem is None
 
     def question(self, step: FlowStep | None, f: GatherField) -> str:

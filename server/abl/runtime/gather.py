@@ -125,9 +125,10 @@ def extract(engine: Engine, thread: Thread, message: Entry, ctx: TurnContext) ->
         }
         if problem is not None:
             fields["reason"] = problem
+        if problem is None:  # stored before it is told, so an observer sees the field filled
+            thread.set_value(name, _plain(value), gathered=True)
         engine.emit("gather", fields, thread)
         if problem is None:
-            thread.set_value(name, _plain(value), gathered=True)
             filled.append(name)
             if not _whole_reply(f, message.text, extraction.span):
                 _claim(message.text, extraction.span, name, thread.id, claims)

@@ -128,6 +128,9 @@ class Session:
             trace.protect(secret)
         real_time = bool(getattr(options.clock, "real_time", False))
         engine = Engine(project, options, data, trace, clock, ids, model, real_time)
+        observer = options.observer
+        if observer is not None:
+            trace.subscribe(lambda event: observer(event, data))
         return cls(project, options, engine, clock, ids)
 
     def _begin(self) -> None:

@@ -6,7 +6,7 @@ test runner, the editor) can name them without importing the engine itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +14,7 @@ from abl.runtime.trace import Clock, IdSource, TraceEvent
 
 if TYPE_CHECKING:
     from abl.runtime.models import Model
+    from abl.runtime.state import SessionData
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class RuntimeOptions:
     initial_values: Mapping[str, Any] = field(default_factory=dict)
     parent_return: Mapping[str, Any] = field(default_factory=dict)
     handoff_delays: Mapping[str, int] = field(default_factory=dict)
+    observer: Callable[[TraceEvent, SessionData], None] | None = field(default=None, compare=False)
 
 
 class SessionError(Exception):
