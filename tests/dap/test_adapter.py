@@ -98,14 +98,16 @@ def test_a_conditional_breakpoint_that_never_holds_never_stops(client: DapClient
 def test_a_conditional_breakpoint_stops_when_it_holds(client: DapClient) -> None:
     client.start(launch(), {LOAN_FILE: [{"line": SECOND_ROUTE_TO, "condition": "annual_income >= 85000"}]})
     _, frame, _ = stopped(client)
-    assert frame["line"] == SECOND_ROUTE_WHEN  # the route's condition check, the first thing it does
+    assert frame["line"] == SECOND_ROUTE_TO  # shown on the breakpoint's line, where the route is checked
+    assert "WHEN annual_income IS SET" in frame["name"]
 
 
 def test_any_line_of_a_route_stops_where_the_route_is_considered(client: DapClient) -> None:
     answers = client.start(launch(), {LOAN_FILE: [{"line": SECOND_ROUTE_PASS}]})
     assert answers[LOAN_FILE][0]["verified"] is True
     _, frame, _ = stopped(client)
-    assert frame["line"] == SECOND_ROUTE_WHEN
+    assert frame["line"] == SECOND_ROUTE_PASS
+    assert "route 2 to Offer_Agent" in frame["name"]
 
 
 def test_hit_count_stops_on_the_nth_hit(client: DapClient) -> None:
@@ -151,7 +153,7 @@ def test_breakpoints_are_verified_moved_or_refused_with_a_message(client: DapCli
 def test_a_breakpoint_on_a_map_entry_stops_where_the_child_returns(client: DapClient) -> None:
     client.start(launch(), {LOAN_FILE: [{"line": MAP_ENTRY}]})
     _, frame, _ = stopped(client)
-    assert frame["line"] == ON_RETURN
+    assert frame["line"] == MAP_ENTRY
     assert "returned" in frame["name"]
     assert client.values(frame["id"], "Event")["mappedFields"] == '["annual_income"]'
 

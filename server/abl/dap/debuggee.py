@@ -50,6 +50,10 @@ EXCEPTION_FILTERS = {
 _REPLAYS = frozenset({"resume_intent", "resume_intent_depth_limit"})
 
 
+# Events that only say how the work an earlier event started ended.
+_CONCLUDING = frozenset({"tool_result", "handoff_completed", "delegate_complete"})
+
+
 class Abandoned(BaseException):
     """Raised inside the engine to end a run that was restarted, terminated or disconnected.
     Not an `Exception`, so that no handler inside the engine mistakes it for a failure."""
@@ -272,11 +276,17 @@ class Debuggee:
             header = self._header_point(event.agent)
             if header is not None and header != point:
                 candidates.append(header)
-        if point is not None and self._last_point.get(event.thread) != point:
+        if point is not None and _arrives(event) and self._last_point.get(event.thread) != point:
             candidates.append(point)
         hit = self._breakpoints_hit(candidates, event, data)
         if hit:
-            return Stop("breakpoint", event.thread, event, where, at, _describe(event, point), tuple(b.id for b in hit))
+            # The editor shows the stop on the line the breakpoint is on (any line of the construct).
+            first = hit[0]
+            path = first.point.path if first.point is not None else where.path if where is not None else ""
+            on_line = Location(path, self.points.line_range(path, first.line)) if path else where
+            return Stop(
+                "breakpoint", event.thread, event, on_line, at, _describe(event, point), tuple(b.id for b in hit)
+            )
         return None
 
     def _step_done(self, event: TraceEvent, data: SessionData, point: Point | None, switched: bool) -> bool:
@@ -423,6 +433,14 @@ class Debuggee:
             body["source"] = {"name": os.path.basename(point.path), "path": os.path.abspath(point.path)}
             body["line"] = point.first + 1
         self._send("output", body)
+
+
+def _arrives(event: TraceEvent) -> bool:
+    """Whether an event starts work at its construct: a breakpoint stops there, and not again on
+    the events that only say how that work ended (stepping stops on both)."""
+    if event.type in _CONCLUDING:
+        return False
+    return event.type != "flow_step" or event.get("action") not in ("wait", "transition", "end")
 
 
 def _alive(data: SessionData, ident: str) -> bool:

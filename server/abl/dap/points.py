@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from abl.model import Agent, Document
-from abl.text import Range
+from abl.text import Position, Range
 from abl.workspace import Project
 
 # What a user reads in a stop's description and a breakpoint's message, by point kind.
@@ -92,6 +92,13 @@ class PausePoints:
             if point.holds(line):
                 return point
         return None
+
+    def line_range(self, path: str, line: int) -> Range:
+        """The written part of a line (its indentation left out)."""
+        texts = self._texts.get(normal_path(path), [])
+        text = texts[line] if 0 <= line < len(texts) else ""
+        start = len(text) - len(text.lstrip())
+        return Range(Position(line, start), Position(line, len(text.rstrip())))
 
     def lines(self, path: str, first: int, last: int) -> list[int]:
         """The lines from `first` to `last` where a breakpoint stays where it is put."""
