@@ -17,7 +17,7 @@ from abl.dap.debuggee import EXCEPTION_FILTERS, Debuggee, Step
 from abl.dap.inspect import EvaluationProblem, Inspector, source_of
 from abl.dap.points import PausePoints
 from abl.dap.program import LaunchProblem, Program, read_program
-from abl.dap.wire import FramingError, Writer, read_message
+from abl.dap.wire import BadMessage, FramingError, Writer, read_message
 from abl.launch import LaunchRefused, read_project
 
 Handler = Callable[["DapServer", dict[str, Any]], dict[str, Any] | None]
@@ -54,6 +54,9 @@ class DapServer:
         while not self.done:
             try:
                 message = read_message(self.reader)
+            except BadMessage as bad:
+                print(f"abl dap: {bad}", file=sys.stderr, flush=True)
+                continue
             except FramingError as err:
                 print(f"abl dap: {err}; the adapter stops", file=sys.stderr)
                 self._end_run()
