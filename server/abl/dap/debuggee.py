@@ -111,6 +111,7 @@ class Debuggee:
         self._abandoned = False
         self._idle = False
         self._last_thread = ""
+        self._in_control = ""  # the thread that last took control
         self._last_point: dict[str, Point | None] = {}  # per thread: the point it was last at
         self._said = 0  # entries of the conversation already written to the console
         self._worker = threading.Thread(target=self._run, name="abl-session", daemon=True)
@@ -250,15 +251,26 @@ class Debuggee:
         switched = bool(event.thread) and event.thread != self._last_thread
         if event.thread:
             self._last_thread = event.thread
+        # An agent takes control at the first event of its thread once that thread is the
+        # active one (a parent's bookkeeping while its child runs does not count).
+        took_control = bool(event.thread) and event.thread == data.active and event.thread != self._in_control
+        if event.thread == data.active:
+            self._in_control = event.thread
         if not self.program.no_debug:
-            stop = self._decide(event, data, located, point, switched)
+            stop = self._decide(event, data, located, point, switched, took_control)
             if stop is not None:
                 self._hold(stop)
         if point is not None and event.thread:
             self._last_point[event.thread] = point
 
     def _decide(
-        self, event: TraceEvent, data: SessionData, located: Location | None, point: Point | None, switched: bool
+        self,
+        event: TraceEvent,
+        data: SessionData,
+        located: Location | None,
+        point: Point | None,
+        switched: bool,
+        took_control: bool,
     ) -> Stop | None:
         where = located if located is not None else self._header(event.agent)
         at = point if point is not None else self._header_point(event.agent)
@@ -271,13 +283,13 @@ class Debuggee:
             return Stop("entry", event.thread, event, where, at, f"{event.agent} starts")
         if self._step_done(event, data, point, switched):
             return Stop("step", event.thread, event, where, at, _describe(event, point))
-        candidates = []
-        if switched and event.agent:
+        candidates = []  # the event's own construct first: the stop is shown there
+        if point is not None and _arrives(event) and self._last_point.get(event.thread) != point:
+            candidates.append(point)
+        if took_control and event.agent:
             header = self._header_point(event.agent)
             if header is not None and header != point:
                 candidates.append(header)
-        if point is not None and _arrives(event) and self._last_point.get(event.thread) != point:
-            candidates.append(point)
         hit = self._breakpoints_hit(candidates, event, data)
         if hit:
             # The editor shows the stop on the line the breakpoint is on (any line of the construct).
