@@ -329,3 +329,37 @@ def test_the_schema_is_there_to_check_messages() -> None:
     if SCHEMA is None:
         pytest.skip("the DAP schema is not at ../shared/reference/dap/debugAdapterProtocol.json: messages go unchecked")
     assert "StoppedEvent" in SCHEMA.document["definitions"]
+
+
+def test_a_function_breakpoint_names_an_agent_and_stops_when_it_takes_control(client: DapClient) -> None:
+    client.ok("initialize", {"adapterID": "abl"})
+    client.ok("launch", launch())
+    answers = client.ok(
+        "setFunctionBreakpoints",
+        {
+            "breakpoints": [
+                {"name": "Offer_Agent"},
+                {"name": "Nobody"},
+                {"name": "Income_Capture_Agent", "hitCondition": "2"},
+            ]
+        },
+    )["breakpoints"]
+    offer, nobody, income = answers
+    assert offer["verified"] is True and offer["line"] == OFFER_AGENT
+    assert nobody["verified"] is False and "Offer_Agent" in nobody["message"]
+    assert income["verified"] is True
+    client.ok("configurationDone")
+    thread, frame, body = stopped(client)
+    assert body["hitBreakpointIds"] == [offer["id"]]  # Income_Capture_Agent takes control only once
+    assert frame["line"] == OFFER_AGENT and frame["name"] == "Offer_Agent: takes control"
+    client.ok("continue", {"threadId": thread})
+    client.wait_for("terminated")
+
+
+def test_the_console_completes_the_names_the_thread_knows(client: DapClient) -> None:
+    client.start(launch(), {LOAN_FILE: [{"line": SECOND_ROUTE_WHEN}]})
+    _, frame, _ = stopped(client)
+    targets = client.ok("completions", {"text": "annual_income > 5 AND ann", "column": 26, "frameId": frame["id"]})
+    labels = [t["label"] for t in targets["targets"]]
+    assert labels == ["annual_income"]
+    assert targets["targets"][0]["start"] == 23 and targets["targets"][0]["length"] == 3

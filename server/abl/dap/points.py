@@ -80,6 +80,17 @@ class PausePoints:
             points.sort(key=lambda p: (p.size, p.first))
             self._by_path[key] = points
 
+    def agent_point(self, name: str) -> Point | None:
+        """Where the agent `name` takes control: its header."""
+        for points in self._by_path.values():
+            for point in points:
+                if point.kind == "agent" and point.agent == name:
+                    return point
+        return None
+
+    def agent_names(self) -> list[str]:
+        return sorted(p.agent for points in self._by_path.values() for p in points if p.kind == "agent")
+
     def knows(self, path: str) -> bool:
         return normal_path(path) in self._by_path
 
