@@ -337,7 +337,7 @@ class Inspector:
         word = before[start:]
         thread = self._thread_for(frame_id)
         names = sorted(self._known_names(thread) - {"true", "false", "null"})
-        found = [{"label": n, "type": "variable"} for n in names if n.startswith(word)]
+        found: list[dict[str, Any]] = [{"label": n, "type": "variable"} for n in names if n.startswith(word)]
         found += [{"label": k, "type": "keyword"} for k in _OPERATORS if k.startswith(word.upper()) and word]
         for item in found:
             item["start"], item["length"] = start, len(word)
