@@ -363,3 +363,24 @@ def test_the_console_completes_the_names_the_thread_knows(client: DapClient) -> 
     labels = [t["label"] for t in targets["targets"]]
     assert labels == ["annual_income"]
     assert targets["targets"][0]["start"] == 23 and targets["targets"][0]["length"] == 3
+
+
+def test_at_the_handoff_the_route_shows_what_the_target_receives(client: DapClient) -> None:
+    client.start(launch(), {LOAN_FILE: [{"line": SECOND_ROUTE_WHEN}]})
+    thread, frame, _ = stopped(client)
+    client.ok("next", {"threadId": thread})
+    thread, frame, _ = stopped(client)
+    assert frame["line"] == SECOND_ROUTE_TO and "hands off to Offer_Agent" in frame["name"]
+    route = client.values(frame["id"], "Route")
+    assert route["history"] == '{"mode": "full", "count": null}'
+    event = client.values(frame["id"], "Event")
+    assert event["passed"] == '["annual_income"]'
+    assert route["history messages"].count('"role"') == int(event["historyMessages"])  # what the trace says it copied
+    template = client.ok(
+        "evaluate", {"expression": '"income: {{annual_income}}"', "frameId": frame["id"], "context": "watch"}
+    )
+    assert template["result"] == '"income: 85000"'
+    hover = client.ok("evaluate", {"expression": "annual_income", "frameId": frame["id"], "context": "hover"})
+    assert hover["result"] == "85000"
+    wrong = client.request("evaluate", {"expression": "annual_income >", "frameId": frame["id"], "context": "watch"})
+    assert wrong["success"] is False and "cannot be evaluated" in wrong["message"]
