@@ -384,3 +384,10 @@ def test_at_the_handoff_the_route_shows_what_the_target_receives(client: DapClie
     assert hover["result"] == "85000"
     wrong = client.request("evaluate", {"expression": "annual_income >", "frameId": frame["id"], "context": "watch"})
     assert wrong["success"] is False and "cannot be evaluated" in wrong["message"]
+
+
+def test_a_launch_argument_it_does_not_know_is_said_not_silently_ignored(client: DapClient) -> None:
+    client.start(launch(stopOnentry=True, __sessionId="x", name="Debug loan"))
+    client.wait_for("terminated")
+    assert "`stopOnentry` is not an argument of abl dap (did you mean `stopOnEntry`?)" in client.output()
+    assert client.output().count("is not an argument of abl dap") == 1  # `name` and `__sessionId` are the editor's

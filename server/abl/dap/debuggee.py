@@ -180,6 +180,8 @@ class Debuggee:
         program = self.program
         options = replace(program.options, observer=self._observe)
         with self.lock:
+            for line in program.ignored:
+                self._output(line + "\n", "console")
             try:
                 self.session = start_session(program.project, program.agent, options)
                 self._tell_threads()
