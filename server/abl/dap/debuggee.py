@@ -236,6 +236,14 @@ class Debuggee:
     def _observe(self, event: TraceEvent, data: SessionData) -> None:
         if self._abandoned:
             raise Abandoned
+        try:
+            self._look(event, data)
+        except Exception as err:  # a fault of the debugger must not end the agent's run (Abandoned passes)
+            self._output(
+                f"abl dap: cannot pause at {event.type} (seq {event.seq}): {type(err).__name__}: {err}\n", "stderr"
+            )
+
+    def _look(self, event: TraceEvent, data: SessionData) -> None:
         self.data = data
         self._tell_threads()
         self._write_conversation()
