@@ -2,6 +2,10 @@ import * as vscode from 'vscode';
 import { openExampleProject } from './commands/exampleProject';
 import { fixAll } from './commands/fixAll';
 import { runAgent } from './commands/runAgent';
+import { AblDebugAdapterFactory } from './debug/adapterFactory';
+import { AblConfigurationProvider } from './debug/configurationProvider';
+import { debugAgent } from './debug/debugAgent';
+import { DEBUG_TYPE } from './debug/launchConfig';
 import { showHandoffsIn } from './commands/showHandoffsIn';
 import { GRAPH_VIEW_ID, GraphView } from './graph/graphView';
 import { LanguageConflictWatcher } from './languageConflict';
@@ -39,6 +43,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('abl.restartServer', () => controller.restart()),
     vscode.commands.registerCommand('abl.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('abl.runAgent', (uri?: unknown, agentName?: unknown) => runAgent(context.extensionUri, controller, activity, uri, agentName)),
+    vscode.commands.registerCommand('abl.debugAgent', (uri?: unknown, agentName?: unknown) => debugAgent(uri, agentName)),
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new AblDebugAdapterFactory(controller, output)),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new AblConfigurationProvider(), vscode.DebugConfigurationProviderTriggerKind.Dynamic),
     vscode.commands.registerCommand('abl.showGraph', () => GraphView.reveal()),
     vscode.commands.registerCommand('abl.showHandoffsIn', showHandoffsIn),
     vscode.commands.registerCommand('abl.fixAll', fixAll),
