@@ -1156,6 +1156,11 @@ def profile(scenario: str, quick: bool) -> int:
         for i in range(10 if quick else 100):
             p, r, c = toggle[spread(i, len(toggle))]
             plan.append(("toggle", (p, *toggle_edit((r, c), i % 2 == 0))))
+        for i in range(10 if quick else 100):
+            # Enter at the end of a GOAL line near the top, then the new line taken away again.
+            p, r, _ = goal[i // 2 % 3]
+            end = len(texts[p][r])
+            plan.append(("enter", (p, r, end, end, "\n") if i % 2 == 0 else (p, r, end, end + 1, "")))
         # Once without the profiler (its overhead doubles the times), once under it.
         plain = replay(AnalysisHost, str(root), texts, plan, None)
         prof = cProfile.Profile()

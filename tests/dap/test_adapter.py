@@ -98,14 +98,16 @@ def test_a_conditional_breakpoint_that_never_holds_never_stops(client: DapClient
 def test_a_conditional_breakpoint_stops_when_it_holds(client: DapClient) -> None:
     client.start(launch(), {LOAN_FILE: [{"line": SECOND_ROUTE_TO, "condition": "annual_income >= 85000"}]})
     _, frame, _ = stopped(client)
-    assert frame["line"] == SECOND_ROUTE_WHEN  # the route's condition check, the first thing it does
+    assert frame["line"] == SECOND_ROUTE_TO  # shown on the breakpoint's line, where the route is checked
+    assert "WHEN annual_income IS SET" in frame["name"]
 
 
 def test_any_line_of_a_route_stops_where_the_route_is_considered(client: DapClient) -> None:
     answers = client.start(launch(), {LOAN_FILE: [{"line": SECOND_ROUTE_PASS}]})
     assert answers[LOAN_FILE][0]["verified"] is True
     _, frame, _ = stopped(client)
-    assert frame["line"] == SECOND_ROUTE_WHEN
+    assert frame["line"] == SECOND_ROUTE_PASS
+    assert "route 2 to Offer_Agent" in frame["name"]
 
 
 def test_hit_count_stops_on_the_nth_hit(client: DapClient) -> None:
@@ -151,7 +153,7 @@ def test_breakpoints_are_verified_moved_or_refused_with_a_message(client: DapCli
 def test_a_breakpoint_on_a_map_entry_stops_where_the_child_returns(client: DapClient) -> None:
     client.start(launch(), {LOAN_FILE: [{"line": MAP_ENTRY}]})
     _, frame, _ = stopped(client)
-    assert frame["line"] == ON_RETURN
+    assert frame["line"] == MAP_ENTRY
     assert "returned" in frame["name"]
     assert client.values(frame["id"], "Event")["mappedFields"] == '["annual_income"]'
 
@@ -327,3 +329,65 @@ def test_the_schema_is_there_to_check_messages() -> None:
     if SCHEMA is None:
         pytest.skip("the DAP schema is not at ../shared/reference/dap/debugAdapterProtocol.json: messages go unchecked")
     assert "StoppedEvent" in SCHEMA.document["definitions"]
+
+
+def test_a_function_breakpoint_names_an_agent_and_stops_when_it_takes_control(client: DapClient) -> None:
+    client.ok("initialize", {"adapterID": "abl"})
+    client.ok("launch", launch())
+    answers = client.ok(
+        "setFunctionBreakpoints",
+        {
+            "breakpoints": [
+                {"name": "Offer_Agent"},
+                {"name": "Nobody"},
+                {"name": "Income_Capture_Agent", "hitCondition": "2"},
+            ]
+        },
+    )["breakpoints"]
+    offer, nobody, income = answers
+    assert offer["verified"] is True and offer["line"] == OFFER_AGENT
+    assert nobody["verified"] is False and "Offer_Agent" in nobody["message"]
+    assert income["verified"] is True
+    client.ok("configurationDone")
+    thread, frame, body = stopped(client)
+    assert body["hitBreakpointIds"] == [offer["id"]]  # Income_Capture_Agent takes control only once
+    assert frame["line"] == OFFER_AGENT and frame["name"] == "Offer_Agent: takes control"
+    client.ok("continue", {"threadId": thread})
+    client.wait_for("terminated")
+
+
+def test_the_console_completes_the_names_the_thread_knows(client: DapClient) -> None:
+    client.start(launch(), {LOAN_FILE: [{"line": SECOND_ROUTE_WHEN}]})
+    _, frame, _ = stopped(client)
+    targets = client.ok("completions", {"text": "annual_income > 5 AND ann", "column": 26, "frameId": frame["id"]})
+    labels = [t["label"] for t in targets["targets"]]
+    assert labels == ["annual_income"]
+    assert targets["targets"][0]["start"] == 23 and targets["targets"][0]["length"] == 3
+
+
+def test_at_the_handoff_the_route_shows_what_the_target_receives(client: DapClient) -> None:
+    client.start(launch(), {LOAN_FILE: [{"line": SECOND_ROUTE_WHEN}]})
+    thread, frame, _ = stopped(client)
+    client.ok("next", {"threadId": thread})
+    thread, frame, _ = stopped(client)
+    assert frame["line"] == SECOND_ROUTE_TO and "hands off to Offer_Agent" in frame["name"]
+    route = client.values(frame["id"], "Route")
+    assert route["history"] == '{"mode": "full", "count": null}'
+    event = client.values(frame["id"], "Event")
+    assert event["passed"] == '["annual_income"]'
+    assert route["history messages"].count('"role"') == int(event["historyMessages"])  # what the trace says it copied
+    template = client.ok(
+        "evaluate", {"expression": '"income: {{annual_income}}"', "frameId": frame["id"], "context": "watch"}
+    )
+    assert template["result"] == '"income: 85000"'
+    hover = client.ok("evaluate", {"expression": "annual_income", "frameId": frame["id"], "context": "hover"})
+    assert hover["result"] == "85000"
+    wrong = client.request("evaluate", {"expression": "annual_income >", "frameId": frame["id"], "context": "watch"})
+    assert wrong["success"] is False and "cannot be evaluated" in wrong["message"]
+
+
+def test_a_launch_argument_it_does_not_know_is_said_not_silently_ignored(client: DapClient) -> None:
+    client.start(launch(stopOnentry=True, __sessionId="x", name="Debug loan"))
+    client.wait_for("terminated")
+    assert "`stopOnentry` is not an argument of abl dap (did you mean `stopOnEntry`?)" in client.output()
+    assert client.output().count("is not an argument of abl dap") == 1  # `name` and `__sessionId` are the editor's

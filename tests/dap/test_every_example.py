@@ -59,3 +59,43 @@ def test_stepping_through_the_whole_conversation(program: Path) -> None:
         assert "internal error" not in client.output()
     finally:
         client.close()
+
+
+@pytest.mark.parametrize("program", _programs(), ids=lambda p: p.name)
+def test_a_breakpoint_on_every_line_stops_only_on_verified_lines(program: Path) -> None:
+    try:
+        project = read_project(program)
+    except LaunchRefused as refused:
+        pytest.skip(f"{program.name} cannot be read: {refused.message}")
+    agents = runnable_agents(project)
+    if not agents:
+        pytest.skip(f"{program.name} declares no agent to run")
+    client = DapClient(cwd=ROOT)
+    try:
+        client.ok("initialize", {"adapterID": "abl"})
+        response = client.request("launch", {"program": str(program), "agent": agents[-1], "messages": MESSAGES})
+        if not response["success"]:
+            return
+        verified: dict[int, tuple[str, int]] = {}
+        for document in project.documents.values():
+            count = len(document.source.text.splitlines())
+            wanted = [{"line": n} for n in range(1, count + 1)]
+            answers = client.ok("setBreakpoints", {"source": {"path": document.path}, "breakpoints": wanted})
+            for answer in answers["breakpoints"]:
+                assert answer["verified"] or answer.get("message"), answer  # a refusal always says why
+                if answer["verified"]:
+                    verified[answer["id"]] = (str(Path(document.path).resolve()), answer["line"])
+        client.ok("configurationDone")
+        for _ in range(MAX_STOPS):
+            event = client.wait_for_any("stopped", "terminated")
+            if event["event"] == "terminated":
+                break
+            body = event["body"]
+            frame = client.top_frame(body["threadId"])
+            hit = [verified[ident] for ident in body["hitBreakpointIds"]]
+            assert (frame["source"]["path"], frame["line"]) == hit[0]
+            client.ok("continue", {"threadId": body["threadId"]})
+        else:
+            raise AssertionError("the run never ends")
+    finally:
+        client.close()

@@ -72,6 +72,7 @@ class Breakpoint:
     hit: HitCondition | None = None
     log: str | None = None
     hits: int = 0
+    name: str = ""  # a function breakpoint's agent
 
     @property
     def verified(self) -> bool:
@@ -96,6 +97,9 @@ class Breakpoints:
     _by_path: dict[str, list[Breakpoint]] = field(default_factory=dict)
     _asked: dict[str, tuple[str, list[_Request]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # Function breakpoints: a function is an agent, which stops when it takes control.
+    _functions: list[Breakpoint] = field(default_factory=list)
+    _functions_asked: list[Mapping[str, Any]] = field(default_factory=list)
 
     def set(self, path: str, requests: Sequence[Mapping[str, Any]], points: PausePoints | None) -> list[Breakpoint]:
         """Replace the breakpoints of `path` (`requests`: 0-based `line`, `condition`,
@@ -113,10 +117,44 @@ class Breakpoints:
             self._by_path[key] = made
             return list(made)
 
+    def set_functions(self, requests: Sequence[Mapping[str, Any]], points: PausePoints | None) -> list[Breakpoint]:
+        """Replace the function breakpoints (`name`: an agent, `condition`, `hitCondition`)."""
+        with self._lock:
+            self._functions_asked = [dict(r) for r in requests]
+            self._functions = self._make_functions(points, self._functions)
+            return list(self._functions)
+
+    def _make_functions(self, points: PausePoints | None, old: list[Breakpoint]) -> list[Breakpoint]:
+        kept = {b.name: b for b in old}
+        made = []
+        for request in self._functions_asked:
+            name = _text(request.get("name")) or ""
+            previous = kept.get(name)
+            if previous is not None:
+                ident, hits = previous.id, previous.hits
+            else:
+                ident, hits = self._next_id, 0
+                self._next_id += 1
+            asked = _Request(0, _text(request.get("condition")), _text(request.get("hitCondition")), None)
+            point = points.agent_point(name) if points is not None else None
+            if point is None:
+                found = _breakpoint(ident, "", asked, None, hits)
+                if points is not None:
+                    known = ", ".join(points.agent_names())
+                    found.message = f"no agent named {name!r}: a function breakpoint names an agent ({known})"
+            else:
+                found = _breakpoint(ident, point.path, replace_line(asked, point.first), points, hits)
+            found.name = name
+            made.append(found)
+        return made
+
     def rebind(self, points: PausePoints) -> list[Breakpoint]:
         """Verify every breakpoint again against a (new) program; the ones whose answer changed."""
         changed = []
         with self._lock:
+            before_functions = {b.id: (b.verified, b.message) for b in self._functions}
+            self._functions = self._make_functions(points, self._functions)
+            changed += [b for b in self._functions if before_functions.get(b.id) != (b.verified, b.message)]
             for key, (path, asked) in self._asked.items():
                 before = {b.id: (b.line, b.verified, b.message) for b in self._by_path.get(key, [])}
                 made = self._make(path, asked, points, self._by_path.get(key, []))
@@ -126,14 +164,17 @@ class Breakpoints:
 
     def reset_hits(self) -> None:
         with self._lock:
-            for made in self._by_path.values():
+            for made in [*self._by_path.values(), self._functions]:
                 for b in made:
                     b.hits = 0
 
     def at(self, point: Point) -> list[Breakpoint]:
         """The verified breakpoints that belong to `point`."""
         with self._lock:
-            return [b for b in self._by_path.get(normal_path(point.path), []) if b.point == point]
+            found = [b for b in self._by_path.get(normal_path(point.path), []) if b.point == point]
+            if point.kind == "agent":
+                found += [b for b in self._functions if b.point == point]
+            return found
 
     def _make(
         self, path: str, asked: list[_Request], points: PausePoints | None, old: list[Breakpoint]
@@ -175,6 +216,10 @@ def _breakpoint(ident: int, path: str, request: _Request, points: PausePoints | 
         made.point = None
         made.message = "; ".join(problems)
     return made
+
+
+def replace_line(request: _Request, line: int) -> _Request:
+    return _Request(line, request.condition, request.hit, request.log)
 
 
 def _text(value: object) -> str | None:

@@ -50,6 +50,10 @@ EXCEPTION_FILTERS = {
 _REPLAYS = frozenset({"resume_intent", "resume_intent_depth_limit"})
 
 
+# Events that only say how the work an earlier event started ended.
+_CONCLUDING = frozenset({"tool_result", "handoff_completed", "delegate_complete"})
+
+
 class Abandoned(BaseException):
     """Raised inside the engine to end a run that was restarted, terminated or disconnected.
     Not an `Exception`, so that no handler inside the engine mistakes it for a failure."""
@@ -107,6 +111,7 @@ class Debuggee:
         self._abandoned = False
         self._idle = False
         self._last_thread = ""
+        self._in_control = ""  # the thread that last took control
         self._last_point: dict[str, Point | None] = {}  # per thread: the point it was last at
         self._said = 0  # entries of the conversation already written to the console
         self._worker = threading.Thread(target=self._run, name="abl-session", daemon=True)
@@ -175,6 +180,8 @@ class Debuggee:
         program = self.program
         options = replace(program.options, observer=self._observe)
         with self.lock:
+            for line in program.ignored:
+                self._output(line + "\n", "console")
             try:
                 self.session = start_session(program.project, program.agent, options)
                 self._tell_threads()
@@ -229,6 +236,14 @@ class Debuggee:
     def _observe(self, event: TraceEvent, data: SessionData) -> None:
         if self._abandoned:
             raise Abandoned
+        try:
+            self._look(event, data)
+        except Exception as err:  # a fault of the debugger must not end the agent's run (Abandoned passes)
+            self._output(
+                f"abl dap: cannot pause at {event.type} (seq {event.seq}): {type(err).__name__}: {err}\n", "stderr"
+            )
+
+    def _look(self, event: TraceEvent, data: SessionData) -> None:
         self.data = data
         self._tell_threads()
         self._write_conversation()
@@ -246,15 +261,26 @@ class Debuggee:
         switched = bool(event.thread) and event.thread != self._last_thread
         if event.thread:
             self._last_thread = event.thread
+        # An agent takes control at the first event of its thread once that thread is the
+        # active one (a parent's bookkeeping while its child runs does not count).
+        took_control = bool(event.thread) and event.thread == data.active and event.thread != self._in_control
+        if event.thread == data.active:
+            self._in_control = event.thread
         if not self.program.no_debug:
-            stop = self._decide(event, data, located, point, switched)
+            stop = self._decide(event, data, located, point, switched, took_control)
             if stop is not None:
                 self._hold(stop)
         if point is not None and event.thread:
             self._last_point[event.thread] = point
 
     def _decide(
-        self, event: TraceEvent, data: SessionData, located: Location | None, point: Point | None, switched: bool
+        self,
+        event: TraceEvent,
+        data: SessionData,
+        located: Location | None,
+        point: Point | None,
+        switched: bool,
+        took_control: bool,
     ) -> Stop | None:
         where = located if located is not None else self._header(event.agent)
         at = point if point is not None else self._header_point(event.agent)
@@ -267,16 +293,22 @@ class Debuggee:
             return Stop("entry", event.thread, event, where, at, f"{event.agent} starts")
         if self._step_done(event, data, point, switched):
             return Stop("step", event.thread, event, where, at, _describe(event, point))
-        candidates = []
-        if switched and event.agent:
+        candidates = []  # the event's own construct first: the stop is shown there
+        if point is not None and _arrives(event) and self._last_point.get(event.thread) != point:
+            candidates.append(point)
+        if took_control and event.agent:
             header = self._header_point(event.agent)
             if header is not None and header != point:
                 candidates.append(header)
-        if point is not None and self._last_point.get(event.thread) != point:
-            candidates.append(point)
         hit = self._breakpoints_hit(candidates, event, data)
         if hit:
-            return Stop("breakpoint", event.thread, event, where, at, _describe(event, point), tuple(b.id for b in hit))
+            # The editor shows the stop on the line the breakpoint is on (any line of the construct).
+            first = hit[0]
+            path = first.point.path if first.point is not None else where.path if where is not None else ""
+            on_line = Location(path, self.points.line_range(path, first.line)) if path else where
+            return Stop(
+                "breakpoint", event.thread, event, on_line, at, _describe(event, point), tuple(b.id for b in hit)
+            )
         return None
 
     def _step_done(self, event: TraceEvent, data: SessionData, point: Point | None, switched: bool) -> bool:
@@ -423,6 +455,14 @@ class Debuggee:
             body["source"] = {"name": os.path.basename(point.path), "path": os.path.abspath(point.path)}
             body["line"] = point.first + 1
         self._send("output", body)
+
+
+def _arrives(event: TraceEvent) -> bool:
+    """Whether an event starts work at its construct: a breakpoint stops there, and not again on
+    the events that only say how that work ended (stepping stops on both)."""
+    if event.type in _CONCLUDING:
+        return False
+    return event.type != "flow_step" or event.get("action") not in ("wait", "transition", "end")
 
 
 def _alive(data: SessionData, ident: str) -> bool:

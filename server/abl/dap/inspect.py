@@ -29,6 +29,9 @@ from abl.runtime.trace import REDACTED
 _ALWAYS_KNOWN = frozenset({"intent", "user", "session", "now", "true", "false", "null"})
 
 
+_OPERATORS = ("AND", "OR", "NOT", "IS SET", "IS NOT SET", "CONTAINS", "IN")
+
+
 class EvaluationProblem(Exception):
     """An expression that cannot be evaluated here; the message says why."""
 
@@ -324,6 +327,21 @@ class Inspector:
             return False
         roots = {p.split(".", 1)[0] for p in referenced_paths(parsed)}
         return bool(roots) and roots <= self._known_names(thread)
+
+    def completions(self, text: str, column: int, frame_id: int | None) -> list[dict[str, Any]]:
+        """Names and operators for the console: the word before `column` (0-based) completed."""
+        before = text[:column]
+        start = len(before)
+        while start > 0 and (before[start - 1].isalnum() or before[start - 1] in "_."):
+            start -= 1
+        word = before[start:]
+        thread = self._thread_for(frame_id)
+        names = sorted(self._known_names(thread) - {"true", "false", "null"})
+        found: list[dict[str, Any]] = [{"label": n, "type": "variable"} for n in names if n.startswith(word)]
+        found += [{"label": k, "type": "keyword"} for k in _OPERATORS if k.startswith(word.upper()) and word]
+        for item in found:
+            item["start"], item["length"] = start, len(word)
+        return found
 
     def _known_names(self, thread: Thread | None) -> set[str]:
         if thread is None:

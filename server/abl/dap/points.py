@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from abl.model import Agent, Document
-from abl.text import Range
+from abl.text import Position, Range
 from abl.workspace import Project
 
 # What a user reads in a stop's description and a breakpoint's message, by point kind.
@@ -80,6 +80,17 @@ class PausePoints:
             points.sort(key=lambda p: (p.size, p.first))
             self._by_path[key] = points
 
+    def agent_point(self, name: str) -> Point | None:
+        """Where the agent `name` takes control: its header."""
+        for points in self._by_path.values():
+            for point in points:
+                if point.kind == "agent" and point.agent == name:
+                    return point
+        return None
+
+    def agent_names(self) -> list[str]:
+        return sorted(p.agent for points in self._by_path.values() for p in points if p.kind == "agent")
+
     def knows(self, path: str) -> bool:
         return normal_path(path) in self._by_path
 
@@ -92,6 +103,13 @@ class PausePoints:
             if point.holds(line):
                 return point
         return None
+
+    def line_range(self, path: str, line: int) -> Range:
+        """The written part of a line (its indentation left out)."""
+        texts = self._texts.get(normal_path(path), [])
+        text = texts[line] if 0 <= line < len(texts) else ""
+        start = len(text) - len(text.lstrip())
+        return Range(Position(line, start), Position(line, len(text.rstrip())))
 
     def lines(self, path: str, first: int, last: int) -> list[int]:
         """The lines from `first` to `last` where a breakpoint stays where it is put."""

@@ -16,7 +16,25 @@ from abl.cli.run import UsageProblem, read_mocks, script_messages
 from abl.launch import LaunchRefused, launch, read_project
 from abl.runtime import RuntimeOptions
 from abl.runtime.models import PROVIDER_NAMES
+from abl.suggest import did_you_mean
 from abl.workspace import Project
+
+# What a launch configuration may hold: ours, and what editors add to every configuration.
+LAUNCH_ARGUMENTS = ("program", "agent", "model", "modelOptions", "mocks", "messages", "script", "stopOnEntry", "cwd")
+_EDITOR_KEYS = frozenset(
+    {
+        "type",
+        "request",
+        "name",
+        "noDebug",
+        "presentation",
+        "preLaunchTask",
+        "postDebugTask",
+        "internalConsoleOptions",
+        "debugServer",
+        "suppressMultipleSessionWarning",
+    }
+)
 
 
 class LaunchProblem(Exception):
@@ -33,6 +51,7 @@ class Program:
     stop_on_entry: bool = False
     no_debug: bool = False
     arguments: Mapping[str, Any] = field(default_factory=dict)
+    ignored: tuple[str, ...] = ()  # what the configuration holds that means nothing here, said once
 
 
 def read_program(arguments: Mapping[str, Any]) -> Program:
@@ -71,7 +90,20 @@ def read_program(arguments: Mapping[str, Any]) -> Program:
         stop_on_entry=arguments.get("stopOnEntry") is True,
         no_debug=arguments.get("noDebug") is True,
         arguments=dict(arguments),
+        ignored=tuple(_unknown(arguments)),
     )
+
+
+def _unknown(arguments: Mapping[str, Any]) -> list[str]:
+    """A line for each key of the configuration that abl dap does not read (never silently)."""
+    said = []
+    for key in arguments:
+        if key in LAUNCH_ARGUMENTS or key in _EDITOR_KEYS or key.startswith("__"):
+            continue
+        close = did_you_mean(key, LAUNCH_ARGUMENTS)
+        hint = f" (did you mean `{close}`?)" if close else ""
+        said.append(f"launch: `{key}` is not an argument of abl dap{hint}; it is ignored")
+    return said
 
 
 def _messages(arguments: Mapping[str, Any]) -> tuple[str, ...] | None:

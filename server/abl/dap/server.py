@@ -17,7 +17,7 @@ from abl.dap.debuggee import EXCEPTION_FILTERS, Debuggee, Step
 from abl.dap.inspect import EvaluationProblem, Inspector, source_of
 from abl.dap.points import PausePoints
 from abl.dap.program import LaunchProblem, Program, read_program
-from abl.dap.wire import FramingError, Writer, read_message
+from abl.dap.wire import BadMessage, FramingError, Writer, read_message
 from abl.launch import LaunchRefused, read_project
 
 Handler = Callable[["DapServer", dict[str, Any]], dict[str, Any] | None]
@@ -54,6 +54,9 @@ class DapServer:
         while not self.done:
             try:
                 message = read_message(self.reader)
+            except BadMessage as bad:
+                print(f"abl dap: {bad}", file=sys.stderr, flush=True)
+                continue
             except FramingError as err:
                 print(f"abl dap: {err}; the adapter stops", file=sys.stderr)
                 self._end_run()
@@ -125,8 +128,10 @@ class DapServer:
             debuggee.resume(step)
 
     def breakpoint_body(self, made: Breakpoint) -> dict[str, Any]:
-        body: dict[str, Any] = {"id": made.id, "verified": made.verified, "line": made.line + self.line_base}
-        body["source"] = source_of(made.path)
+        body: dict[str, Any] = {"id": made.id, "verified": made.verified}
+        if made.path and (made.verified or not made.name):
+            body["line"] = made.line + self.line_base
+            body["source"] = source_of(made.path)
         if made.message:
             body["message"] = made.message
         return body
@@ -154,9 +159,11 @@ def _initialize(server: DapServer, args: dict[str, Any]) -> dict[str, Any]:
     return {
         "supportsConfigurationDoneRequest": True,
         "supportsConditionalBreakpoints": True,
+        "supportsFunctionBreakpoints": True,
         "supportsHitConditionalBreakpoints": True,
         "supportsLogPoints": True,
         "supportsEvaluateForHovers": True,
+        "supportsCompletionsRequest": True,
         "supportsSetVariable": True,
         "supportsRestartRequest": True,
         "supportsTerminateRequest": True,
@@ -209,6 +216,16 @@ def _set_breakpoints(server: DapServer, args: dict[str, Any]) -> dict[str, Any]:
             raise RequestFailed("each breakpoint needs a `line` number")
         requests.append({**item, "line": item["line"] - server.line_base})
     made = server.breakpoints.set(path, requests, _points_for(server, path))
+    return {"breakpoints": [server.breakpoint_body(b) for b in made]}
+
+
+@handles("setFunctionBreakpoints")
+def _set_function_breakpoints(server: DapServer, args: dict[str, Any]) -> dict[str, Any]:
+    wanted = [b for b in args.get("breakpoints") or [] if isinstance(b, dict)]
+    points = server.debuggee.points if server.debuggee is not None else None
+    if points is None and server.program is not None:
+        points = PausePoints(server.program.project)
+    made = server.breakpoints.set_functions(wanted, points)
     return {"breakpoints": [server.breakpoint_body(b) for b in made]}
 
 
@@ -303,6 +320,20 @@ def _evaluate(server: DapServer, args: dict[str, Any]) -> dict[str, Any]:
     debuggee.say(expression.strip())
     where = "" if debuggee.stop is None else " (it is answered when the run goes on)"
     return {"result": f"said to the agent{where}: {expression.strip()}", "variablesReference": 0}
+
+
+@handles("completions")
+def _completions(server: DapServer, args: dict[str, Any]) -> dict[str, Any]:
+    debuggee, inspector = server.stopped()
+    text = str(args.get("text") or "")
+    column = int(args.get("column") or len(text) + server.column_base) - server.column_base
+    frame = args.get("frameId")
+    with debuggee.lock:
+        targets = inspector.completions(text, max(0, min(column, len(text))), frame if isinstance(frame, int) else None)
+    if server.column_base:
+        for target in targets:
+            target["start"] += server.column_base
+    return {"targets": targets}
 
 
 @handles("customerMessage")

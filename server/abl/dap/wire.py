@@ -12,21 +12,29 @@ MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 
 
 class FramingError(Exception):
-    """The byte stream is not a sequence of DAP messages."""
+    """The byte stream is not a sequence of DAP messages: nothing after it can be read."""
+
+
+class BadMessage(Exception):
+    """One message that is not a JSON object; the stream goes on after it."""
 
 
 def read_message(stream: IO[bytes]) -> dict[str, Any] | None:
     """The next message, or None at the end of the stream."""
     length = None
+    headers = 0
     while True:
         line = stream.readline()
         if not line:
             return None
         text = line.decode("ascii", "replace").strip()
         if not text:
-            if length is None:
+            if headers == 0:
                 continue  # stray blank lines between messages
+            if length is None:
+                raise FramingError("a message's headers have no Content-Length")
             break
+        headers += 1
         name, _, value = text.partition(":")
         if name.strip().lower() == "content-length":
             try:
@@ -41,9 +49,9 @@ def read_message(stream: IO[bytes]) -> dict[str, Any] | None:
     try:
         message = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise FramingError(f"a message is not JSON: {err}") from None
+        raise BadMessage(f"a message is not JSON ({err}); it is skipped") from None
     if not isinstance(message, dict):
-        raise FramingError("a message is not a JSON object")
+        raise BadMessage("a message is not a JSON object; it is skipped")
     return message
 
 

@@ -59,7 +59,8 @@ def moved(agent: Agent, delta: int) -> Agent:
 
 def _moved(value: Any, delta: int, done: dict[int, Any]) -> Any:
     kind = type(value)
-    if kind in _SHARED:
+    shared = _SHARED
+    if kind in shared:
         return value
     if kind is Range:
         start, end = value
@@ -69,21 +70,37 @@ def _moved(value: Any, delta: int, done: dict[int, Any]) -> Any:
     known = done.get(id(value))
     if known is not None:
         return known  # one object held in two places stays one object
-    shared = _SHARED
-    if kind is list:
-        copy: Any = [item if type(item) in shared else _moved(item, delta, done) for item in value]
+    names = _FIELDS.get(kind)
+    if names is not None:
+        # Fields are set as they are, past `__init__` (frozen classes, and fields it computes).
+        # A range is moved here: most fields are ranges, and a call each costs more.
+        copy: Any = object.__new__(kind)
+        put = object.__setattr__
+        for name in names:
+            item = getattr(value, name)
+            item_kind = type(item)
+            if item_kind in shared:
+                put(copy, name, item)
+            elif item_kind is Range:
+                start, end = item
+                put(
+                    copy,
+                    name,
+                    Range(Position(start.line + delta, start.character), Position(end.line + delta, end.character)),
+                )
+            else:
+                put(copy, name, _moved(item, delta, done))
+    elif kind is list:
+        copy = [item if type(item) in shared else _moved(item, delta, done) for item in value]
     elif kind is tuple:
         copy = tuple(item if type(item) in shared else _moved(item, delta, done) for item in value)
     elif kind is dict:
         copy = {key: item if type(item) in shared else _moved(item, delta, done) for key, item in value.items()}
     elif kind.__module__.startswith(_MODEL) and dataclasses.is_dataclass(kind):
-        # Fields are set as they are, past `__init__` (frozen classes, and fields it computes).
-        copy = object.__new__(kind)
-        for name in _field_names(kind):
-            item = getattr(value, name)
-            object.__setattr__(copy, name, item if type(item) in shared else _moved(item, delta, done))
+        _FIELDS[kind] = tuple(spec.name for spec in dataclasses.fields(kind))
+        return _moved(value, delta, done)
     else:
-        _SHARED.add(kind)  # enums, parsed expressions: no positions of their own
+        shared.add(kind)  # enums, parsed expressions: no positions of their own
         return value
     done[id(value)] = copy
     return copy
@@ -93,16 +110,7 @@ def _moved(value: Any, delta: int, done: dict[int, Any]) -> Any:
 # kinds found outside the model (enums, parsed expressions) join on first sight.
 _SHARED: set[type] = {str, int, float, bool, type(None), Node}
 _MODEL = "abl.model."  # every dataclass of the model is copied, in whichever module
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(kind: type) -> tuple[str, ...]:
-    names = _FIELDS.get(kind)
-    if names is None:
-        names = _FIELDS[kind] = tuple(spec.name for spec in dataclasses.fields(kind))
-    return names
+_FIELDS: dict[type, tuple[str, ...]] = {}  # the model's dataclasses met so far, and their fields
 
 
 def _relower_one_section(old: Document, source: SourceFile) -> Document | None:
