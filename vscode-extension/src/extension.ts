@@ -5,6 +5,7 @@ import { runAgent } from './commands/runAgent';
 import { AblDebugAdapterFactory } from './debug/adapterFactory';
 import { AblConfigurationProvider } from './debug/configurationProvider';
 import { debugAgent } from './debug/debugAgent';
+import { DebugSessions } from './debug/debugSessions';
 import { DEBUG_TYPE } from './debug/launchConfig';
 import { showHandoffsIn } from './commands/showHandoffsIn';
 import { GRAPH_VIEW_ID, GraphView } from './graph/graphView';
@@ -29,6 +30,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const activity = new RunActivity();
   const graph = new GraphView(context.extensionUri, controller, activity);
   const tests = new ConversationTests(controller);
+  const debugSessions = new DebugSessions();
+  RunPanel.useDebugSessions(debugSessions);
   context.subscriptions.push(
     output,
     status,
@@ -36,6 +39,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     activity,
     graph,
     tests,
+    debugSessions,
     new LanguageConflictWatcher(context.workspaceState),
     controller.onNotification('abl/run/event', (params) => RunPanel.receiveEvent(params)),
     vscode.window.registerWebviewViewProvider(GRAPH_VIEW_ID, graph),

@@ -163,6 +163,24 @@ export function debugSteps({ vs, workspace, results }: Context): Step[] {
       await page.keyboard.press('Enter');
       await waitUntilAsync(async () => (await asked.count()) > before, 'the agent to ask the customer for the income');
       await vs.screenshot(shot('18-debug-console-customer'));
+    }],
+
+    ['while the session runs, the Run Agent panel of the file is its customer', async () => {
+      const thanked = page.locator('.repl .monaco-list-row', { hasText: 'Thanks. I have your income.' });
+      const before = await thanked.count();
+      await vs.activeTab(LOAN).click();
+      await vs.goTo(1, 1);
+      await vs.editor.locator('.codelens-decoration a').filter({ hasText: 'Run agent', visible: true }).first().click();
+      await vs.tab('Run Loan_Supervisor').waitFor();
+      const run = await vs.webviewWith('#message');
+      await run.locator('#message').fill('85,000');
+      await run.locator('#message').press('Enter');
+      // The debug session answers: in the panel's chat and in the Debug Console.
+      await run.locator('.message.agent', { hasText: 'Thanks. I have your income.' }).waitFor();
+      await waitUntilAsync(async () => (await thanked.count()) > before, 'the Debug Console to show the answer too');
+      await vs.screenshot(shot('19-run-panel-customer'));
+      await vs.command('View: Close All Editor Groups');
+      await vs.tab('Run Loan_Supervisor').waitFor({ state: 'detached' });
       await page.keyboard.press('Shift+F5'); // Debug: Stop
       await toolbar.waitFor({ state: 'hidden' });
     }],
