@@ -113,3 +113,15 @@ def test_code_lenses_run_and_count_handoffs_in():
     assert kinds[LensKind.HANDOFFS_IN].agent == "Offer_Agent" and len(kinds[LensKind.HANDOFFS_IN].uses) == 1
     without_runs = code_lenses(project, "/offer.abl", can_run=False)
     assert [lens.kind for lens in without_runs] == [LensKind.HANDOFFS_IN], "no run lens without a run panel"
+    assert LensKind.DEBUG_AGENT not in kinds, "no debug lens unless the editor starts debug sessions"
+
+
+def test_a_debug_lens_sits_between_run_and_handoffs_in():
+    project, _, _ = load()
+    lenses = code_lenses(project, "/offer.abl", can_debug=True)
+    assert [lens.kind for lens in lenses] == [LensKind.RUN_AGENT, LensKind.DEBUG_AGENT, LensKind.HANDOFFS_IN]
+    debug = lenses[1]
+    assert (debug.title, debug.agent) == ("Debug agent", "Offer_Agent")
+    assert debug.range == lenses[0].range and debug.name_start == lenses[0].name_start
+    only_debug = code_lenses(project, "/offer.abl", can_run=False, can_debug=True)
+    assert [lens.kind for lens in only_debug] == [LensKind.DEBUG_AGENT, LensKind.HANDOFFS_IN]

@@ -1,6 +1,7 @@
 """Code lenses run in every editor: a plain client (VS Code's and Neovim's recorded capabilities,
 without the extension) executes each lens it is shown through the server and sees it do what its
-title says; a client that implements the commands itself (the extension) also gets "Run agent"."""
+title says; a client that implements the commands itself (the extension) also gets "Run agent" and,
+when it lists `abl.debugAgent`, "Debug agent"."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from conftest import CHILD, SERVER, SUPERVISOR, capabilities, change_document, o
 
 pytestmark = pytest.mark.asyncio
 
-EXTENSION_COMMANDS = {"clientCommands": ["abl.runAgent", "abl.showHandoffsIn"]}
+EXTENSION_COMMANDS = {"clientCommands": ["abl.runAgent", "abl.debugAgent", "abl.showHandoffsIn"]}
+RUNS_ONLY = {"clientCommands": ["abl.runAgent", "abl.showHandoffsIn"]}
 
 
 @pytest_lsp.fixture(config=SERVER, params=["visual-studio-code", "neovim"])
@@ -106,6 +108,36 @@ async def test_the_extension_gets_run_lenses_and_runs_them_itself(extension: Lan
     uri = (extension.root / "income.abl").as_uri()  # type: ignore[attr-defined]
     assert list(commands["abl.runAgent"].arguments or []) == [uri, "Income_Agent"]
     assert commands["abl.showHandoffsIn"].title == "1 handoff in"
+
+
+async def test_the_extension_gets_a_debug_lens_beside_the_run_lens(extension: LanguageClient):
+    found = await lenses(extension, "supervisor.abl")
+    titles = [(lens.command.title, lens.command.command) for lens in found if lens.command is not None]
+    assert titles == [
+        ("▶ Run agent", "abl.runAgent"),
+        ("Debug agent", "abl.debugAgent"),
+        ("0 handoffs in", "abl.showHandoffsIn"),
+    ]
+    debug = found[1]
+    uri = (extension.root / "supervisor.abl").as_uri()  # type: ignore[attr-defined]
+    assert debug.command is not None and list(debug.command.arguments or []) == [uri, "Loan_Supervisor"]
+    assert debug.range == found[0].range, "on the agent's header, beside the run lens"
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def runs_only(lsp_client: LanguageClient, tmp_path: Path):
+    root = tmp_path / "loan"
+    write_workspace(root, {"supervisor.abl": SUPERVISOR, "income.abl": CHILD})
+    lsp_client.root = root  # type: ignore[attr-defined]
+    await start(lsp_client, root, capabilities("visual-studio-code"), RUNS_ONLY)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_client_that_does_not_list_debug_agent_gets_no_debug_lens(runs_only: LanguageClient):
+    found = await lenses(runs_only, "supervisor.abl")
+    commands = [lens.command.command for lens in found if lens.command is not None]
+    assert commands == ["abl.runAgent", "abl.showHandoffsIn"]
 
 
 @pytest_lsp.fixture(config=SERVER)

@@ -2,6 +2,11 @@ import * as vscode from 'vscode';
 import { openExampleProject } from './commands/exampleProject';
 import { fixAll } from './commands/fixAll';
 import { runAgent } from './commands/runAgent';
+import { AblDebugAdapterFactory } from './debug/adapterFactory';
+import { AblConfigurationProvider } from './debug/configurationProvider';
+import { debugAgent } from './debug/debugAgent';
+import { DebugSessions } from './debug/debugSessions';
+import { DEBUG_TYPE } from './debug/launchConfig';
 import { showHandoffsIn } from './commands/showHandoffsIn';
 import { GRAPH_VIEW_ID, GraphView } from './graph/graphView';
 import { LanguageConflictWatcher } from './languageConflict';
@@ -25,6 +30,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const activity = new RunActivity();
   const graph = new GraphView(context.extensionUri, controller, activity);
   const tests = new ConversationTests(controller);
+  const debugSessions = new DebugSessions();
+  RunPanel.useDebugSessions(debugSessions);
   context.subscriptions.push(
     output,
     status,
@@ -32,6 +39,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     activity,
     graph,
     tests,
+    debugSessions,
     new LanguageConflictWatcher(context.workspaceState),
     controller.onNotification('abl/run/event', (params) => RunPanel.receiveEvent(params)),
     vscode.window.registerWebviewViewProvider(GRAPH_VIEW_ID, graph),
@@ -39,6 +47,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('abl.restartServer', () => controller.restart()),
     vscode.commands.registerCommand('abl.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('abl.runAgent', (uri?: unknown, agentName?: unknown) => runAgent(context.extensionUri, controller, activity, uri, agentName)),
+    vscode.commands.registerCommand('abl.debugAgent', (uri?: unknown, agentName?: unknown) => debugAgent(uri, agentName)),
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new AblDebugAdapterFactory(controller, output)),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new AblConfigurationProvider(), vscode.DebugConfigurationProviderTriggerKind.Dynamic),
     vscode.commands.registerCommand('abl.showGraph', () => GraphView.reveal()),
     vscode.commands.registerCommand('abl.showHandoffsIn', showHandoffsIn),
     vscode.commands.registerCommand('abl.fixAll', fixAll),

@@ -140,9 +140,9 @@ class Features:
         doc = self.document(path)
         return folds.selection_ranges(doc, positions) if doc is not None else []
 
-    def code_lenses(self, path: str, can_run: bool = True) -> list[lens.Lens]:
+    def code_lenses(self, path: str, can_run: bool = True, can_debug: bool = False) -> list[lens.Lens]:
         project = self.project(path)
-        return lens.code_lenses(project, path, can_run=can_run) if project is not None else []
+        return lens.code_lenses(project, path, can_run=can_run, can_debug=can_debug) if project is not None else []
 
     def graph(self, path: str, agent: str | None = None, depth: int | None = None) -> GraphView | None:
         """The handoff graph of the project of `path` (or `agent`'s neighbourhood in it)."""

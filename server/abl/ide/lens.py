@@ -1,4 +1,4 @@
-"""Code lenses above each agent and supervisor: run it, and how many routes lead to it."""
+"""Code lenses above each agent and supervisor: run it, debug it, and how many routes lead to it."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from abl.workspace import Project
 
 class LensKind(enum.Enum):
     RUN_AGENT = "run agent"  # start a conversation with the agent
+    DEBUG_AGENT = "debug agent"  # start a debug session on the agent
     HANDOFFS_IN = "handoffs in"  # list the routes (and delegates, hooks) that lead to the agent
 
 
@@ -26,9 +27,10 @@ class Lens:
     uses: tuple[tuple[str, Range], ...] = ()  # a handoffs lens: the places that lead to the agent
 
 
-def code_lenses(project: Project, path: str, *, can_run: bool = True) -> list[Lens]:
+def code_lenses(project: Project, path: str, *, can_run: bool = True, can_debug: bool = False) -> list[Lens]:
     """The lenses of one file. `can_run`: whether the editor can hold a conversation with a run
-    (a run panel); without one a "Run agent" lens could only do nothing, so it is left out."""
+    (a run panel); without one a "Run agent" lens could only do nothing, so it is left out.
+    `can_debug`: whether the editor starts a debug session (`abl dap`) for a "Debug agent" lens."""
     doc = project.documents.get(path)
     if doc is None:
         return []
@@ -41,6 +43,8 @@ def code_lenses(project: Project, path: str, *, can_run: bool = True) -> list[Le
         name = agent.name.text
         if can_run:
             lenses.append(Lens(line, "▶ Run agent", LensKind.RUN_AGENT, name, agent.name.range.start))
+        if can_debug:
+            lenses.append(Lens(line, "Debug agent", LensKind.DEBUG_AGENT, name, agent.name.range.start))
         uses = [
             o
             for o in index.uses(Symbol(SymbolKind.AGENT, name, None))

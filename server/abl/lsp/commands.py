@@ -6,6 +6,8 @@ by sending `workspace/executeCommand` back to the server, which does what the le
 `abl.showHandoffsIn` opens the one route that leads to the agent (`window/showDocument`), or
 asks which of several to open (`window/showMessageRequest`). The "Run agent" lens is sent only to
 an editor that says it implements `abl.runAgent`: a run needs a panel to hold the conversation.
+Likewise "Debug agent" goes only to an editor that lists `abl.debugAgent`, which it carries out by
+starting a debug session with `abl dap`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from abl.lsp.server import AblServer
 
 # The commands the code lenses name.
 RUN_AGENT = "abl.runAgent"
+DEBUG_AGENT = "abl.debugAgent"
 SHOW_HANDOFFS_IN = "abl.showHandoffsIn"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from abl.ide import AgentItem, AgentKind, LensKind, OutlineItem, OutlineKind, Range
-from abl.lsp.commands import RUN_AGENT, SHOW_HANDOFFS_IN
+from abl.lsp.commands import DEBUG_AGENT, RUN_AGENT, SHOW_HANDOFFS_IN
 from abl.lsp.convert import path_to_uri, uri_to_path
 from abl.lsp.features import at, opened, workspace_edit
 from abl.lsp.handlers import handler
@@ -138,10 +138,13 @@ def code_lens(ls: AblServer, params: lsp.CodeLensParams) -> list[lsp.CodeLens] |
     positions = ls.positions(path, analysis)
     uri = params.text_document.uri
     out = []
-    for item in analysis.code_lenses(path, can_run=RUN_AGENT in ls.client_commands):
+    runs, debugs = RUN_AGENT in ls.client_commands, DEBUG_AGENT in ls.client_commands
+    for item in analysis.code_lenses(path, can_run=runs, can_debug=debugs):
         arguments: list[object]
         if item.kind is LensKind.RUN_AGENT:
             name, arguments = RUN_AGENT, [uri, item.agent]
+        elif item.kind is LensKind.DEBUG_AGENT:
+            name, arguments = DEBUG_AGENT, [uri, item.agent]
         else:
             uses = [lsp.Location(path_to_uri(p), ls.positions(p, analysis).range_to_client(r)) for p, r in item.uses]
             name, arguments = SHOW_HANDOFFS_IN, [uri, positions.to_client(item.name_start), uses, item.agent]

@@ -9,7 +9,7 @@ import { RunPanel } from '../run/runPanel';
 import { ServerController } from '../server/controller';
 import { readSettings } from '../settings';
 
-interface AgentTarget {
+export interface AgentTarget {
   readonly name: string;
   readonly kind: AgentKind;
   readonly uri: vscode.Uri;
@@ -82,7 +82,7 @@ async function pickAgent(): Promise<AgentTarget | undefined> {
 }
 
 /** Agents declared in the workspace's ABL files, as the editor has them (unsaved text included). */
-async function workspaceAgents(): Promise<AgentTarget[]> {
+export async function workspaceAgents(): Promise<AgentTarget[]> {
   const open = new Map(vscode.workspace.textDocuments.map((doc) => [doc.uri.toString(), doc]));
   const files = await vscode.workspace.findFiles(ABL_FILES, SKIPPED_FOLDERS);
   const agents: AgentTarget[] = [];

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-languageclient/node';
 import { TakenStep, takenSteps } from '../graph/runPath';
+import { DebugSessions } from '../debug/debugSessions';
 import { LANGUAGE_ID } from '../language';
 import { ServerController } from '../server/controller';
 import { readSettings } from '../settings';
@@ -74,6 +75,10 @@ const SESSION_FILTERS = { 'ABL session': ['json'] };
  * again in the turn's answer; each one reaches the timeline once. */
 export class RunPanel {
   private static readonly open = new Map<string, RunPanel>();
+  /** The `abl` debug sessions: while one runs the panel's file, the panel is its customer. */
+  private static debugging: DebugSessions | undefined;
+  /** The debug sessions this panel sent messages to: their agents' replies show in its chat. */
+  private readonly debugSessionIds = new Set<string>();
   private runId: string | undefined;
   private model = 'embedded';
   private readonly feed = new EventFeed();
@@ -94,6 +99,10 @@ export class RunPanel {
     const panel = vscode.window.createWebviewPanel('abl.runAgent', `Run ${agent}`, vscode.ViewColumn.Beside, webviewOptions(extensionUri));
     RunPanel.open.set(key, new RunPanel(panel, extensionUri, server, activity, uri, agent));
     panel.onDidDispose(() => RunPanel.open.delete(key));
+  }
+
+  static useDebugSessions(sessions: DebugSessions): void {
+    RunPanel.debugging = sessions;
   }
 
   /** Routes an `abl/run/event` to the panel of its run. Events of a run no panel knows yet (the
@@ -130,7 +139,17 @@ export class RunPanel {
         this.publish(); // the run in view is the one the graph highlights
       }
     });
-    panel.onDidDispose(() => void this.stopRun());
+    const replies = RunPanel.debugging?.onReply(({ session, reply }) => {
+      if (this.debugSessionIds.has(session.id)) {
+        const said = { role: 'agent', agent: reply.agent, text: reply.text };
+        this.chat.push(said);
+        this.post({ type: 'replies', replies: [said], ended: false });
+      }
+    });
+    panel.onDidDispose(() => {
+      replies?.dispose();
+      void this.stopRun();
+    });
   }
 
   private async handle(message: PageMessage): Promise<void> {
@@ -199,6 +218,15 @@ export class RunPanel {
   }
 
   private async send(text: string): Promise<void> {
+    const session = RunPanel.debugging?.sessionFor(this.uri);
+    if (session !== undefined) {
+      // A debug session runs this file: the message is the customer's next one there, and the
+      // agent answers when the run reaches it (breakpoints and steps stop it on the way).
+      this.chat.push({ role: 'user', text });
+      this.debugSessionIds.add(session.id);
+      await session.customRequest('customerMessage', { text });
+      return;
+    }
     const runId = await this.currentRun();
     this.chat.push({ role: 'user', text });
     const result = await this.request<SendResult>('abl/run/send', { runId, text });

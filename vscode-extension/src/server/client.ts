@@ -15,10 +15,11 @@ import {
 import { isCleanExit } from './exitMessage';
 
 /** Commands the server names (in code lenses, or in its `executeCommandProvider`) that the
- * extension implements itself: `abl.runAgent` opens the run panel, `abl.showHandoffsIn` the
- * references peek. The server is told them (`initializationOptions.clientCommands`), so it sends
- * the lenses only an editor with a run panel can run. */
-export const CLIENT_COMMANDS: ReadonlySet<string> = new Set(['abl.runAgent', 'abl.showHandoffsIn']);
+ * extension implements itself: `abl.runAgent` opens the run panel, `abl.debugAgent` starts a
+ * debug session, `abl.showHandoffsIn` the references peek. The server is told them
+ * (`initializationOptions.clientCommands`), so it sends the lenses only an editor with a run
+ * panel or a debugger can run. */
+export const CLIENT_COMMANDS: ReadonlySet<string> = new Set(['abl.runAgent', 'abl.debugAgent', 'abl.showHandoffsIn']);
 
 /** The language client, except that it leaves the extension's own commands alone: by default it
  * registers a forwarding command for each command the server executes, and registering a

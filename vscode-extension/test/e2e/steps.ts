@@ -4,6 +4,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Frame } from 'playwright-core';
+import { debugSteps } from './debugSteps';
 import { ServerLog, waitUntil, waitUntilAsync } from './serverLog';
 import { sharedScenarioSteps } from './sharedScenario';
 import { Workbench } from './workbench';
@@ -420,6 +421,8 @@ export function scenario(context: Context): Step[] {
       await graph.locator('#run', { hasText: /Run of/ }).waitFor({ state: 'detached' });
       await graph.locator('g.edge.taken').first().waitFor({ state: 'detached' });
     }],
+
+    ...debugSteps(context),
 
     ['without a suitable Python one notification says how to fix it', async () => {
       writeSettings({ 'abl.interpreter': path.join(workspace, 'no-such-python') });
