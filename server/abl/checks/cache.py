@@ -148,21 +148,7 @@ class _AgentEntry:
     # Every rule's findings together, with everything the rules consulted merged into one
     # record: an agent an edit did not touch then costs one validation instead of one per rule.
     settled: _Result | None = None
-    rows: tuple[int, int] = (0, -1)  # the agent's first and last row now
-    # How many rows below where they were found the agent now is: `results` are kept on the rows
-    # they were made for (moving each of them at every Enter above would cost what it saves);
-    # `settled` is always on the agent's rows now.
-    shift: int = 0
-
-    def results_here(self, path: str) -> dict[Callable, _Result]:
-        """`results` on the agent's rows now (the per-rule records moved, once, when needed)."""
-        if self.shift:
-            for rule, stored in self.results.items():
-                if stored.diagnostics:
-                    moved = tuple(_moved(d, self.shift, path) for d in stored.diagnostics)
-                    self.results[rule] = replace(stored, diagnostics=moved)
-            self.shift = 0
-        return self.results
+    rows: tuple[int, int] = (0, -1)  # the agent's first and last row when the results were made
 
 
 class CheckCache:
@@ -262,17 +248,11 @@ class CheckCache:
                 continue
             lines = _AgentLines(agent)
             if kept is not None and kept.agent is agent:
-                results = kept.results_here(document.path)
+                results = kept.results
             else:
                 if moved_from is None:
                     moved_from = _by_content(old) if old is not None else {}
                 before = moved_from.get(_content(agent))
-                carried = self._carried_whole(before, lines, project, document) if before is not None else None
-                if carried is not None:
-                    entry.agent_results[id(agent)] = carried
-                    sink.extend(carried.settled.diagnostics if carried.settled is not None else ())
-                    self.reused += len(AGENT_RULES)
-                    continue
                 results = self._moved_results(before, lines, project, document) if before is not None else {}
             first = len(sink)
             for codes, agent_rule in AGENT_RULES:
@@ -400,46 +380,6 @@ class CheckCache:
         if finished and not consulted:  # a block rule that asked the project is not kept
             results[key] = _BlockResult(block, node, shape, line_ends, node.row, tuple(found))
 
-    def _carried_whole(
-        self, before: _AgentEntry, lines: _AgentLines, project: Project, document: Document
-    ) -> _AgentEntry | None:
-        """An agent that only moved, taken over in one step when its rules' merged record allows
-        it (what `_moved_results` asks of each rule, asked once): its findings moved, its
-        per-rule results left where they were made (`_AgentEntry.shift`)."""
-        settled = before.settled
-        if settled is None or len(before.results) != len(AGENT_RULES):
-            return None
-        first, last = lines.rows()
-        if last - first != before.rows[1] - before.rows[0]:
-            return None
-        reads = settled.reads
-        if reads.own_document or reads.roster or reads.documents:
-            return None
-        if reads.own_text and settled.line_ends != self._line_ends(document):
-            return None
-        if reads.names and settled.names_seen != self._names_version:
-            return None
-        if not self._same_answers(reads, project):
-            return None
-        if not all(_on_rows(d, before.rows, document.path) for d in settled.diagnostics):
-            return None
-        delta = first - before.rows[0]
-        again = _Reads()
-        again.agents = {name: project.agent(name) for name in reads.agents}
-        again.handed, again.facts, again.namesakes = reads.handed, reads.facts, reads.namesakes
-        again.names, again.own_text = reads.names, reads.own_text
-        moved = _Result(
-            tuple(_moved(d, delta, document.path) for d in settled.diagnostics) if delta else settled.diagnostics,
-            again,
-            None,
-            settled.line_ends,
-            self._names_version,
-            self._roster_version,
-            self._documents_version,
-        )
-        agent = lines.agent
-        return _AgentEntry(agent, before.results, moved, (first, last), before.shift + delta)
-
     def _moved_results(
         self, before: _AgentEntry, lines: _AgentLines, project: Project, document: Document
     ) -> dict[Callable, _Result]:
@@ -452,7 +392,7 @@ class CheckCache:
         if last - first != before.rows[1] - before.rows[0]:
             return {}
         moved: dict[Callable, _Result] = {}
-        for rule, stored in before.results_here(document.path).items():
+        for rule, stored in before.results.items():
             reads = stored.reads
             if reads.nothing and not stored.diagnostics:
                 moved[rule] = stored  # found nothing, asked nothing: true wherever the agent is
@@ -782,10 +722,6 @@ class _AgentLines:
     def __init__(self, agent: Agent) -> None:
         self._agent = agent
         self._spans: list[tuple[int, int]] | None = None
-
-    @property
-    def agent(self) -> Agent:
-        return self._agent
 
     def rows(self) -> tuple[int, int]:
         """The agent's first and last row."""
