@@ -4,7 +4,7 @@ import { Frame, FrameLocator, Locator, Page } from 'playwright-core';
 export const SERVER_TIMEOUT_MS = 60_000;
 const UI_TIMEOUT_MS = 15_000;
 const QUICK_INPUT_TIMEOUT_MS = 5_000;
-const QUICK_INPUT_ATTEMPTS = 3;
+const QUICK_INPUT_ATTEMPTS = 5;
 
 /** The VS Code workbench in the page, driven the way a user drives it: keyboard and clicks. */
 export class Workbench {
@@ -88,6 +88,13 @@ export class Workbench {
         await this.page.keyboard.press('Escape');
         if (attempt === QUICK_INPUT_ATTEMPTS) {
           throw error;
+        }
+        // The keys may have gone to a view that had the focus (a console, a widget left open by
+        // the step before): give it back to the editor before trying again.
+        await this.page.keyboard.press('Escape');
+        const lines = this.editor.locator('.view-lines').first();
+        if ((await lines.count()) > 0) {
+          await lines.click({ timeout: UI_TIMEOUT_MS });
         }
       }
     }
