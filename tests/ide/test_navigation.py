@@ -133,6 +133,41 @@ def test_call_hierarchy_over_handoffs():
     assert incoming[0].from_ranges[0].start.line == 9
 
 
+TWO_FILES_TWO_NAMESAKES = """\
+#- /a.abl
+AGENT: Billing_Agent
+GOAL: "Bill"
+HANDOFF:
+  - TO: Refund_Agent
+    WHEN: true
+#- /b.abl
+AGENT: Refund_Agent
+GOAL: "Ref$0und"
+
+AGENT: Billing_Agent
+GOAL: "Bill again"
+HANDOFF:
+  - TO: Refund_Agent
+    WHEN: true
+  - TO: Billing_Agent
+    WHEN: false
+"""
+
+
+def test_call_ranges_are_in_the_calling_agents_file():
+    project, _, _ = project_at(TWO_FILES_TWO_NAMESAKES, with_child=False)
+    incoming = navigation.incoming_calls(project, "Refund_Agent")
+    # Two agents of one name are two callers, each with its own file and ranges.
+    assert [(c.agent.path, c.path, [r.start.line for r in c.from_ranges]) for c in incoming] == [
+        ("/a.abl", "/a.abl", [3]),
+        ("/b.abl", "/b.abl", [6]),
+    ]
+    outgoing = navigation.outgoing_calls(project, "Refund_Agent")
+    assert outgoing == []
+    into_billing = navigation.incoming_calls(project, "Billing_Agent")
+    assert [(c.path, [r.start.line for r in c.from_ranges]) for c in into_billing] == [("/b.abl", [8])]
+
+
 def test_edits_of_one_file_are_sorted_and_unique():
     project, path, pos = load(SUPERVISOR.replace("    - income", "    - inc$0ome"))
     edit = navigation.rename(project, path, pos, "salary")

@@ -129,18 +129,20 @@ class AgentItem:
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """An agent reached from (or reaching) another, with the places the route is written."""
+    """An agent reached from (or reaching) another, with the places the route is written: in
+    `path`, the calling agent's file (the caller's for an incoming call, the asked agent's for an
+    outgoing one)."""
 
     agent: AgentItem
     from_ranges: tuple[Range, ...]
+    path: str
 
 
 def agent_item(project: Project, name: str) -> AgentItem | None:
     refs = project.agents_by_name().get(name)
     if not refs:
         return None
-    agent = refs[0].agent
-    return AgentItem(agent.name.text, agent.kind, agent.path, agent.header.head_range, agent.name.range)
+    return _item_of(refs[0].agent)
 
 
 def hierarchy_item(project: Project, path: str, pos: Position) -> AgentItem | None:
@@ -153,20 +155,22 @@ def hierarchy_item(project: Project, path: str, pos: Position) -> AgentItem | No
 def incoming_calls(project: Project, name: str) -> list[Call]:
     """Agents that hand off (or delegate) to `name`, with the target names in their routes."""
     index = ReferenceIndex.of(project)
-    by_caller: dict[str, list[Range]] = {}
-    paths: dict[str, str] = {}
+    # Callers by object, not by name: two agents of one name (an error, still shown) are two callers.
+    by_caller: dict[int, tuple[Agent, list[Range]]] = {}
     for use in index.uses(Symbol(SymbolKind.AGENT, name, None)):
         caller = _agent_at(project, use.path, use.range.start)
         if caller is None or not caller.name.text or use.role == "profile use":
             continue
-        by_caller.setdefault(caller.name.text, []).append(use.range)
-        paths[caller.name.text] = use.path
-    calls = []
-    for caller_name, ranges in sorted(by_caller.items()):
-        item = agent_item(project, caller_name)
-        if item is not None:
-            calls.append(Call(item, tuple(ranges)))
+        by_caller.setdefault(id(caller), (caller, []))[1].append(use.range)
+    calls = [
+        Call(_item_of(caller), tuple(ranges), caller.path)
+        for caller, ranges in sorted(by_caller.values(), key=lambda entry: (entry[0].name.text, entry[0].path))
+    ]
     return calls
+
+
+def _item_of(agent: Agent) -> AgentItem:
+    return AgentItem(agent.name.text, agent.kind, agent.path, agent.header.head_range, agent.name.range)
 
 
 def outgoing_calls(project: Project, name: str) -> list[Call]:
@@ -187,7 +191,7 @@ def outgoing_calls(project: Project, name: str) -> list[Call]:
     for target, ranges in sorted(by_target.items()):
         target_item = agent_item(project, target)
         if target_item is not None:
-            calls.append(Call(target_item, tuple(ranges)))
+            calls.append(Call(target_item, tuple(ranges), item.path))
     return calls
 
 

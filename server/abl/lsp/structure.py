@@ -176,7 +176,7 @@ def incoming(ls: AblServer, params: lsp.CallHierarchyIncomingCallsParams) -> lis
     return [
         lsp.CallHierarchyIncomingCall(
             from_=_hierarchy_item(ls, call.agent),
-            from_ranges=[ls.positions(call.agent.path).range_to_client(r) for r in call.from_ranges],
+            from_ranges=[ls.positions(call.path).range_to_client(r) for r in call.from_ranges],
         )
         for call in calls
     ]
@@ -191,7 +191,7 @@ def outgoing(ls: AblServer, params: lsp.CallHierarchyOutgoingCallsParams) -> lis
     return [
         lsp.CallHierarchyOutgoingCall(
             to=_hierarchy_item(ls, call.agent),
-            from_ranges=[ls.positions(caller).range_to_client(r) for r in call.from_ranges],
+            from_ranges=[ls.positions(call.path).range_to_client(r) for r in call.from_ranges],
         )
         for call in calls
     ]
