@@ -149,6 +149,38 @@ class _AgentEntry:
     # record: an agent an edit did not touch then costs one validation instead of one per rule.
     settled: _Result | None = None
     rows: tuple[int, int] = (0, -1)  # the agent's first and last row when the results were made
+    # Rows `results` lag behind `rows`: an agent that only moved takes its settled record over,
+    # moved, and leaves the rule-by-rule results to be moved if they are ever read (`by_rule`).
+    lag: int = 0
+    layout: tuple[tuple[int, int], ...] = ()  # its sections' rows, counted from its first row
+
+    def by_rule(self) -> dict[Callable, _Result]:
+        """The results rule by rule, on the agent's rows now (moved the first time they are
+        asked for after a move). What each consulted was validated when the agent moved, as
+        part of the settled record: they take its answers and versions."""
+        if self.lag and self.settled is not None:
+            delta, settled, path = self.lag, self.settled, self.agent.path
+            found = settled.reads.agents
+            moved: dict[Callable, _Result] = {}
+            for rule, stored in self.results.items():
+                reads = stored.reads
+                if not reads.nothing:
+                    again = _Reads()
+                    again.agents = {name: found.get(name) for name in reads.agents}
+                    again.handed, again.facts, again.namesakes = reads.handed, reads.facts, reads.namesakes
+                    again.names, again.own_text = reads.names, reads.own_text
+                    reads = again
+                moved[rule] = _Result(
+                    tuple(_moved(d, delta, path) for d in stored.diagnostics),
+                    reads,
+                    None,
+                    stored.line_ends,
+                    settled.names_seen,
+                    settled.roster_seen,
+                    settled.documents_seen,
+                )
+            self.results, self.lag = moved, 0
+        return self.results
 
 
 class CheckCache:
@@ -248,11 +280,19 @@ class CheckCache:
                 continue
             lines = _AgentLines(agent)
             if kept is not None and kept.agent is agent:
-                results = kept.results
+                results = kept.by_rule()
             else:
                 if moved_from is None:
                     moved_from = _by_content(old) if old is not None else {}
                 before = moved_from.get(_content(agent))
+                if before is not None:
+                    moved_entry = self._moved_entry(before, agent, lines, project, document)
+                    if moved_entry is not None:
+                        assert moved_entry.settled is not None
+                        entry.agent_results[id(agent)] = moved_entry
+                        sink.extend(moved_entry.settled.diagnostics)
+                        self.reused += len(AGENT_RULES)
+                        continue
                 results = self._moved_results(before, lines, project, document) if before is not None else {}
             first = len(sink)
             for codes, agent_rule in AGENT_RULES:
@@ -262,7 +302,7 @@ class CheckCache:
                 if len(results) == len(AGENT_RULES)
                 else None
             )
-            entry.agent_results[id(agent)] = _AgentEntry(agent, results, settled, lines.rows())
+            entry.agent_results[id(agent)] = _AgentEntry(agent, results, settled, lines.rows(), 0, lines.layout())
         entry.rules = len(DOCUMENT_RULES) + block_runs + len(AGENT_RULES) * len(document.agents)
         complete = (
             len(entry.document_results) == len(DOCUMENT_RULES)
@@ -380,6 +420,45 @@ class CheckCache:
         if finished and not consulted:  # a block rule that asked the project is not kept
             results[key] = _BlockResult(block, node, shape, line_ends, node.row, tuple(found))
 
+    def _moved_entry(
+        self, before: _AgentEntry, agent: Agent, lines: _AgentLines, project: Project, document: Document
+    ) -> _AgentEntry | None:
+        """An agent that only moved, all of whose findings the move cannot change (the test of
+        `_moved_results`, made once on the settled record of its rules): its settled record,
+        moved; None when a rule has to be looked at on its own."""
+        stored = before.settled
+        if stored is None:
+            return None
+        first, last = lines.rows()
+        delta = first - before.rows[0]
+        if lines.layout() != before.layout:
+            return None  # lines were added or removed between its sections
+        reads = stored.reads
+        if reads.own_document or reads.roster or reads.documents:
+            return None
+        if reads.own_text and stored.line_ends != self._line_ends(document):
+            return None
+        if reads.names and stored.names_seen != self._names_version:
+            return None
+        if not self._same_answers(reads, project):
+            return None
+        if not all(_on_rows(d, before.rows, document.path) for d in stored.diagnostics):
+            return None
+        again = _Reads()
+        again.agents = {name: project.agent(name) for name in reads.agents}
+        again.handed, again.facts, again.namesakes = reads.handed, reads.facts, reads.namesakes
+        again.names, again.own_text = reads.names, reads.own_text
+        settled = _Result(
+            tuple(_moved(d, delta, document.path) for d in stored.diagnostics) if delta else stored.diagnostics,
+            again,
+            None,
+            stored.line_ends,
+            self._names_version,
+            self._roster_version,
+            self._documents_version,
+        )
+        return _AgentEntry(agent, before.results, settled, (first, last), before.lag + delta, before.layout)
+
     def _moved_results(
         self, before: _AgentEntry, lines: _AgentLines, project: Project, document: Document
     ) -> dict[Callable, _Result]:
@@ -387,12 +466,12 @@ class CheckCache:
         removed above it), for the rules whose findings the move cannot change: everything
         they consulted gives the same answers, or an agent of the same blocks, and every range
         they report lies on the agent's own rows, which all moved by the same number."""
-        first, last = lines.rows()
+        first = lines.rows()[0]
         delta = first - before.rows[0]
-        if last - first != before.rows[1] - before.rows[0]:
-            return {}
+        if lines.layout() != before.layout:
+            return {}  # lines were added or removed between its sections
         moved: dict[Callable, _Result] = {}
-        for rule, stored in before.results.items():
+        for rule, stored in before.by_rule().items():
             reads = stored.reads
             if reads.nothing and not stored.diagnostics:
                 moved[rule] = stored  # found nothing, asked nothing: true wherever the agent is
@@ -727,6 +806,12 @@ class _AgentLines:
         """The agent's first and last row."""
         spans = self.spans()
         return (min(a for a, _ in spans), max(b for _, b in spans)) if spans else (0, -1)
+
+    def layout(self) -> tuple[tuple[int, int], ...]:
+        """The rows of each section, counted from the agent's first row: equal for an agent
+        whose sections all moved together."""
+        first = self.rows()[0]
+        return tuple((a - first, b - first) for a, b in self.spans())
 
     def spans(self) -> list[tuple[int, int]]:
         if self._spans is None:

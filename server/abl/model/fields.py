@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from abl.model.movable import Movable
 from abl.model.types import Agent, Assignment, MemoryVar
 
 
@@ -78,7 +79,7 @@ _INDEX = re.compile(r"\[[^\]]*\]")
 
 
 @dataclass(frozen=True, slots=True)
-class WriteRefusal:
+class WriteRefusal(Movable):
     """Why an agent may not write a variable: `code` is the `memory_error` code; a read-only
     target carries the declaration that grants only read access."""
 

@@ -5,18 +5,16 @@ section nodes, in the same order and on the same rows, lowering them again would
 agent. The old `Agent` object is kept instead, which is how later layers tell what changed: an
 agent that is not the same object as before was edited, or moved. The model's ranges are
 absolute, so an agent whose nodes all moved by the same number of rows (lines added or removed
-above it) is copied with its positions moved (`moved`), instead of being read again.
+above it) is copied with its positions moved (`moved`), instead of being read again; the copy
+is filled in only when read (`abl.model.movable`).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
-
+from abl.model import movable
 from abl.model.lower import HEADERS, fill_agent, lower
 from abl.model.types import Agent, Document
 from abl.syntax.cst import Node, SourceFile
-from abl.text import Position, Range
 
 
 def relower(old: Document, source: SourceFile) -> Document:
@@ -51,66 +49,10 @@ def relower(old: Document, source: SourceFile) -> Document:
 
 def moved(agent: Agent, delta: int) -> Agent:
     """A copy of `agent` with every position `delta` rows further down: what lowering its
-    sections again gives when they only moved (the same nodes, each `delta` rows away), at a
-    fraction of the cost. Its nodes are shared (they moved themselves); so are the parsed
-    expressions, whose spans are offsets into their own text."""
-    return _moved(agent, delta, {})
-
-
-def _moved(value: Any, delta: int, done: dict[int, Any]) -> Any:
-    kind = type(value)
-    shared = _SHARED
-    if kind in shared:
-        return value
-    if kind is Range:
-        start, end = value
-        return Range(Position(start.line + delta, start.character), Position(end.line + delta, end.character))
-    if kind is Position:
-        return Position(value.line + delta, value.character)
-    known = done.get(id(value))
-    if known is not None:
-        return known  # one object held in two places stays one object
-    names = _FIELDS.get(kind)
-    if names is not None:
-        # Fields are set as they are, past `__init__` (frozen classes, and fields it computes).
-        # A range is moved here: most fields are ranges, and a call each costs more.
-        copy: Any = object.__new__(kind)
-        put = object.__setattr__
-        for name in names:
-            item = getattr(value, name)
-            item_kind = type(item)
-            if item_kind in shared:
-                put(copy, name, item)
-            elif item_kind is Range:
-                start, end = item
-                put(
-                    copy,
-                    name,
-                    Range(Position(start.line + delta, start.character), Position(end.line + delta, end.character)),
-                )
-            else:
-                put(copy, name, _moved(item, delta, done))
-    elif kind is list:
-        copy = [item if type(item) in shared else _moved(item, delta, done) for item in value]
-    elif kind is tuple:
-        copy = tuple(item if type(item) in shared else _moved(item, delta, done) for item in value)
-    elif kind is dict:
-        copy = {key: item if type(item) in shared else _moved(item, delta, done) for key, item in value.items()}
-    elif kind.__module__.startswith(_MODEL) and dataclasses.is_dataclass(kind):
-        _FIELDS[kind] = tuple(spec.name for spec in dataclasses.fields(kind))
-        return _moved(value, delta, done)
-    else:
-        shared.add(kind)  # enums, parsed expressions: no positions of their own
-        return value
-    done[id(value)] = copy
+    sections again gives when they only moved (the same nodes, each `delta` rows away). The copy
+    fills itself in when read (`abl.model.movable`): most moved agents never are."""
+    copy: Agent = movable.moved(agent, delta)
     return copy
-
-
-# Types whose values are taken as they are: no positions inside (a node moved itself). Other
-# kinds found outside the model (enums, parsed expressions) join on first sight.
-_SHARED: set[type] = {str, int, float, bool, type(None), Node}
-_MODEL = "abl.model."  # every dataclass of the model is copied, in whichever module
-_FIELDS: dict[type, tuple[str, ...]] = {}  # the model's dataclasses met so far, and their fields
 
 
 def _relower_one_section(old: Document, source: SourceFile) -> Document | None:

@@ -12,6 +12,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from abl.model.movable import Movable
 from abl.model.types import Assignment, Condition, GatherField, Name, Scalar, read_flag
 from abl.text import Range
 
@@ -95,7 +96,7 @@ class Move(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Transition:
+class Transition(Movable):
     """`THEN: collect_amount`, `THEN: COMPLETE`, `THEN: ESCALATE with REASON: "..."`, `HANDOFF X`."""
 
     move: Move
@@ -105,7 +106,7 @@ class Transition:
 
 
 @dataclass(frozen=True, slots=True)
-class CallSpec:
+class CallSpec(Movable):
     """`CALL: tool` with `WITH:` and `AS:`, or `CALL: tool(a = x, "y")`."""
 
     tool: Name
@@ -115,7 +116,7 @@ class CallSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class TransformSpec:
+class TransformSpec(Movable):
     """`TRANSFORM`: a list reshaped by `FILTER`, `MAP`, `SORT_BY` and `LIMIT` into `INTO`."""
 
     source: str  # expression giving the list
@@ -131,32 +132,32 @@ class TransformSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class Say:
+class Say(Movable):
     text: Scalar  # RESPOND, SAY or PRESENT
 
 
 @dataclass(frozen=True, slots=True)
-class Assign:
+class Assign(Movable):
     assignments: tuple[Assignment, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Clear:
+class Clear(Movable):
     names: tuple[Name, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
+class Call(Movable):
     call: CallSpec
 
 
 @dataclass(frozen=True, slots=True)
-class Transform:
+class Transform(Movable):
     spec: TransformSpec
 
 
 @dataclass(frozen=True, slots=True)
-class Log:
+class Log(Movable):
     message: Scalar
     level: str
 
@@ -165,7 +166,7 @@ Action = Say | Assign | Clear | Call | Transform | Log
 
 
 @dataclass(frozen=True, slots=True)
-class Reaction:
+class Reaction(Movable):
     """What a branch, handler or digression does: its actions in order, then where it goes."""
 
     actions: tuple[Action, ...] = ()
@@ -174,7 +175,7 @@ class Reaction:
 
 
 @dataclass(frozen=True, slots=True)
-class Branch:
+class Branch(Movable):
     """`- IF: condition` (or `- ELSE:`, `condition` None) and its reaction. A one-block
     `ON_SUCCESS:` or one-line `ON_FAIL: step` is a single branch without a condition."""
 
@@ -184,7 +185,7 @@ class Branch:
 
 
 @dataclass(frozen=True, slots=True)
-class Digression:
+class Digression(Movable):
     """A side topic the customer may raise at a step (or, globally, at every step)."""
 
     intent: str
@@ -196,7 +197,7 @@ class Digression:
 
 
 @dataclass(frozen=True, slots=True)
-class SubIntent:
+class SubIntent(Movable):
     """A request handled without leaving the step; the step's question is asked again after it
     unless `RESUME: false`."""
 
@@ -207,7 +208,7 @@ class SubIntent:
 
 
 @dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(Movable):
     """One element of a step's `ACTIONS`: a button, a select or an input."""
 
     id: str
@@ -218,7 +219,7 @@ class Choice:
 
 
 @dataclass(frozen=True, slots=True)
-class ActionHandler:
+class ActionHandler(Movable):
     """One entry of `ON_ACTION`: what the chosen action id does."""
 
     action: str
@@ -228,7 +229,7 @@ class ActionHandler:
 
 
 @dataclass(frozen=True, slots=True)
-class ErrorHandler:
+class ErrorHandler(Movable):
     """One entry of `ON_ERROR` (a step's or the agent's), keyed by error type."""
 
     type: str  # tool_error, llm_error, validation_error, timeout_error, default, ...
@@ -243,7 +244,7 @@ class ErrorHandler:
 
 
 @dataclass(frozen=True, slots=True)
-class FlowStep:
+class FlowStep(Movable):
     """One named step of a flow."""
 
     name: Name
@@ -285,7 +286,7 @@ class FlowStep:
 
 
 @dataclass(slots=True)
-class Flow:
+class Flow(Movable):
     """An agent's `FLOW`: its steps by name and what other parts of the project can see."""
 
     node: Node | None = field(default=None, repr=False)  # the `FLOW:` section itself
@@ -316,7 +317,7 @@ class Flow:
 
 
 @dataclass(frozen=True, slots=True)
-class OnStart:
+class OnStart(Movable):
     """`ON_START`: runs once per session, before the first message."""
 
     range: Range

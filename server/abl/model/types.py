@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
+from abl.model.movable import Movable
 from abl.text import Position, Range
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class Name:
+class Name(Movable):
     """An identifier as written (agent, field, handler, variable), with its range."""
 
     text: str
@@ -28,7 +29,7 @@ class Name:
 
 
 @dataclass(frozen=True, slots=True)
-class Scalar:
+class Scalar(Movable):
     """A one-line value or a pipe block. `text` is unquoted; `raw` is as written."""
 
     text: str
@@ -67,7 +68,7 @@ def read_flag(value: Scalar | None) -> bool | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Condition:
+class Condition(Movable):
     """A `WHEN`-like condition. `parse` holds the expression (or says it is natural language)."""
 
     text: str  # as written, quotes included
@@ -80,7 +81,7 @@ class Condition:
 
 
 @dataclass(frozen=True, slots=True)
-class Assignment:
+class Assignment(Movable):
     """`target = expr` (or `target: expr`) in a `SET` block."""
 
     target: Name
@@ -98,7 +99,7 @@ HISTORY_MODES = ("full", "none", "summary_only", "auto", "last_n")
 
 
 @dataclass(frozen=True, slots=True)
-class HistorySpec:
+class HistorySpec(Movable):
     """A route's history setting and how the compiler reads it (seed 000's table)."""
 
     form: HistoryForm
@@ -115,7 +116,7 @@ class HistorySpec:
 
 
 @dataclass(frozen=True, slots=True)
-class MemoryGrant:
+class MemoryGrant(Movable):
     """One `memory_grants` entry: a persistent path the target may use, and how."""
 
     path: Name
@@ -123,7 +124,7 @@ class MemoryGrant:
 
 
 @dataclass(frozen=True, slots=True)
-class ReturnFlag:
+class ReturnFlag(Movable):
     key: Name  # RETURN or EXPECT_RETURN
     value: Scalar
 
@@ -134,7 +135,7 @@ class ReturnFlag:
 
 
 @dataclass(frozen=True, slots=True)
-class MapEntry:
+class MapEntry(Movable):
     """`child_field: parent_variable`."""
 
     child: Name
@@ -152,7 +153,7 @@ RESUME_WITH = (
 
 
 @dataclass(frozen=True, slots=True)
-class OnReturn:
+class OnReturn(Movable):
     key_range: Range
     shorthand: Scalar | None  # `ON_RETURN: "name"` (one-line form)
     action: Scalar | None
@@ -212,7 +213,7 @@ class FailureKind(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class FailureAction:
+class FailureAction(Movable):
     """`ON_FAILURE: CONTINUE | ESCALATE | RESPOND "message"` (also `HANDOFF Agent`)."""
 
     kind: FailureKind
@@ -222,7 +223,7 @@ class FailureAction:
 
 
 @dataclass(slots=True)
-class HandoffRoute:
+class HandoffRoute(Movable):
     index: int
     range: Range  # the whole list item
     dash_range: Range
@@ -258,7 +259,7 @@ class HandoffRoute:
 
 
 @dataclass(frozen=True, slots=True)
-class ReturnHandler:
+class ReturnHandler(Movable):
     name: Name
     respond: Scalar | None
     clear: tuple[Name, ...]
@@ -276,7 +277,7 @@ class ReturnHandler:
 
 
 @dataclass(frozen=True, slots=True)
-class MemoryVar:
+class MemoryVar(Movable):
     name: Name
     scope: str  # "session" | "persistent"
     type: Scalar | None = None
@@ -298,7 +299,7 @@ class MemoryVar:
 
 
 @dataclass(frozen=True, slots=True)
-class RememberRule:
+class RememberRule(Movable):
     when: Condition | None
     value: str
     target: Name | None
@@ -306,7 +307,7 @@ class RememberRule:
 
 
 @dataclass(frozen=True, slots=True)
-class GatherField:
+class GatherField(Movable):
     name: Name
     range: Range
     prompt: Scalar | None = None
@@ -337,7 +338,7 @@ class GatherField:
 
 
 @dataclass(frozen=True, slots=True)
-class CompleteRule:
+class CompleteRule(Movable):
     index: int
     range: Range
     when: Condition | None
@@ -351,20 +352,20 @@ class CompleteRule:
 
 
 @dataclass(frozen=True, slots=True)
-class Intent:
+class Intent(Movable):
     name: Name
     description: str
 
 
 @dataclass(frozen=True, slots=True)
-class ParentReturn:
+class ParentReturn(Movable):
     min_confidence: Scalar | None
     ignore_ambiguous: Scalar | None
     range: Range
 
 
 @dataclass(frozen=True, slots=True)
-class Delegate:
+class Delegate(Movable):
     index: int
     range: Range
     target: Name | None
@@ -379,7 +380,7 @@ class Delegate:
 
 
 @dataclass(frozen=True, slots=True)
-class EscalateTrigger:
+class EscalateTrigger(Movable):
     when: Condition | None
     reason: Scalar | None
     priority: Scalar | None
@@ -387,7 +388,7 @@ class EscalateTrigger:
 
 
 @dataclass(frozen=True, slots=True)
-class ToolParam:
+class ToolParam(Movable):
     name: str
     type: str
     optional: bool
@@ -395,7 +396,7 @@ class ToolParam:
 
 
 @dataclass(frozen=True, slots=True)
-class Tool:
+class Tool(Movable):
     name: Name
     params: tuple[ToolParam, ...]
     returns: str  # the return type as written, `""` when none
@@ -404,13 +405,13 @@ class Tool:
 
 
 @dataclass(frozen=True, slots=True)
-class ToolImport:
+class ToolImport(Movable):
     path: Scalar
     names: tuple[Name, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class MultiIntent:
+class MultiIntent(Movable):
     """`MULTI_INTENT`: how a message that asks for several things at once is handled."""
 
     range: Range
@@ -430,7 +431,11 @@ class AgentKind(enum.Enum):
 
 
 @dataclass(slots=True)
-class Agent:
+class Agent(Movable):
+    # What an edit's later layers ask of every moved agent (which blocks it is read from, its
+    # name), set on the copy at once: asking them fills in nothing else.
+    eager_fields: ClassVar[tuple[str, ...]] = ("kind", "name", "path", "header", "sections")
+
     kind: AgentKind
     name: Name
     path: str
@@ -505,7 +510,7 @@ class Agent:
 
 
 @dataclass(slots=True)
-class Document:
+class Document(Movable):
     """One parsed `.abl` file: its tree, the agents it declares, and any tool library."""
 
     path: str

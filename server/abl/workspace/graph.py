@@ -39,10 +39,12 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
-from abl.model import Agent
+from abl.model import Agent, movable
+from abl.model.movable import Movable
 from abl.model.nesting import read_walk
 from abl.model.types import AgentKind, HandoffRoute
 from abl.suggest import did_you_mean
+from abl.syntax.cst import Node
 from abl.text import Range
 from abl.workspace.loops import LoopEnds, loop_ends
 
@@ -73,16 +75,19 @@ class EdgeKind(str, enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class GraphNode:
+class GraphNode(Movable):
     id: str
     kind: NodeKind
     label: str  # the name as written
     path: str | None  # where it is declared; None for the human, remote and missing targets
     range: Range | None
+    # The header line an agent's node was read from: the same node while the agent only moves
+    # (lines added above it), unlike its range.
+    header: Node | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
-class GraphEdge:
+class GraphEdge(Movable):
     source: str
     target: str
     kind: EdgeKind
@@ -111,7 +116,9 @@ class AgentFacts:
     """What the graph says about one agent, as plain values: a rule that reads only these is
     still right after an edit elsewhere that leaves them equal (the check cache compares them)."""
 
-    declared_here: tuple[str, Range] | None  # (path, name range) of the node the graph keeps
+    # The header of the agent of this name the graph keeps (the first: routes reach it), so that
+    # a second agent of the name can tell it is not that one; the same while the agent moves.
+    declared_by: Node | None
     unreachable: bool
     named_by_typo: bool  # a route names a missing agent that is a near miss of this one
     roots: tuple[str, ...]
@@ -156,14 +163,14 @@ class ProjectGraph:
         """Take over the findings of the graph before an edit when the edit changed none of
         what they are made of (the routes' ends, reachability, the loops and the names that lead
         nowhere): the usual keystroke then costs no per-agent search of the graph. A finding of
-        an agent that moved is left to be worked out again (it holds the agent's position)."""
+        an agent whose header was read again is left to be worked out again (it names the header)."""
         if not before._facts:
             return
         if before._lineage != self._lineage and self._analysis_key() != before._analysis_key():
             return
         for (agent, routes), facts in before._facts.items():
             node = self.nodes.get(agent)
-            if node is not None and facts.declared_here == (node.path, node.range):
+            if node is not None and facts.declared_by is node.header:
                 self._facts[(agent, routes)] = facts
 
     def _analysis_key(self) -> tuple:
@@ -189,8 +196,7 @@ class ProjectGraph:
         typo = any(did_you_mean(name, [agent]) == agent for name in self._missing)
         loops = self._loop_ends()
         cycles = tuple((index, loops[(agent, index)]) for index in routes if (agent, index) in loops)
-        declared_here = (node.path, node.range) if node.path is not None and node.range is not None else None
-        return AgentFacts(declared_here, agent in self.unreachable, typo, self.roots, cycles)
+        return AgentFacts(node.header, agent in self.unreachable, typo, self.roots, cycles)
 
     def cycle_through(self, agent: str, route: int) -> tuple[str, ...] | None:
         """A cycle the `HANDOFF` route `route` of `agent` lies on, as agent names from the
@@ -263,15 +269,16 @@ class _Target:
 
 
 @dataclass(frozen=True, slots=True)
-class _Draft:
+class _Draft(Movable):
     """An edge of one agent, before its target is resolved."""
 
     target: _Target | str  # a node id, when it needs no resolution (tools, the human)
     edge: GraphEdge  # with `target` left empty
+    back: Range | None = None  # a returnable route's: where its way back is drawn (`_return_range`)
 
 
 @dataclass(frozen=True, slots=True)
-class _Tool:
+class _Tool(Movable):
     name: str
     path: str
     range: Range
@@ -305,6 +312,7 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
                     maps=_maps(route),
                     route=route.index,
                 ),
+                _return_range(route) if route.is_returnable else None,
             )
         )
     for where, target in agent.other_handoff_refs:
@@ -366,13 +374,15 @@ def _tool_id(name: str) -> str:
 
 
 # One agent's part of the graph: the agent (kept alive so that its id stays its own), its
-# drafts and tools, and its shape (`_shape`).
-_Parts = tuple[Agent, tuple[_Draft, ...], tuple[_Tool, ...], tuple]
+# drafts and tools, its shape (`_shape`), and the rows of its blocks when they were read.
+_Parts = tuple[Agent, tuple[_Draft, ...], tuple[_Tool, ...], tuple, tuple[int, ...]]
 
 
 class GraphBuilder:
     """Builds a project's graph, keeping each agent's edges while the agent object is the same
-    (an edit re-reads only the agents it touched, see `abl.model.incremental`).
+    (an edit re-reads only the agents it touched, see `abl.model.incremental`), or while it is
+    read from the same blocks, moved: lines added or removed above it move its edges with it
+    (`abl.model.movable`), without reading the agent.
 
     Most edits change no route: when every agent has the shape it had at the last build (the
     same names, kinds and edges, positions aside), the analyses of the last graph (roots,
@@ -381,6 +391,7 @@ class GraphBuilder:
 
     def __init__(self) -> None:
         self._parts: dict[int, _Parts] = {}
+        self._by_blocks: dict[tuple, _Parts] = {}
         self._default_history = "full"
         self._last: ProjectGraph | None = None
         self._last_shape: tuple = ()
@@ -388,27 +399,61 @@ class GraphBuilder:
     def build(self, agents: Iterable[Agent], default_history: str = "full") -> ProjectGraph:
         if default_history != self._default_history:
             self._parts = {}
+            self._by_blocks = {}
             self._last = None
             self._default_history = default_history
         roster = [a for a in agents if a.kind is not AgentKind.BEHAVIOR_PROFILE and a.name.text]
         parts: dict[int, _Parts] = {}
+        by_blocks: dict[tuple, _Parts] = {}
         fresh: set[int] = set()
+        shifted: dict[int, int] = {}  # id of an agent that only moved → rows it moved
         for agent in roster:
             kept = self._parts.get(id(agent))
+            blocks = _blocks_of(agent)
             if kept is None or kept[0] is not agent:
-                drafts, tools = _agent_drafts(agent, default_history)
-                kept = (agent, drafts, tools, _shape(agent, drafts))
-                fresh.add(id(agent))
+                before = self._by_blocks.get(blocks)
+                rows = _rows_of(agent)
+                delta = _moved_by(before[4], rows) if before is not None else None
+                if before is not None and delta:
+                    kept = (agent, movable.moved(before[1], delta), movable.moved(before[2], delta), before[3], rows)
+                    shifted[id(agent)] = delta
+                elif before is not None and delta == 0:
+                    kept = (agent, *before[1:])
+                    shifted[id(agent)] = 0
+                else:
+                    drafts, tools = _agent_drafts(agent, default_history)
+                    kept = (agent, drafts, tools, _shape(agent, drafts), rows)
+                    fresh.add(id(agent))
             parts[id(agent)] = kept
-        self._parts = parts
+            by_blocks[blocks] = kept
+        self._parts, self._by_blocks = parts, by_blocks
         shape = tuple(parts[id(a)][3] for a in roster)
         last = self._last
         if last is not None and shape == self._last_shape:
-            graph = _reposition(last, roster, parts, fresh)
+            graph = _reposition(last, roster, parts, fresh, shifted)
         else:
             graph = _assemble(roster, parts, default_history)
         self._last, self._last_shape = graph, shape
         return graph
+
+
+def _blocks_of(agent: Agent) -> tuple:
+    """What an agent is read from: its file and its blocks, which a reparse hands on, moved or
+    not, while their text is the same (the parts kept hold the agent, so the ids stay its own)."""
+    return (agent.path, id(agent.header), *map(id, agent.sections))
+
+
+def _rows_of(agent: Agent) -> tuple[int, ...]:
+    return (agent.header.row, *(section.row for section in agent.sections))
+
+
+def _moved_by(before: tuple[int, ...], now: tuple[int, ...]) -> int | None:
+    """How many rows an agent of the same blocks moved, when all of them moved together (None
+    when lines were added or removed between its blocks: its positions moved unevenly)."""
+    delta = now[0] - before[0]
+    if len(now) != len(before) or any(b + delta != n for b, n in zip(before, now, strict=True)):
+        return None
+    return delta
 
 
 def _shape(agent: Agent, drafts: tuple[_Draft, ...]) -> tuple:
@@ -434,14 +479,14 @@ def _assemble(roster: list[Agent], parts: dict[int, _Parts], default_history: st
         if name in nodes:
             continue  # a duplicate name: routes reach the first one
         kind = NodeKind.SUPERVISOR if agent.kind is AgentKind.SUPERVISOR else NodeKind.AGENT
-        nodes[name] = GraphNode(name, kind, name, agent.path, agent.name.range)
+        nodes[name] = GraphNode(name, kind, name, agent.path, agent.name.range, agent.header)
         first.append(agent)
     agent_ids = set(nodes)
 
     edges: list[GraphEdge] = []
     others: dict[str, GraphNode] = {}
     for agent in first:
-        _, drafts, tools, _ = parts[id(agent)]
+        _, drafts, tools, _, _ = parts[id(agent)]
         for tool in tools:
             tool_id = _tool_id(tool.name)
             if tool_id not in others:
@@ -465,7 +510,7 @@ def _assemble(roster: list[Agent], parts: dict[int, _Parts], default_history: st
     nodes.update(others)
 
     edges = _mark_hand_backs(edges, agent_ids)
-    edges.extend(_return_edges(first, edges, agent_ids))
+    edges.extend(_return_edges(first, parts, edges, agent_ids))
     has_supervisor = any(a.kind is AgentKind.SUPERVISOR for a in first)
     roots, unreachable = _reachability(first, edges, agent_ids, has_supervisor)
     graph = ProjectGraph(nodes, edges, roots, unreachable, (), has_supervisor, default_history)
@@ -473,52 +518,66 @@ def _assemble(roster: list[Agent], parts: dict[int, _Parts], default_history: st
     return graph
 
 
-def _reposition(last: ProjectGraph, roster: list[Agent], parts: dict[int, _Parts], fresh: set[int]) -> ProjectGraph:
+def _reposition(
+    last: ProjectGraph, roster: list[Agent], parts: dict[int, _Parts], fresh: set[int], shifted: dict[int, int]
+) -> ProjectGraph:
     """The graph of agents shaped as at the last build: `last`'s analyses, with the nodes and
-    edges of the agents re-read since (`fresh`) at their new positions. Equal to `_assemble`'s
-    graph of the same agents, in the same order."""
+    edges of the agents re-read since (`fresh`) at their new positions, and those of the agents
+    that only moved (`shifted`) moved with them. Equal to `_assemble`'s graph of the same
+    agents, in the same order."""
     nodes: dict[str, GraphNode] = {}
     first: list[Agent] = []
+    reread: set[int] = set(fresh)
     for agent in roster:
         name = agent.name.text
         if name in nodes:
             continue
         node = last.nodes[name]
-        if id(agent) in fresh and (node.path, node.range) != (agent.path, agent.name.range):
-            node = replace(node, path=agent.path, range=agent.name.range)
+        delta = shifted.get(id(agent))
+        if delta is not None and node.header is not agent.header:
+            reread.add(id(agent))  # the last graph's node of this name was another agent's
+        elif delta:
+            node = movable.moved(node, delta)
+        if id(agent) in reread and (node.path, node.range, node.header) != (agent.path, agent.name.range, agent.header):
+            node = replace(node, path=agent.path, range=agent.name.range, header=agent.header)
         nodes[name] = node
         first.append(agent)
     edges: list[GraphEdge] = []
     at = 0  # the edges follow the first agents' drafts in order, then come the ways back
-    moved: dict[str, Agent] = {}  # the agents re-read since, by name
-    routes: dict[tuple[str, int], GraphEdge] = {}  # their routes' edges, as they are now
+    moved: dict[str, int] = {}  # the agents that only moved, by name → rows
+    backs: dict[tuple[str, int], tuple[GraphEdge, Range]] = {}  # re-read routes' edges, ways back
     for agent in first:
         drafts = parts[id(agent)][1]
-        if id(agent) not in fresh:
-            edges.extend(last.edges[at : at + len(drafts)])
+        delta = shifted.get(id(agent))
+        if id(agent) not in reread:
+            kept = last.edges[at : at + len(drafts)]
+            edges.extend(movable.moved(kept, delta) if delta else kept)
+            if delta:
+                moved[agent.name.text] = delta
         else:
-            moved[agent.name.text] = agent
-            for draft, kept in zip(drafts, last.edges[at : at + len(drafts)], strict=True):
+            for draft, previous in zip(drafts, last.edges[at : at + len(drafts)], strict=True):
                 # Where the edge leads (and whether it hands back) is the last graph's; what it
                 # carries and where it is written are the agent's as it is now.
-                edge = replace(draft.edge, target=kept.target, hand_back=kept.hand_back)
-                edges.append(kept if edge == kept else edge)
-                if edge.key is not None:
-                    routes[edge.key] = edge
+                edge = replace(draft.edge, target=previous.target, hand_back=previous.hand_back)
+                edges.append(previous if edge == previous else edge)
+                if edge.key is not None and draft.back is not None:
+                    backs[edge.key] = (edge, draft.back)
         at += len(drafts)
     for back in last.edges[at:]:
-        parent = moved.get(back.target)
-        if parent is not None and back.route is not None:
-            route = next((r for r in parent.handoffs if r.index == back.route), None)
-            sent = routes.get((back.target, back.route))
-            if route is not None and sent is not None:
-                now = replace(back, path=sent.path, range=_return_range(route), maps=sent.maps)
+        if back.route is not None:
+            rows = moved.get(back.target)
+            sent = backs.get((back.target, back.route))
+            if rows:
+                back = movable.moved(back, rows)
+            elif sent is not None:
+                edge, where = sent
+                now = replace(back, path=edge.path, range=where, maps=edge.maps)
                 back = back if now == back else now
         edges.append(back)
     for node_id, node in last.nodes.items():
         if node_id not in nodes:
             nodes[node_id] = node
-    if moved:
+    if reread or moved:
         _place_tools(nodes, first, parts)
     graph = ProjectGraph(
         nodes,
@@ -557,22 +616,26 @@ def _with_target(edge: GraphEdge, target: str) -> GraphEdge:
     return replace(edge, target=target)
 
 
-def _return_edges(agents: list[Agent], edges: list[GraphEdge], agent_ids: set[str]) -> Iterator[GraphEdge]:
+def _return_edges(
+    first: list[Agent], parts: dict[int, _Parts], edges: list[GraphEdge], agent_ids: set[str]
+) -> Iterator[GraphEdge]:
     """The built-in way back of every returnable route into a local agent, drawn where the
     route says what happens on return."""
-    routes = {(a.name.text, r.index): r for a in agents for r in a.handoffs}
+    backs = {
+        (agent.name.text, d.edge.route): d.back for agent in first for d in parts[id(agent)][1] if d.back is not None
+    }
     for e in edges:
         if e.kind is not EdgeKind.HANDOFF or not e.returnable or e.target not in agent_ids or e.key is None:
             continue
-        route = routes.get(e.key)
-        if route is None:
+        where = backs.get(e.key)
+        if where is None:
             continue
         yield GraphEdge(
             e.target,
             e.source,
             EdgeKind.RETURN,
             e.path,
-            _return_range(route),
+            where,
             returnable=True,
             maps=e.maps,
             route=e.route,

@@ -213,6 +213,11 @@ class Project:
         return self._graph
 
 
+def _blocks_of(agent: Agent) -> tuple:
+    """What an agent is read from: its file and its blocks (the same while it only moves)."""
+    return (agent.path, id(agent.header), *map(id, agent.sections))
+
+
 def _handed_by(caller: Agent) -> tuple[tuple[str, frozenset[str]], ...]:
     """What one agent hands to each agent it calls: (callee, root names)."""
     found: dict[str, set[str]] = {}
@@ -240,14 +245,19 @@ class _HandedOver:
 
     def sync(self, agents: Iterable[Agent]) -> None:
         current = {id(agent): agent for agent in agents}
+        # What an agent read from the same blocks handed over (one that only moved): names
+        # only, no positions, so the agent need not be read again.
+        gone: dict[tuple, tuple[tuple[str, frozenset[str]], ...]] = {}
         for key in [k for k, (agent, _) in self._callers.items() if current.get(k) is not agent]:
-            _, handed = self._callers.pop(key)
+            agent, handed = self._callers.pop(key)
+            gone[_blocks_of(agent)] = handed
             for callee, _names in handed:
                 self._by_callee[callee].pop(key, None)
                 self._merged.pop(callee, None)
         for key, agent in current.items():
             if key not in self._callers:
-                handed = _handed_by(agent)
+                kept = gone.get(_blocks_of(agent)) if gone else None
+                handed = kept if kept is not None else _handed_by(agent)
                 self._callers[key] = (agent, handed)
                 for callee, names in handed:
                     self._by_callee.setdefault(callee, {})[key] = names

@@ -37,7 +37,7 @@ _SHOWN_AGENTS = 8
 def unreachable_agent(check: Check, agent: Agent) -> None:
     name = agent.name.text
     facts = check.project.graph_facts(name)
-    if not facts.unreachable or facts.declared_here != (agent.path, agent.name.range):
+    if not facts.unreachable or facts.declared_by is not agent.header:
         return  # reachable, or a second agent of the same name (routes reach the first)
     if facts.named_by_typo:
         return  # a route names it with a typo: `INVALID_HANDOFF_TARGET` says so, with the name
@@ -54,7 +54,7 @@ def unreachable_agent(check: Check, agent: Agent) -> None:
 def handoff_cycle(check: Check, agent: Agent) -> None:
     routes = {route.index: route for route in agent.handoffs if route.target is not None}
     facts = check.project.graph_facts(agent.name.text, tuple(routes))
-    if facts.declared_here != (agent.path, agent.name.range):
+    if facts.declared_by is not agent.header:
         return
     for index, cycle in facts.cycles:
         target = routes[index].target
