@@ -20,11 +20,14 @@ answer's body was read):
 
 1. Edit → diagnostics. Single-character edits spread over the file (agent k = (i//2)·37 mod n),
    alternately inserting and deleting `x` inside a quoted GOAL string, each waiting for its
-   diagnostics before the next; and edits that change the diagnostics, toggling a route's
-   `HISTORY: none` to `recent` and back (an extra warning for us, a schema error for the peer;
-   the count is verified); and Enter pressed at the end of a GOAL line, then the new line taken
-   away again (every line below moves, and the diagnostics on them). Our server sends `version`
-   with its diagnostics, so an edit is
+   diagnostics before the next. Edits that change the diagnostics: a route's `HISTORY: none`
+   toggled to `recent` and back (an extra warning for us, a schema error for the peer; the
+   count is verified), and a returnable route's `RETURN: true` toggled to `True` and back, one
+   character each (ours: one RETURN_NOT_LOWERCASE_TRUE more, then one fewer, verified, besides
+   the findings of a route that no longer returns; the peer: no change, verified, as `True` is a
+   YAML 1.2 boolean, so the edit is timed to its next publish as a GOAL edit is). Enter pressed
+   at the end of a GOAL line, then the new line taken away again (every line below moves, and
+   the diagnostics on them). Our server sends `version` with its diagnostics, so an edit is
    matched on it; the peer sends none, so the next publish for the file is the edit's. A
    first unmeasured edit checks that the server publishes even when an edit leaves the
    diagnostics unchanged; if it does not, string edits are timed to the answer of a
@@ -73,6 +76,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,6 +129,9 @@ class Flavour:
     suffix: str
     goal: tuple[str, int]  # just inside the quoted GOAL text
     history_none: tuple[str, int]  # the start of the value `none`
+    return_true: tuple[str, int]  # the `t` of a returnable route's `true`
+    # The code a route's `True` is reported with; None: `True` is a valid boolean, nothing is reported.
+    return_true_code: str | None
     completions: tuple[tuple[str, int], ...]
     hovers: tuple[tuple[str, int], ...]
     # True when the server finishes pending analysis before answering any request (ours).
@@ -137,6 +144,8 @@ OURS = Flavour(
     suffix=".agent.abl",
     goal=('GOAL: "', 7),
     history_none=("    HISTORY: none", 13),
+    return_true=("    RETURN: true", 12),
+    return_true_code="RETURN_NOT_LOWERCASE_TRUE",
     completions=(("    HISTORY: ", 13), ("  - TO: ", 8), ("    RETURN: ", 4)),
     hovers=(("    HISTORY: ", 6), ("  - TO: ", 5), ("GOAL: ", 1), ("  - TO: ", 10)),
     analyses_before_requests=True,
@@ -147,6 +156,8 @@ PEER = Flavour(
     suffix=".yaml",
     goal=('    goal: "', 11),
     history_none=("        history: none", 17),
+    return_true=("        return: true", 16),
+    return_true_code=None,  # YAML 1.2: `True` is the boolean true, which the schema's "boolean" accepts
     completions=(("        history: ", 17), ("      - to: ", 12), ("        return: ", 8)),
     hovers=(("        history: ", 10), ("      - to: ", 9), ("    goal: ", 5), ("      - to: ", 14)),
     analyses_before_requests=False,
@@ -286,12 +297,20 @@ class Doc:
     flavour: Flavour
     version: int = 1
     edits: int = 0
-    diagnostics: int = 0  # how many the last publish held
+    current: list[dict] = field(default_factory=list)  # the diagnostics of the last publish
     blank_row: int = 0  # a line with nothing to hover, for barrier requests
 
     @property
     def uri(self) -> str:
         return file_uri(self.path)
+
+    @property
+    def diagnostics(self) -> int:
+        return len(self.current)
+
+    def take_last_published(self) -> None:
+        """The last publish the client has for this document holds its current diagnostics."""
+        self.current = next((p.diagnostics for p in reversed(self.client.published) if p.uri == self.uri), [])
 
     def sites(self, pattern: tuple[str, int]) -> list[tuple[int, int]]:
         prefix, col = pattern
@@ -363,7 +382,7 @@ class Doc:
             timeout,
             f"{self.path.name} version {version}",
         )
-        self.diagnostics = len(found.diagnostics)
+        self.current = found.diagnostics
         return found
 
     def barrier(self) -> float:
@@ -385,6 +404,18 @@ def string_edit(site: tuple[int, int], insert: bool) -> tuple[int, int, int, str
 def toggle_edit(site: tuple[int, int], to_recent: bool) -> tuple[int, int, int, str]:
     row, col = site
     return (row, col, col + 4, "recent") if to_recent else (row, col, col + 6, "none")
+
+
+def return_edit(site: tuple[int, int], capital: bool) -> tuple[int, int, int, str]:
+    row, col = site
+    return (row, col, col + 1, "T" if capital else "t")
+
+
+def code_changes(before: list[dict], after: list[dict]) -> dict[str, int]:
+    """How many more (or, below zero, fewer) diagnostics of each code `after` holds than `before`."""
+    diff = Counter(str(d.get("code")) for d in after)
+    diff.subtract(Counter(str(d.get("code")) for d in before))
+    return {code: n for code, n in sorted(diff.items()) if n}
 
 
 def spread(i: int, n: int) -> int:
@@ -446,6 +477,33 @@ def toggle_edits(sites: list[tuple[Doc, tuple[int, int]]], count: int) -> tuple[
     return times, wrong
 
 
+def return_toggles(
+    sites: list[tuple[Doc, tuple[int, int]]], count: int, flavour: Flavour
+) -> tuple[list[float], int, dict[str, int]]:
+    """Toggle a returnable route's `RETURN: true` to `True` and back, one keystroke each, each
+    timed to the next publish. Returns the times, how many publishes did not change as expected
+    (ours: one more diagnostic of the flavour's code, then one fewer; the peer: none changed) and
+    what the first toggle changed, by code."""
+    code = flavour.return_true_code
+    times: list[float] = []
+    first: dict[str, int] = {}
+    wrong = 0
+    for i in range(count):
+        doc, site = sites[spread(i, len(sites))]
+        before = doc.current
+        since = doc.client.mark()
+        sent = doc.change(*return_edit(site, i % 2 == 0))
+        found = doc.wait_diagnostics(since)
+        times.append((found.at - sent) * 1e3)
+        changes = code_changes(before, found.diagnostics)
+        if i == 0:
+            first = changes
+        # Ours: only the flavour's own code is counted, the route's other findings follow from it.
+        ok = not changes if code is None else changes.get(code) == (1 if i % 2 == 0 else -1)
+        wrong += not ok
+    return times, wrong, first
+
+
 def enter_edits(sites: list[tuple[Doc, tuple[int, int]]], count: int, runs: dict[int, EditRun]) -> list[float]:
     """Enter at the end of a GOAL line, then the new line taken away: every line below moves
     down and back up, and so do the diagnostics on them."""
@@ -480,11 +538,6 @@ def burst_edits(docs: list[Doc], total: int, runs: dict[int, EditRun]) -> None:
         else:
             doc.wait_diagnostics(since)
         b += 1
-
-
-def last_count(client: LspClient, uri: str) -> int:
-    counts = [len(p.diagnostics) for p in client.published if p.uri == uri]
-    return counts[-1] if counts else 0
 
 
 # --- servers ------------------------------------------------------------------------------------
@@ -742,7 +795,7 @@ class Bench:
             first = doc.wait_diagnostics(since)
             self.record(f"open_{size}", flavour, summary([(first.at - opened) * 1e3]))
         client.wait_quiet(0.5, 10.0)
-        doc.diagnostics = last_count(client, doc.uri)
+        doc.take_last_published()
         goals = doc.sites(flavour.goal)
         run = detect_mode(doc, goals[0])
         # Two unmeasured warm-up edits (first-time code paths, caches).
@@ -754,15 +807,23 @@ class Bench:
     def edits(self, key: str, flavour: Flavour, docs: list[Doc], runs: dict[int, EditRun]) -> None:
         goal_sites = interleave([[(d, s) for s in d.sites(flavour.goal)] for d in docs])
         toggle_sites = interleave([[(d, s) for s in d.sites(flavour.history_none)] for d in docs])
+        return_sites = interleave([[(d, s) for s in d.sites(flavour.return_true)] for d in docs])
         mode = runs[id(docs[0])].mode
         times = string_edits(goal_sites, self.n(200, 20), runs)
         self.record(f"{key}_string", flavour, {**summary(times), "timed_to": mode})
         times, wrong = toggle_edits(toggle_sites, self.n(100, 10))
         self.record(f"{key}_toggle", flavour, {**summary(times), "wrong_counts": wrong})
-        times = enter_edits(goal_sites, self.n(100, 10), runs)
-        self.record(f"{key}_enter", flavour, {**summary(times), "timed_to": mode})
         if wrong:
             self.errors.append(f"{flavour.key} {key}: {wrong} toggles published an unexpected number of diagnostics")
+        times, wrong, first = return_toggles(return_sites, self.n(100, 10), flavour)
+        self.record(f"{key}_return", flavour, {**summary(times), "wrong_counts": wrong, "first_changes": first})
+        if wrong:
+            expected = f"one {flavour.return_true_code} more, then one fewer" if flavour.return_true_code else "none"
+            self.errors.append(
+                f"{flavour.key} {key}: {wrong} RETURN toggles did not change the diagnostics as expected ({expected})"
+            )
+        times = enter_edits(goal_sites, self.n(100, 10), runs)
+        self.record(f"{key}_enter", flavour, {**summary(times), "timed_to": mode})
 
     def single_5k(self, flavour: Flavour) -> None:
         client, doc, run = self.open_single(flavour, "5k")
@@ -891,7 +952,7 @@ class Bench:
             doc.open()
         client.wait_quiet(0.5, 10.0)
         for doc in docs:
-            doc.diagnostics = last_count(client, doc.uri)
+            doc.take_last_published()
         run = detect_mode(docs[0], docs[0].sites(OURS.goal)[0])  # the server's behaviour, not the file's
         runs = {id(doc): run for doc in docs}
         self.checks.setdefault("string_edit_timing", {})["ours workspace"] = run.mode
@@ -969,16 +1030,22 @@ def verdict(value: float | None, target: float | None) -> str:
     return f"≤ {target:g}: {'yes' if value <= target else '**no**'}"
 
 
+RETURN_ROW = "RETURN toggle: `RETURN: true` ↔ `True` → publishDiagnostics³"
+
+
 def latency_table(b: Bench, sizes: dict[str, str]) -> list[str]:
     rows = [
         ("edit_5k_string", "edit in a GOAL string → diagnostics¹", sizes["5k"], "edit_5k"),
         ("edit_5k_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["5k"], "edit_5k"),
+        ("edit_5k_return", RETURN_ROW, sizes["5k"], "edit_5k"),
         ("edit_5k_enter", "Enter (a new line: every line below moves) → diagnostics¹", sizes["5k"], "edit_5k"),
         ("edit_ws_string", "edit in a GOAL string → diagnostics¹", sizes["ws"], "edit_ws"),
         ("edit_ws_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["ws"], "edit_ws"),
+        ("edit_ws_return", RETURN_ROW, sizes["ws"], "edit_ws"),
         ("edit_ws_enter", "Enter (a new line: every line below moves) → diagnostics¹", sizes["ws"], "edit_ws"),
         ("edit_20k_string", "edit in a GOAL string → diagnostics¹", sizes["20k"], "edit_20k"),
         ("edit_20k_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["20k"], "edit_20k"),
+        ("edit_20k_return", RETURN_ROW, sizes["20k"], "edit_20k"),
         ("edit_20k_enter", "Enter (a new line: every line below moves) → diagnostics¹", sizes["20k"], "edit_20k"),
         ("completion_rest", "completion, at rest", sizes["5k"], "request"),
         ("completion_after_edit", "completion right after an edit", sizes["5k"], "request"),
@@ -1073,6 +1140,7 @@ def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
         "² An edit that adds or removes one diagnostic (ours: a warning for the unknown history mode; peer: a schema "
         "enum error), timed to the publishDiagnostics that carries it; the count is checked on every edit."
     )
+    lines.append(return_note(b))
     index = b.checks.get("index")
     if index:
         lines.append(
@@ -1094,6 +1162,33 @@ def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
     lines.extend(b.notes + b.servers.notes)
     lines.extend(f"**Error:** {e}" for e in b.errors)
     return "\n".join(lines) + "\n"
+
+
+def return_note(b: Bench) -> str:
+    """The footnote of the RETURN toggle rows: what `True` did to each server's diagnostics."""
+    parts = []
+    for flavour in (OURS, PEER):
+        got = next((r[flavour.key] for k, r in b.results.items() if k.endswith("_return") and flavour.key in r), None)
+        if got is None:
+            continue
+        changed = ", ".join(f"{n:+d} {code}" for code, n in got["first_changes"].items()) or "no change"
+        if flavour is OURS:
+            parts.append(
+                f"ours: `True` reads as false and the route becomes permanent ({changed}), the count of "
+                f"{flavour.return_true_code} checked on every edit"
+            )
+        elif got["first_changes"]:
+            parts.append(f"peer: {changed}, where no change was expected")
+        else:
+            parts.append(
+                'peer: no diagnostic, as `True` is a YAML 1.2 boolean, which the schema\'s `"type": "boolean"` '
+                "accepts, so the edit is timed to its next publish as a GOAL edit is, the diagnostics checked to stay "
+                "the same"
+            )
+    return (
+        "³ A returnable route's `RETURN: true` changed to `True` and back, one character each, timed to the "
+        "publishDiagnostics that follows; " + "; ".join(parts) + "."
+    )
 
 
 def machine_facts(peer_command: list[str] | None) -> dict:
@@ -1148,7 +1243,7 @@ def profile(scenario: str, quick: bool) -> int:
                 [[(p, r, col) for r, line in enumerate(ls) if line.startswith(prefix)] for p, ls in texts.items()]
             )
 
-        goal, toggle = sites(*OURS.goal), sites(*OURS.history_none)
+        goal, toggle, returns = sites(*OURS.goal), sites(*OURS.history_none), sites(*OURS.return_true)
         plan: list[tuple[str, tuple[str, int, int, int, str]]] = []
         for i in range(20 if quick else 200):
             p, r, c = goal[spread(i, len(goal))]
@@ -1156,6 +1251,9 @@ def profile(scenario: str, quick: bool) -> int:
         for i in range(10 if quick else 100):
             p, r, c = toggle[spread(i, len(toggle))]
             plan.append(("toggle", (p, *toggle_edit((r, c), i % 2 == 0))))
+        for i in range(10 if quick else 100):
+            p, r, c = returns[spread(i, len(returns))]
+            plan.append(("return", (p, *return_edit((r, c), i % 2 == 0))))
         for i in range(10 if quick else 100):
             # Enter at the end of a GOAL line near the top, then the new line taken away again.
             p, r, _ = goal[i // 2 % 3]
@@ -1200,7 +1298,7 @@ def profile_server(scenario: str, quick: bool, keep: str | None = None) -> int:
         if not out.is_file():
             print(f"error: the server wrote no profile\n{stderr_tail(work)}", file=sys.stderr)
             return 1
-        for kind in ("string", "toggle", "enter"):
+        for kind in ("string", "toggle", "return", "enter"):
             got = bench.results[f"edit_{kind}"]["ours"]
             print(
                 f"{kind} edits over stdio (n = {got['n']}, server under the profiler): p50 {got['p50']:.1f} ms, p95 {got['p95']:.1f} ms"
