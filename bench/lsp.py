@@ -46,8 +46,17 @@ answer's body was read):
    against `abl check`'s own count, computed in this process.
 4. Memory: VmRSS and VmHWM from /proc/<pid>/status, after the server has seen 1,000 edits (the
    scenario-1 edits, then bursts of ten edits each followed by its diagnostics).
+5. Scale, ours only: does an edit cost more in a bigger project? The same generated agents,
+   ten to a file (each linked to the next, returnable, and to the seventh after it, permanent),
+   as 200 agents over 20 files (`scale-200`, 8,200 lines) and as 2,000 agents over 200 files
+   (`scale-2000`, 82,000 lines); a fresh server indexes each (the files' first publishes are
+   checked against `abl check`'s count), then 20 open files take the GOAL-string, HISTORY and
+   RETURN edits of scenario 1 (not Enter, whose cost is the file's, not the project's). Each
+   is reported like the 200-file workspace, and the 2,000-agent p50 over the 200-agent p50
+   is the growth of an edit's cost, the goal being at most 1.5×.
 
-Statistics: p50 is the median; p95 is nearest-rank (the ⌈0.95·n⌉-th smallest sample).
+Statistics: p50 is the median; p95 is nearest-rank (the ⌈0.95·n⌉-th smallest sample); a
+ratio is of two figures of the same statistic measured in the same run.
 
 `--profile` runs the edits of one scenario in this process on `abl.ide.host.AnalysisHost`
 (`open`, `set_text`, `analyse`) under cProfile, and prints the top functions by cumulative time;
@@ -87,7 +96,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "server"))
 sys.path.insert(0, str(HERE))
 
-from generate import agent_text, agents_for_lines, project, project_yaml  # noqa: E402
+from generate import agent_text, agents_for_lines, project, project_yaml, write_project  # noqa: E402
 from lspclient import LspClient, LspTimeout, Published, ServerGone, close_all, file_uri  # noqa: E402
 
 PEER_PACKAGE = "yaml-language-server"
@@ -105,11 +114,16 @@ WORKSPACE_FILES = 200
 OPEN_FILES = 20
 MEMORY_EDITS = 1_000
 BURST = 10
+# Does a keystroke cost more in a bigger project? The same agents, ten to a file, at two sizes.
+SCALES = {"scale-200": 200, "scale-2000": 2_000}  # scenario → agents
+AGENTS_PER_FILE = 10
+SCALE_KINDS = ("string", "toggle", "return")  # Enter's cost is the file's, not the project's
 
 TARGETS = {  # ours, p95 (or the figure itself)
     "edit_5k": 25.0,
     "edit_ws": 25.0,
     "edit_20k": 50.0,
+    "scale_ratio": 1.5,  # p50 at 2,000 agents over p50 at 200
     "request": 10.0,
     "index_s": 1.5,
     "rss_mib": 150.0,
@@ -726,6 +740,7 @@ class Corpus:
     agents: dict[str, int] = field(default_factory=dict)
     workspace: Path | None = None
     workspace_files: list[Path] = field(default_factory=list)
+    scaled: dict[str, list[Path]] = field(default_factory=dict)  # scale scenario → its files
 
     def write_single(self, size: str, lines: int) -> None:
         n = agents_for_lines(lines)
@@ -749,6 +764,17 @@ class Corpus:
             path = self.workspace / f"agents_{f:03d}.agent.abl"
             path.write_text("\n".join(agent_text(i, n) for i in names), encoding="utf-8")
             self.workspace_files.append(path)
+
+    def write_scaled(self, scenario: str) -> None:
+        """The scenario's agents, `AGENTS_PER_FILE` to a file, in a folder of their own."""
+        n = SCALES[scenario]
+        self.agents[scenario] = n
+        self.scaled[scenario] = write_project(self.work / f"ours-{scenario}", n, AGENTS_PER_FILE)
+
+
+def open_files(files: list[Path]) -> list[Path]:
+    """The `OPEN_FILES` files of a workspace that take the edits, spread over it."""
+    return files[:: max(1, len(files) // OPEN_FILES)][:OPEN_FILES]
 
 
 def line_count(path: Path) -> int:
@@ -804,26 +830,40 @@ class Bench:
         self.checks.setdefault("string_edit_timing", {})[f"{flavour.key} {size}"] = run.mode
         return client, doc, run
 
-    def edits(self, key: str, flavour: Flavour, docs: list[Doc], runs: dict[int, EditRun]) -> None:
+    def edits(
+        self,
+        key: str,
+        flavour: Flavour,
+        docs: list[Doc],
+        runs: dict[int, EditRun],
+        kinds: tuple[str, ...] = ("string", "toggle", "return", "enter"),
+    ) -> None:
         goal_sites = interleave([[(d, s) for s in d.sites(flavour.goal)] for d in docs])
         toggle_sites = interleave([[(d, s) for s in d.sites(flavour.history_none)] for d in docs])
         return_sites = interleave([[(d, s) for s in d.sites(flavour.return_true)] for d in docs])
         mode = runs[id(docs[0])].mode
-        times = string_edits(goal_sites, self.n(200, 20), runs)
-        self.record(f"{key}_string", flavour, {**summary(times), "timed_to": mode})
-        times, wrong = toggle_edits(toggle_sites, self.n(100, 10))
-        self.record(f"{key}_toggle", flavour, {**summary(times), "wrong_counts": wrong})
-        if wrong:
-            self.errors.append(f"{flavour.key} {key}: {wrong} toggles published an unexpected number of diagnostics")
-        times, wrong, first = return_toggles(return_sites, self.n(100, 10), flavour)
-        self.record(f"{key}_return", flavour, {**summary(times), "wrong_counts": wrong, "first_changes": first})
-        if wrong:
-            expected = f"one {flavour.return_true_code} more, then one fewer" if flavour.return_true_code else "none"
-            self.errors.append(
-                f"{flavour.key} {key}: {wrong} RETURN toggles did not change the diagnostics as expected ({expected})"
-            )
-        times = enter_edits(goal_sites, self.n(100, 10), runs)
-        self.record(f"{key}_enter", flavour, {**summary(times), "timed_to": mode})
+        if "string" in kinds:
+            times = string_edits(goal_sites, self.n(200, 20), runs)
+            self.record(f"{key}_string", flavour, {**summary(times), "timed_to": mode})
+        if "toggle" in kinds:
+            times, wrong = toggle_edits(toggle_sites, self.n(100, 10))
+            self.record(f"{key}_toggle", flavour, {**summary(times), "wrong_counts": wrong})
+            if wrong:
+                self.errors.append(
+                    f"{flavour.key} {key}: {wrong} toggles published an unexpected number of diagnostics"
+                )
+        if "return" in kinds:
+            times, wrong, first = return_toggles(return_sites, self.n(100, 10), flavour)
+            self.record(f"{key}_return", flavour, {**summary(times), "wrong_counts": wrong, "first_changes": first})
+            if wrong:
+                code = flavour.return_true_code
+                expected = f"one {code} more, then one fewer" if code else "none"
+                self.errors.append(
+                    f"{flavour.key} {key}: {wrong} RETURN toggles did not change the diagnostics as expected ({expected})"
+                )
+        if "enter" in kinds:
+            times = enter_edits(goal_sites, self.n(100, 10), runs)
+            self.record(f"{key}_enter", flavour, {**summary(times), "timed_to": mode})
 
     def single_5k(self, flavour: Flavour) -> None:
         client, doc, run = self.open_single(flavour, "5k")
@@ -943,19 +983,25 @@ class Bench:
         finally:
             client.close()
 
-    def workspace_edits(self, client: LspClient) -> None:
-        rss_index = client.rss_kib()
-        files = self.corpus.workspace_files
-        chosen = files[:: max(1, len(files) // OPEN_FILES)][:OPEN_FILES]
-        docs = [Doc(client, p, p.read_text(encoding="utf-8").split("\n"), OURS) for p in chosen]
+    def open_docs(self, client: LspClient, files: list[Path], label: str) -> tuple[list[Doc], dict[int, EditRun]]:
+        """Open the workspace's `OPEN_FILES` edited files, find how the server's string edits are
+        timed, and warm up with two unmeasured edits."""
+        docs = [Doc(client, p, p.read_text(encoding="utf-8").split("\n"), OURS) for p in open_files(files)]
         for doc in docs:
             doc.open()
         client.wait_quiet(0.5, 10.0)
         for doc in docs:
             doc.take_last_published()
-        run = detect_mode(docs[0], docs[0].sites(OURS.goal)[0])  # the server's behaviour, not the file's
-        runs = {id(doc): run for doc in docs}
-        self.checks.setdefault("string_edit_timing", {})["ours workspace"] = run.mode
+        goals = docs[0].sites(OURS.goal)
+        run = detect_mode(docs[0], goals[0])  # the server's behaviour, not the file's
+        timed_edit(docs[0], string_edit(goals[1], True), run)
+        timed_edit(docs[0], string_edit(goals[1], False), run)
+        self.checks.setdefault("string_edit_timing", {})[f"ours {label}"] = run.mode
+        return docs, {id(doc): run for doc in docs}
+
+    def workspace_edits(self, client: LspClient) -> None:
+        rss_index = client.rss_kib()
+        docs, runs = self.open_docs(client, self.corpus.workspace_files, "workspace")
         self.edits("edit_ws", OURS, docs, runs)
         burst_edits(docs, self.n(MEMORY_EDITS, 200), runs)
         self.record(
@@ -963,6 +1009,43 @@ class Bench:
             OURS,
             {"after_index_kib": rss_index, "after_edits_kib": client.rss_kib(), "edits": sum(d.edits for d in docs)},
         )
+
+    def scaled(self, scenario: str) -> None:
+        """Scenario 5: a fresh server indexes the scale scenario's files, then 20 of them take
+        the edits of `SCALE_KINDS`."""
+        files = self.corpus.scaled[scenario]
+        root = files[0].parent
+        uris = {file_uri(p) for p in files}
+        expected = expected_diagnostics(root)
+        client, initialized = self.servers.start(OURS, root)
+        try:
+            seen = wait_all_published(client, uris, INDEX_TIMEOUT)
+            first: dict[str, Published] = {}
+            for p in client.published:
+                first.setdefault(p.uri, p)
+            index = {
+                "index_ms": (max(p.at for p in first.values()) - initialized) * 1e3,
+                "files": len(uris),
+                "files_published": len(seen),
+                "diagnostics_published": sum(len(p.diagnostics) for p in first.values()),
+                "diagnostics_expected": sum(expected.values()),
+                "after_index_kib": client.rss_kib(),
+            }
+            docs, runs = self.open_docs(client, files, scenario)
+            self.edits(scale_key(scenario), OURS, docs, runs, SCALE_KINDS)
+            self.checks[f"index {scenario}"] = {**index, "after_edits_kib": client.rss_kib()}
+            if index["diagnostics_published"] != index["diagnostics_expected"]:
+                self.errors.append(
+                    f"{scenario}: the index published {index['diagnostics_published']} diagnostics, "
+                    f"`abl check` finds {index['diagnostics_expected']}"
+                )
+        finally:
+            client.close()
+
+
+def scale_key(scenario: str) -> str:
+    """The prefix of a scale scenario's results: `scale-200` → `edit_scale200`."""
+    return "edit_" + scenario.replace("-", "")
 
 
 def interleave(groups: list[list[Any]]) -> list[Any]:
@@ -1047,6 +1130,15 @@ def latency_table(b: Bench, sizes: dict[str, str]) -> list[str]:
         ("edit_20k_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["20k"], "edit_20k"),
         ("edit_20k_return", RETURN_ROW, sizes["20k"], "edit_20k"),
         ("edit_20k_enter", "Enter (a new line: every line below moves) → diagnostics¹", sizes["20k"], "edit_20k"),
+        *(
+            (f"{scale_key(sc)}_{kind}", label, sizes.get(sc, "—"), "edit_ws")
+            for sc in SCALES
+            for kind, label in (
+                ("string", "edit in a GOAL string → diagnostics¹"),
+                ("toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²"),
+                ("return", RETURN_ROW),
+            )
+        ),
         ("completion_rest", "completion, at rest", sizes["5k"], "request"),
         ("completion_after_edit", "completion right after an edit", sizes["5k"], "request"),
         ("hover_rest", "hover, at rest", sizes["5k"], "request"),
@@ -1067,6 +1159,34 @@ def latency_table(b: Bench, sizes: dict[str, str]) -> list[str]:
             f"{verdict(ours.get('p95'), TARGETS[target])} | {n} |"
         )
     return out
+
+
+def scale_table(b: Bench) -> list[str]:
+    """What an edit costs at 2,000 agents against 200, the same files of ten agents each."""
+    small, large = (scale_key(sc) for sc in SCALES)
+    n_small, n_large = (f"{n:,}" for n in SCALES.values())
+    out = [
+        f"| edit, in 20 open files of {AGENTS_PER_FILE} agents | ours at {n_small} agents, p50 / p95 | "
+        f"ours at {n_large} agents, p50 / p95 | {n_large} / {n_small}, p50 | {n_large} / {n_small}, p95 | "
+        "target (p50 ratio) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for kind, label in (
+        ("string", "a keystroke: edit in a GOAL string"),
+        ("toggle", "`HISTORY: none` ↔ `recent`"),
+        ("return", "`RETURN: true` ↔ `True`"),
+    ):
+        a, z = b.results.get(f"{small}_{kind}", {}).get("ours"), b.results.get(f"{large}_{kind}", {}).get("ours")
+        if not a or not z or not a["n"] or not z["n"]:
+            continue
+        target = TARGETS["scale_ratio"]
+        grown = z["p50"] / a["p50"]
+        out.append(
+            f"| {label} | {fmt_ms(a['p50'])} / {fmt_ms(a['p95'])} | {fmt_ms(z['p50'])} / {fmt_ms(z['p95'])} | "
+            f"{ratio(z['p50'], a['p50'])} | {ratio(z['p95'], a['p95'])} | "
+            f"≤ {target:g}×: {'yes' if grown <= target else '**no**'} |"
+        )
+    return out if len(out) > 2 else []
 
 
 def other_table(b: Bench, sizes: dict[str, str]) -> list[str]:
@@ -1127,6 +1247,9 @@ def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
         *other_table(b, sizes),
         "",
     ]
+    scaling = scale_table(b)
+    if scaling:
+        lines.extend([*scaling, ""])
     modes = b.checks.get("string_edit_timing", {})
     if "barrier" in modes.values():
         lines.append(
@@ -1149,6 +1272,15 @@ def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
             f"{index['files_with_diagnostics_expected']}); {index['diagnostics_published']} diagnostics "
             f"(expected {index['diagnostics_expected']})."
         )
+    for scenario in SCALES:
+        got = b.checks.get(f"index {scenario}")
+        if got:
+            lines.append(
+                f"Index check, {sizes[scenario]}: {got['files_published']} of {got['files']} files published in "
+                f"{got['index_ms'] / 1e3:.2f} s (one run), {got['diagnostics_published']:,} diagnostics (expected "
+                f"{got['diagnostics_expected']:,}); server RSS {got['after_index_kib']['VmRSS'] / 1024:.0f} MiB after "
+                f"the index, {got['after_edits_kib']['VmRSS'] / 1024:.0f} after the edits."
+            )
     lost = b.checks.get("edit_then_request_publishes", {})
     for key, outcome in lost.items():
         lines.append(
@@ -1230,7 +1362,7 @@ def profile(scenario: str, quick: bool) -> int:
         if scenario == "workspace":
             corpus.write_workspace(20_000, WORKSPACE_FILES)
             root = corpus.workspace
-            files = corpus.workspace_files[:: WORKSPACE_FILES // OPEN_FILES][:OPEN_FILES]
+            files = open_files(corpus.workspace_files)
         else:
             corpus.write_single(scenario, 5_000 if scenario == "5k" else 20_000)
             files = [corpus.single[scenario]["ours"]]
@@ -1391,6 +1523,8 @@ def main() -> int:
         corpus.write_single("20k", 20_000)
         if OURS in flavours:
             corpus.write_workspace(20_000, WORKSPACE_FILES)
+            for scenario in SCALES:
+                corpus.write_scaled(scenario)
         sizes = {
             "5k": f"{line_count(corpus.single['5k']['ours']):,} lines ({corpus.agents['5k']} agents)",
             "20k": f"{line_count(corpus.single['20k']['ours']):,} lines ({corpus.agents['20k']} agents)",
@@ -1398,6 +1532,11 @@ def main() -> int:
             if corpus.workspace_files
             else "—",
         }
+        for scenario, scaled_files in corpus.scaled.items():
+            sizes[scenario] = (
+                f"{len(scaled_files)} files, {SCALES[scenario]:,} agents, "
+                f"{sum(line_count(p) for p in scaled_files):,} lines"
+            )
         meta["documents"] = {
             "yaml_lines": {s: line_count(corpus.single[s]["peer"]) for s in ("5k", "20k")},
             "abl": sizes,
@@ -1409,6 +1548,9 @@ def main() -> int:
                 steps.append((f"{flavour.key}, {size}-line file", lambda m=method, f=flavour: m(f)))
         if OURS in flavours:
             steps.append(("ours, 200-file workspace", bench.workspace))
+            for scenario, n in SCALES.items():
+                files = len(corpus.scaled[scenario])
+                steps.append((f"ours, {n:,} agents over {files} files", lambda sc=scenario: bench.scaled(sc)))
         for label, step in steps:
             print(f"running: {label}", file=sys.stderr, flush=True)
             started = time.monotonic()
