@@ -1,7 +1,8 @@
 """Benchmark: the `abl lsp` server over stdio, against yaml-language-server, in one run.
 
     .venv/bin/python bench/lsp.py [--quick] [--only ours] [--json FILE]
-    .venv/bin/python bench/lsp.py --profile {5k,workspace,20k} [--over-lsp] [--quick]
+    .venv/bin/python bench/lsp.py --profile {5k,workspace,20k,scale-200,scale-2000} [--quick]
+    .venv/bin/python bench/lsp.py --profile {5k,20k} --over-lsp [--keep-profile FILE] [--quick]
 
 Both servers are real processes driven as an editor drives them, by the raw JSON-RPC client in
 `lspclient.py` (Content-Length framing; a reader thread stamps each message with
@@ -58,10 +59,11 @@ answer's body was read):
 Statistics: p50 is the median; p95 is nearest-rank (the ⌈0.95·n⌉-th smallest sample); a
 ratio is of two figures of the same statistic measured in the same run.
 
-`--profile` runs the edits of one scenario in this process on `abl.ide.host.AnalysisHost`
-(`open`, `set_text`, `analyse`) under cProfile, and prints the top functions by cumulative time;
-with `--over-lsp`, the same edits go over stdio to our server running under cProfile, which
-shows the protocol side (conversion, publishing) too.
+`--profile` runs the edits of one scenario (for `scale-200` and `scale-2000`, those of scenario
+5) in this process on `abl.ide.host.AnalysisHost` (`open`, `set_text`, `analyse`) under
+cProfile, and prints the top functions by cumulative time; with `--over-lsp` (single-file
+scenarios), the same edits go over stdio to our server running under cProfile, which shows the
+protocol side (conversion, publishing) too.
 
 Every server runs in a process group of its own and is ended on exit, error or Ctrl-C; every
 wait is bounded and says what it waited for when it runs out.
@@ -1363,6 +1365,10 @@ def profile(scenario: str, quick: bool) -> int:
             corpus.write_workspace(20_000, WORKSPACE_FILES)
             root = corpus.workspace
             files = open_files(corpus.workspace_files)
+        elif scenario in SCALES:
+            corpus.write_scaled(scenario)
+            files = open_files(corpus.scaled[scenario])
+            root = files[0].parent
         else:
             corpus.write_single(scenario, 5_000 if scenario == "5k" else 20_000)
             files = [corpus.single[scenario]["ours"]]
@@ -1386,7 +1392,7 @@ def profile(scenario: str, quick: bool) -> int:
         for i in range(10 if quick else 100):
             p, r, c = returns[spread(i, len(returns))]
             plan.append(("return", (p, *return_edit((r, c), i % 2 == 0))))
-        for i in range(10 if quick else 100):
+        for i in range(0 if scenario in SCALES else 10 if quick else 100):
             # Enter at the end of a GOAL line near the top, then the new line taken away again.
             p, r, _ = goal[i // 2 % 3]
             end = len(texts[p][r])
@@ -1413,8 +1419,8 @@ def profile(scenario: str, quick: bool) -> int:
 def profile_server(scenario: str, quick: bool, keep: str | None = None) -> int:
     """The scenario's edits over stdio, with our server itself under cProfile: where the time
     goes outside `AnalysisHost` (the protocol layer, publishing)."""
-    if scenario == "workspace":
-        print("error: --over-lsp takes a single-file scenario (5k or 20k)", file=sys.stderr)
+    if scenario == "workspace" or scenario in SCALES:
+        print(f"error: --over-lsp takes a single-file scenario (5k or 20k), not {scenario}", file=sys.stderr)
         return 2
     work = Path(tempfile.mkdtemp(prefix="abl-lsp-profile-"))
     out = work / "server.prof"
@@ -1490,7 +1496,11 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="fewer samples and runs, for a smoke run")
     ap.add_argument("--only", choices=("ours", "peer"), help="run one server only")
     ap.add_argument("--json", metavar="FILE", help="also write every raw figure to FILE")
-    ap.add_argument("--profile", choices=("5k", "workspace", "20k"), help="profile one scenario in process instead")
+    ap.add_argument(
+        "--profile",
+        choices=("5k", "workspace", "20k", *SCALES),
+        help="profile the edits of one scenario in process instead",
+    )
     ap.add_argument("--over-lsp", action="store_true", help="with --profile: profile the server process over stdio")
     ap.add_argument("--keep-profile", metavar="FILE", help="with --over-lsp: keep the server's cProfile output")
     args = ap.parse_args()
