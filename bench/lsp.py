@@ -1265,7 +1265,9 @@ def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
         "² An edit that adds or removes one diagnostic (ours: a warning for the unknown history mode; peer: a schema "
         "enum error), timed to the publishDiagnostics that carries it; the count is checked on every edit."
     )
-    lines.append(return_note(b))
+    note = return_note(b)
+    if note:
+        lines.append(note)
     index = b.checks.get("index")
     if index:
         lines.append(
@@ -1299,7 +1301,8 @@ def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
 
 
 def return_note(b: Bench) -> str:
-    """The footnote of the RETURN toggle rows: what `True` did to each server's diagnostics."""
+    """The footnote of the RETURN toggle rows: what `True` did to each server's diagnostics
+    ("" when no RETURN toggle ran)."""
     parts = []
     for flavour in (OURS, PEER):
         got = next((r[flavour.key] for k, r in b.results.items() if k.endswith("_return") and flavour.key in r), None)
@@ -1319,6 +1322,8 @@ def return_note(b: Bench) -> str:
                 "accepts, so the edit is timed to its next publish as a GOAL edit is, the diagnostics checked to stay "
                 "the same"
             )
+    if not parts:
+        return ""
     return (
         "³ A returnable route's `RETURN: true` changed to `True` and back, one character each, timed to the "
         "publishDiagnostics that follows; " + "; ".join(parts) + "."
