@@ -1,7 +1,8 @@
 """Benchmark: the `abl lsp` server over stdio, against yaml-language-server, in one run.
 
     .venv/bin/python bench/lsp.py [--quick] [--only ours] [--json FILE]
-    .venv/bin/python bench/lsp.py --profile {5k,workspace,20k} [--over-lsp] [--quick]
+    .venv/bin/python bench/lsp.py --profile {5k,workspace,20k,scale-200,scale-2000} [--quick]
+    .venv/bin/python bench/lsp.py --profile {5k,20k} --over-lsp [--keep-profile FILE] [--quick]
 
 Both servers are real processes driven as an editor drives them, by the raw JSON-RPC client in
 `lspclient.py` (Content-Length framing; a reader thread stamps each message with
@@ -20,11 +21,14 @@ answer's body was read):
 
 1. Edit → diagnostics. Single-character edits spread over the file (agent k = (i//2)·37 mod n),
    alternately inserting and deleting `x` inside a quoted GOAL string, each waiting for its
-   diagnostics before the next; and edits that change the diagnostics, toggling a route's
-   `HISTORY: none` to `recent` and back (an extra warning for us, a schema error for the peer;
-   the count is verified); and Enter pressed at the end of a GOAL line, then the new line taken
-   away again (every line below moves, and the diagnostics on them). Our server sends `version`
-   with its diagnostics, so an edit is
+   diagnostics before the next. Edits that change the diagnostics: a route's `HISTORY: none`
+   toggled to `recent` and back (an extra warning for us, a schema error for the peer; the
+   count is verified), and a returnable route's `RETURN: true` toggled to `True` and back, one
+   character each (ours: one RETURN_NOT_LOWERCASE_TRUE more, then one fewer, verified, besides
+   the findings of a route that no longer returns; the peer: no change, verified, as `True` is a
+   YAML 1.2 boolean, so the edit is timed to its next publish as a GOAL edit is). Enter pressed
+   at the end of a GOAL line, then the new line taken away again (every line below moves, and
+   the diagnostics on them). Our server sends `version` with its diagnostics, so an edit is
    matched on it; the peer sends none, so the next publish for the file is the edit's. A
    first unmeasured edit checks that the server publishes even when an edit leaves the
    diagnostics unchanged; if it does not, string edits are timed to the answer of a
@@ -43,13 +47,23 @@ answer's body was read):
    against `abl check`'s own count, computed in this process.
 4. Memory: VmRSS and VmHWM from /proc/<pid>/status, after the server has seen 1,000 edits (the
    scenario-1 edits, then bursts of ten edits each followed by its diagnostics).
+5. Scale, ours only: does an edit cost more in a bigger project? The same generated agents,
+   ten to a file (each linked to the next, returnable, and to the seventh after it, permanent),
+   as 200 agents over 20 files (`scale-200`, 8,200 lines) and as 2,000 agents over 200 files
+   (`scale-2000`, 82,000 lines); a fresh server indexes each (the files' first publishes are
+   checked against `abl check`'s count), then 20 open files take the GOAL-string, HISTORY and
+   RETURN edits of scenario 1 (not Enter, whose cost is the file's, not the project's). Each
+   is reported like the 200-file workspace, and the 2,000-agent p50 over the 200-agent p50
+   is the growth of an edit's cost, the goal being at most 1.5×.
 
-Statistics: p50 is the median; p95 is nearest-rank (the ⌈0.95·n⌉-th smallest sample).
+Statistics: p50 is the median; p95 is nearest-rank (the ⌈0.95·n⌉-th smallest sample); a
+ratio is of two figures of the same statistic measured in the same run.
 
-`--profile` runs the edits of one scenario in this process on `abl.ide.host.AnalysisHost`
-(`open`, `set_text`, `analyse`) under cProfile, and prints the top functions by cumulative time;
-with `--over-lsp`, the same edits go over stdio to our server running under cProfile, which
-shows the protocol side (conversion, publishing) too.
+`--profile` runs the edits of one scenario (for `scale-200` and `scale-2000`, those of scenario
+5) in this process on `abl.ide.host.AnalysisHost` (`open`, `set_text`, `analyse`) under
+cProfile, and prints the top functions by cumulative time; with `--over-lsp` (single-file
+scenarios), the same edits go over stdio to our server running under cProfile, which shows the
+protocol side (conversion, publishing) too.
 
 Every server runs in a process group of its own and is ended on exit, error or Ctrl-C; every
 wait is bounded and says what it waited for when it runs out.
@@ -73,6 +87,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,7 +98,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "server"))
 sys.path.insert(0, str(HERE))
 
-from generate import agent_text, agents_for_lines, project, project_yaml  # noqa: E402
+from generate import agent_text, agents_for_lines, project, project_yaml, write_project  # noqa: E402
 from lspclient import LspClient, LspTimeout, Published, ServerGone, close_all, file_uri  # noqa: E402
 
 PEER_PACKAGE = "yaml-language-server"
@@ -101,11 +116,16 @@ WORKSPACE_FILES = 200
 OPEN_FILES = 20
 MEMORY_EDITS = 1_000
 BURST = 10
+# Does a keystroke cost more in a bigger project? The same agents, ten to a file, at two sizes.
+SCALES = {"scale-200": 200, "scale-2000": 2_000}  # scenario → agents
+AGENTS_PER_FILE = 10
+SCALE_KINDS = ("string", "toggle", "return")  # Enter's cost is the file's, not the project's
 
 TARGETS = {  # ours, p95 (or the figure itself)
     "edit_5k": 25.0,
     "edit_ws": 25.0,
     "edit_20k": 50.0,
+    "scale_ratio": 1.5,  # p50 at 2,000 agents over p50 at 200
     "request": 10.0,
     "index_s": 1.5,
     "rss_mib": 150.0,
@@ -125,6 +145,9 @@ class Flavour:
     suffix: str
     goal: tuple[str, int]  # just inside the quoted GOAL text
     history_none: tuple[str, int]  # the start of the value `none`
+    return_true: tuple[str, int]  # the `t` of a returnable route's `true`
+    # The code a route's `True` is reported with; None: `True` is a valid boolean, nothing is reported.
+    return_true_code: str | None
     completions: tuple[tuple[str, int], ...]
     hovers: tuple[tuple[str, int], ...]
     # True when the server finishes pending analysis before answering any request (ours).
@@ -137,6 +160,8 @@ OURS = Flavour(
     suffix=".agent.abl",
     goal=('GOAL: "', 7),
     history_none=("    HISTORY: none", 13),
+    return_true=("    RETURN: true", 12),
+    return_true_code="RETURN_NOT_LOWERCASE_TRUE",
     completions=(("    HISTORY: ", 13), ("  - TO: ", 8), ("    RETURN: ", 4)),
     hovers=(("    HISTORY: ", 6), ("  - TO: ", 5), ("GOAL: ", 1), ("  - TO: ", 10)),
     analyses_before_requests=True,
@@ -147,6 +172,8 @@ PEER = Flavour(
     suffix=".yaml",
     goal=('    goal: "', 11),
     history_none=("        history: none", 17),
+    return_true=("        return: true", 16),
+    return_true_code=None,  # YAML 1.2: `True` is the boolean true, which the schema's "boolean" accepts
     completions=(("        history: ", 17), ("      - to: ", 12), ("        return: ", 8)),
     hovers=(("        history: ", 10), ("      - to: ", 9), ("    goal: ", 5), ("      - to: ", 14)),
     analyses_before_requests=False,
@@ -286,12 +313,20 @@ class Doc:
     flavour: Flavour
     version: int = 1
     edits: int = 0
-    diagnostics: int = 0  # how many the last publish held
+    current: list[dict] = field(default_factory=list)  # the diagnostics of the last publish
     blank_row: int = 0  # a line with nothing to hover, for barrier requests
 
     @property
     def uri(self) -> str:
         return file_uri(self.path)
+
+    @property
+    def diagnostics(self) -> int:
+        return len(self.current)
+
+    def take_last_published(self) -> None:
+        """The last publish the client has for this document holds its current diagnostics."""
+        self.current = next((p.diagnostics for p in reversed(self.client.published) if p.uri == self.uri), [])
 
     def sites(self, pattern: tuple[str, int]) -> list[tuple[int, int]]:
         prefix, col = pattern
@@ -363,7 +398,7 @@ class Doc:
             timeout,
             f"{self.path.name} version {version}",
         )
-        self.diagnostics = len(found.diagnostics)
+        self.current = found.diagnostics
         return found
 
     def barrier(self) -> float:
@@ -385,6 +420,18 @@ def string_edit(site: tuple[int, int], insert: bool) -> tuple[int, int, int, str
 def toggle_edit(site: tuple[int, int], to_recent: bool) -> tuple[int, int, int, str]:
     row, col = site
     return (row, col, col + 4, "recent") if to_recent else (row, col, col + 6, "none")
+
+
+def return_edit(site: tuple[int, int], capital: bool) -> tuple[int, int, int, str]:
+    row, col = site
+    return (row, col, col + 1, "T" if capital else "t")
+
+
+def code_changes(before: list[dict], after: list[dict]) -> dict[str, int]:
+    """How many more (or, below zero, fewer) diagnostics of each code `after` holds than `before`."""
+    diff = Counter(str(d.get("code")) for d in after)
+    diff.subtract(Counter(str(d.get("code")) for d in before))
+    return {code: n for code, n in sorted(diff.items()) if n}
 
 
 def spread(i: int, n: int) -> int:
@@ -446,6 +493,33 @@ def toggle_edits(sites: list[tuple[Doc, tuple[int, int]]], count: int) -> tuple[
     return times, wrong
 
 
+def return_toggles(
+    sites: list[tuple[Doc, tuple[int, int]]], count: int, flavour: Flavour
+) -> tuple[list[float], int, dict[str, int]]:
+    """Toggle a returnable route's `RETURN: true` to `True` and back, one keystroke each, each
+    timed to the next publish. Returns the times, how many publishes did not change as expected
+    (ours: one more diagnostic of the flavour's code, then one fewer; the peer: none changed) and
+    what the first toggle changed, by code."""
+    code = flavour.return_true_code
+    times: list[float] = []
+    first: dict[str, int] = {}
+    wrong = 0
+    for i in range(count):
+        doc, site = sites[spread(i, len(sites))]
+        before = doc.current
+        since = doc.client.mark()
+        sent = doc.change(*return_edit(site, i % 2 == 0))
+        found = doc.wait_diagnostics(since)
+        times.append((found.at - sent) * 1e3)
+        changes = code_changes(before, found.diagnostics)
+        if i == 0:
+            first = changes
+        # Ours: only the flavour's own code is counted, the route's other findings follow from it.
+        ok = not changes if code is None else changes.get(code) == (1 if i % 2 == 0 else -1)
+        wrong += not ok
+    return times, wrong, first
+
+
 def enter_edits(sites: list[tuple[Doc, tuple[int, int]]], count: int, runs: dict[int, EditRun]) -> list[float]:
     """Enter at the end of a GOAL line, then the new line taken away: every line below moves
     down and back up, and so do the diagnostics on them."""
@@ -480,11 +554,6 @@ def burst_edits(docs: list[Doc], total: int, runs: dict[int, EditRun]) -> None:
         else:
             doc.wait_diagnostics(since)
         b += 1
-
-
-def last_count(client: LspClient, uri: str) -> int:
-    counts = [len(p.diagnostics) for p in client.published if p.uri == uri]
-    return counts[-1] if counts else 0
 
 
 # --- servers ------------------------------------------------------------------------------------
@@ -673,6 +742,7 @@ class Corpus:
     agents: dict[str, int] = field(default_factory=dict)
     workspace: Path | None = None
     workspace_files: list[Path] = field(default_factory=list)
+    scaled: dict[str, list[Path]] = field(default_factory=dict)  # scale scenario → its files
 
     def write_single(self, size: str, lines: int) -> None:
         n = agents_for_lines(lines)
@@ -696,6 +766,17 @@ class Corpus:
             path = self.workspace / f"agents_{f:03d}.agent.abl"
             path.write_text("\n".join(agent_text(i, n) for i in names), encoding="utf-8")
             self.workspace_files.append(path)
+
+    def write_scaled(self, scenario: str) -> None:
+        """The scenario's agents, `AGENTS_PER_FILE` to a file, in a folder of their own."""
+        n = SCALES[scenario]
+        self.agents[scenario] = n
+        self.scaled[scenario] = write_project(self.work / f"ours-{scenario}", n, AGENTS_PER_FILE)
+
+
+def open_files(files: list[Path]) -> list[Path]:
+    """The `OPEN_FILES` files of a workspace that take the edits, spread over it."""
+    return files[:: max(1, len(files) // OPEN_FILES)][:OPEN_FILES]
 
 
 def line_count(path: Path) -> int:
@@ -742,7 +823,7 @@ class Bench:
             first = doc.wait_diagnostics(since)
             self.record(f"open_{size}", flavour, summary([(first.at - opened) * 1e3]))
         client.wait_quiet(0.5, 10.0)
-        doc.diagnostics = last_count(client, doc.uri)
+        doc.take_last_published()
         goals = doc.sites(flavour.goal)
         run = detect_mode(doc, goals[0])
         # Two unmeasured warm-up edits (first-time code paths, caches).
@@ -751,18 +832,40 @@ class Bench:
         self.checks.setdefault("string_edit_timing", {})[f"{flavour.key} {size}"] = run.mode
         return client, doc, run
 
-    def edits(self, key: str, flavour: Flavour, docs: list[Doc], runs: dict[int, EditRun]) -> None:
+    def edits(
+        self,
+        key: str,
+        flavour: Flavour,
+        docs: list[Doc],
+        runs: dict[int, EditRun],
+        kinds: tuple[str, ...] = ("string", "toggle", "return", "enter"),
+    ) -> None:
         goal_sites = interleave([[(d, s) for s in d.sites(flavour.goal)] for d in docs])
         toggle_sites = interleave([[(d, s) for s in d.sites(flavour.history_none)] for d in docs])
+        return_sites = interleave([[(d, s) for s in d.sites(flavour.return_true)] for d in docs])
         mode = runs[id(docs[0])].mode
-        times = string_edits(goal_sites, self.n(200, 20), runs)
-        self.record(f"{key}_string", flavour, {**summary(times), "timed_to": mode})
-        times, wrong = toggle_edits(toggle_sites, self.n(100, 10))
-        self.record(f"{key}_toggle", flavour, {**summary(times), "wrong_counts": wrong})
-        times = enter_edits(goal_sites, self.n(100, 10), runs)
-        self.record(f"{key}_enter", flavour, {**summary(times), "timed_to": mode})
-        if wrong:
-            self.errors.append(f"{flavour.key} {key}: {wrong} toggles published an unexpected number of diagnostics")
+        if "string" in kinds:
+            times = string_edits(goal_sites, self.n(200, 20), runs)
+            self.record(f"{key}_string", flavour, {**summary(times), "timed_to": mode})
+        if "toggle" in kinds:
+            times, wrong = toggle_edits(toggle_sites, self.n(100, 10))
+            self.record(f"{key}_toggle", flavour, {**summary(times), "wrong_counts": wrong})
+            if wrong:
+                self.errors.append(
+                    f"{flavour.key} {key}: {wrong} toggles published an unexpected number of diagnostics"
+                )
+        if "return" in kinds:
+            times, wrong, first = return_toggles(return_sites, self.n(100, 10), flavour)
+            self.record(f"{key}_return", flavour, {**summary(times), "wrong_counts": wrong, "first_changes": first})
+            if wrong:
+                code = flavour.return_true_code
+                expected = f"one {code} more, then one fewer" if code else "none"
+                self.errors.append(
+                    f"{flavour.key} {key}: {wrong} RETURN toggles did not change the diagnostics as expected ({expected})"
+                )
+        if "enter" in kinds:
+            times = enter_edits(goal_sites, self.n(100, 10), runs)
+            self.record(f"{key}_enter", flavour, {**summary(times), "timed_to": mode})
 
     def single_5k(self, flavour: Flavour) -> None:
         client, doc, run = self.open_single(flavour, "5k")
@@ -882,19 +985,25 @@ class Bench:
         finally:
             client.close()
 
-    def workspace_edits(self, client: LspClient) -> None:
-        rss_index = client.rss_kib()
-        files = self.corpus.workspace_files
-        chosen = files[:: max(1, len(files) // OPEN_FILES)][:OPEN_FILES]
-        docs = [Doc(client, p, p.read_text(encoding="utf-8").split("\n"), OURS) for p in chosen]
+    def open_docs(self, client: LspClient, files: list[Path], label: str) -> tuple[list[Doc], dict[int, EditRun]]:
+        """Open the workspace's `OPEN_FILES` edited files, find how the server's string edits are
+        timed, and warm up with two unmeasured edits."""
+        docs = [Doc(client, p, p.read_text(encoding="utf-8").split("\n"), OURS) for p in open_files(files)]
         for doc in docs:
             doc.open()
         client.wait_quiet(0.5, 10.0)
         for doc in docs:
-            doc.diagnostics = last_count(client, doc.uri)
-        run = detect_mode(docs[0], docs[0].sites(OURS.goal)[0])  # the server's behaviour, not the file's
-        runs = {id(doc): run for doc in docs}
-        self.checks.setdefault("string_edit_timing", {})["ours workspace"] = run.mode
+            doc.take_last_published()
+        goals = docs[0].sites(OURS.goal)
+        run = detect_mode(docs[0], goals[0])  # the server's behaviour, not the file's
+        timed_edit(docs[0], string_edit(goals[1], True), run)
+        timed_edit(docs[0], string_edit(goals[1], False), run)
+        self.checks.setdefault("string_edit_timing", {})[f"ours {label}"] = run.mode
+        return docs, {id(doc): run for doc in docs}
+
+    def workspace_edits(self, client: LspClient) -> None:
+        rss_index = client.rss_kib()
+        docs, runs = self.open_docs(client, self.corpus.workspace_files, "workspace")
         self.edits("edit_ws", OURS, docs, runs)
         burst_edits(docs, self.n(MEMORY_EDITS, 200), runs)
         self.record(
@@ -902,6 +1011,43 @@ class Bench:
             OURS,
             {"after_index_kib": rss_index, "after_edits_kib": client.rss_kib(), "edits": sum(d.edits for d in docs)},
         )
+
+    def scaled(self, scenario: str) -> None:
+        """Scenario 5: a fresh server indexes the scale scenario's files, then 20 of them take
+        the edits of `SCALE_KINDS`."""
+        files = self.corpus.scaled[scenario]
+        root = files[0].parent
+        uris = {file_uri(p) for p in files}
+        expected = expected_diagnostics(root)
+        client, initialized = self.servers.start(OURS, root)
+        try:
+            seen = wait_all_published(client, uris, INDEX_TIMEOUT)
+            first: dict[str, Published] = {}
+            for p in client.published:
+                first.setdefault(p.uri, p)
+            index = {
+                "index_ms": (max(p.at for p in first.values()) - initialized) * 1e3,
+                "files": len(uris),
+                "files_published": len(seen),
+                "diagnostics_published": sum(len(p.diagnostics) for p in first.values()),
+                "diagnostics_expected": sum(expected.values()),
+                "after_index_kib": client.rss_kib(),
+            }
+            docs, runs = self.open_docs(client, files, scenario)
+            self.edits(scale_key(scenario), OURS, docs, runs, SCALE_KINDS)
+            self.checks[f"index {scenario}"] = {**index, "after_edits_kib": client.rss_kib()}
+            if index["diagnostics_published"] != index["diagnostics_expected"]:
+                self.errors.append(
+                    f"{scenario}: the index published {index['diagnostics_published']} diagnostics, "
+                    f"`abl check` finds {index['diagnostics_expected']}"
+                )
+        finally:
+            client.close()
+
+
+def scale_key(scenario: str) -> str:
+    """The prefix of a scale scenario's results: `scale-200` → `edit_scale200`."""
+    return "edit_" + scenario.replace("-", "")
 
 
 def interleave(groups: list[list[Any]]) -> list[Any]:
@@ -969,17 +1115,32 @@ def verdict(value: float | None, target: float | None) -> str:
     return f"≤ {target:g}: {'yes' if value <= target else '**no**'}"
 
 
+RETURN_ROW = "RETURN toggle: `RETURN: true` ↔ `True` → publishDiagnostics³"
+
+
 def latency_table(b: Bench, sizes: dict[str, str]) -> list[str]:
     rows = [
         ("edit_5k_string", "edit in a GOAL string → diagnostics¹", sizes["5k"], "edit_5k"),
         ("edit_5k_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["5k"], "edit_5k"),
+        ("edit_5k_return", RETURN_ROW, sizes["5k"], "edit_5k"),
         ("edit_5k_enter", "Enter (a new line: every line below moves) → diagnostics¹", sizes["5k"], "edit_5k"),
         ("edit_ws_string", "edit in a GOAL string → diagnostics¹", sizes["ws"], "edit_ws"),
         ("edit_ws_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["ws"], "edit_ws"),
+        ("edit_ws_return", RETURN_ROW, sizes["ws"], "edit_ws"),
         ("edit_ws_enter", "Enter (a new line: every line below moves) → diagnostics¹", sizes["ws"], "edit_ws"),
         ("edit_20k_string", "edit in a GOAL string → diagnostics¹", sizes["20k"], "edit_20k"),
         ("edit_20k_toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²", sizes["20k"], "edit_20k"),
+        ("edit_20k_return", RETURN_ROW, sizes["20k"], "edit_20k"),
         ("edit_20k_enter", "Enter (a new line: every line below moves) → diagnostics¹", sizes["20k"], "edit_20k"),
+        *(
+            (f"{scale_key(sc)}_{kind}", label, sizes.get(sc, "—"), "edit_ws")
+            for sc in SCALES
+            for kind, label in (
+                ("string", "edit in a GOAL string → diagnostics¹"),
+                ("toggle", "`HISTORY: none` ↔ `recent` → publishDiagnostics²"),
+                ("return", RETURN_ROW),
+            )
+        ),
         ("completion_rest", "completion, at rest", sizes["5k"], "request"),
         ("completion_after_edit", "completion right after an edit", sizes["5k"], "request"),
         ("hover_rest", "hover, at rest", sizes["5k"], "request"),
@@ -1000,6 +1161,34 @@ def latency_table(b: Bench, sizes: dict[str, str]) -> list[str]:
             f"{verdict(ours.get('p95'), TARGETS[target])} | {n} |"
         )
     return out
+
+
+def scale_table(b: Bench) -> list[str]:
+    """What an edit costs at 2,000 agents against 200, the same files of ten agents each."""
+    small, large = (scale_key(sc) for sc in SCALES)
+    n_small, n_large = (f"{n:,}" for n in SCALES.values())
+    out = [
+        f"| edit, in 20 open files of {AGENTS_PER_FILE} agents | ours at {n_small} agents, p50 / p95 | "
+        f"ours at {n_large} agents, p50 / p95 | {n_large} / {n_small}, p50 | {n_large} / {n_small}, p95 | "
+        "target (p50 ratio) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for kind, label in (
+        ("string", "a keystroke: edit in a GOAL string"),
+        ("toggle", "`HISTORY: none` ↔ `recent`"),
+        ("return", "`RETURN: true` ↔ `True`"),
+    ):
+        a, z = b.results.get(f"{small}_{kind}", {}).get("ours"), b.results.get(f"{large}_{kind}", {}).get("ours")
+        if not a or not z or not a["n"] or not z["n"]:
+            continue
+        target = TARGETS["scale_ratio"]
+        grown = z["p50"] / a["p50"]
+        out.append(
+            f"| {label} | {fmt_ms(a['p50'])} / {fmt_ms(a['p95'])} | {fmt_ms(z['p50'])} / {fmt_ms(z['p95'])} | "
+            f"{ratio(z['p50'], a['p50'])} | {ratio(z['p95'], a['p95'])} | "
+            f"≤ {target:g}×: {'yes' if grown <= target else '**no**'} |"
+        )
+    return out if len(out) > 2 else []
 
 
 def other_table(b: Bench, sizes: dict[str, str]) -> list[str]:
@@ -1060,6 +1249,9 @@ def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
         *other_table(b, sizes),
         "",
     ]
+    scaling = scale_table(b)
+    if scaling:
+        lines.extend([*scaling, ""])
     modes = b.checks.get("string_edit_timing", {})
     if "barrier" in modes.values():
         lines.append(
@@ -1073,6 +1265,9 @@ def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
         "² An edit that adds or removes one diagnostic (ours: a warning for the unknown history mode; peer: a schema "
         "enum error), timed to the publishDiagnostics that carries it; the count is checked on every edit."
     )
+    note = return_note(b)
+    if note:
+        lines.append(note)
     index = b.checks.get("index")
     if index:
         lines.append(
@@ -1081,6 +1276,15 @@ def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
             f"{index['files_with_diagnostics_expected']}); {index['diagnostics_published']} diagnostics "
             f"(expected {index['diagnostics_expected']})."
         )
+    for scenario in SCALES:
+        got = b.checks.get(f"index {scenario}")
+        if got:
+            lines.append(
+                f"Index check, {sizes[scenario]}: {got['files_published']} of {got['files']} files published in "
+                f"{got['index_ms'] / 1e3:.2f} s (one run), {got['diagnostics_published']:,} diagnostics (expected "
+                f"{got['diagnostics_expected']:,}); server RSS {got['after_index_kib']['VmRSS'] / 1024:.0f} MiB after "
+                f"the index, {got['after_edits_kib']['VmRSS'] / 1024:.0f} after the edits."
+            )
     lost = b.checks.get("edit_then_request_publishes", {})
     for key, outcome in lost.items():
         lines.append(
@@ -1094,6 +1298,36 @@ def report(b: Bench, meta: dict, sizes: dict[str, str]) -> str:
     lines.extend(b.notes + b.servers.notes)
     lines.extend(f"**Error:** {e}" for e in b.errors)
     return "\n".join(lines) + "\n"
+
+
+def return_note(b: Bench) -> str:
+    """The footnote of the RETURN toggle rows: what `True` did to each server's diagnostics
+    ("" when no RETURN toggle ran)."""
+    parts = []
+    for flavour in (OURS, PEER):
+        got = next((r[flavour.key] for k, r in b.results.items() if k.endswith("_return") and flavour.key in r), None)
+        if got is None:
+            continue
+        changed = ", ".join(f"{n:+d} {code}" for code, n in got["first_changes"].items()) or "no change"
+        if flavour is OURS:
+            parts.append(
+                f"ours: `True` reads as false and the route becomes permanent ({changed}), the count of "
+                f"{flavour.return_true_code} checked on every edit"
+            )
+        elif got["first_changes"]:
+            parts.append(f"peer: {changed}, where no change was expected")
+        else:
+            parts.append(
+                'peer: no diagnostic, as `True` is a YAML 1.2 boolean, which the schema\'s `"type": "boolean"` '
+                "accepts, so the edit is timed to its next publish as a GOAL edit is, the diagnostics checked to stay "
+                "the same"
+            )
+    if not parts:
+        return ""
+    return (
+        "³ A returnable route's `RETURN: true` changed to `True` and back, one character each, timed to the "
+        "publishDiagnostics that follows; " + "; ".join(parts) + "."
+    )
 
 
 def machine_facts(peer_command: list[str] | None) -> dict:
@@ -1135,7 +1369,11 @@ def profile(scenario: str, quick: bool) -> int:
         if scenario == "workspace":
             corpus.write_workspace(20_000, WORKSPACE_FILES)
             root = corpus.workspace
-            files = corpus.workspace_files[:: WORKSPACE_FILES // OPEN_FILES][:OPEN_FILES]
+            files = open_files(corpus.workspace_files)
+        elif scenario in SCALES:
+            corpus.write_scaled(scenario)
+            files = open_files(corpus.scaled[scenario])
+            root = files[0].parent
         else:
             corpus.write_single(scenario, 5_000 if scenario == "5k" else 20_000)
             files = [corpus.single[scenario]["ours"]]
@@ -1148,7 +1386,7 @@ def profile(scenario: str, quick: bool) -> int:
                 [[(p, r, col) for r, line in enumerate(ls) if line.startswith(prefix)] for p, ls in texts.items()]
             )
 
-        goal, toggle = sites(*OURS.goal), sites(*OURS.history_none)
+        goal, toggle, returns = sites(*OURS.goal), sites(*OURS.history_none), sites(*OURS.return_true)
         plan: list[tuple[str, tuple[str, int, int, int, str]]] = []
         for i in range(20 if quick else 200):
             p, r, c = goal[spread(i, len(goal))]
@@ -1157,6 +1395,9 @@ def profile(scenario: str, quick: bool) -> int:
             p, r, c = toggle[spread(i, len(toggle))]
             plan.append(("toggle", (p, *toggle_edit((r, c), i % 2 == 0))))
         for i in range(10 if quick else 100):
+            p, r, c = returns[spread(i, len(returns))]
+            plan.append(("return", (p, *return_edit((r, c), i % 2 == 0))))
+        for i in range(0 if scenario in SCALES else 10 if quick else 100):
             # Enter at the end of a GOAL line near the top, then the new line taken away again.
             p, r, _ = goal[i // 2 % 3]
             end = len(texts[p][r])
@@ -1183,8 +1424,8 @@ def profile(scenario: str, quick: bool) -> int:
 def profile_server(scenario: str, quick: bool, keep: str | None = None) -> int:
     """The scenario's edits over stdio, with our server itself under cProfile: where the time
     goes outside `AnalysisHost` (the protocol layer, publishing)."""
-    if scenario == "workspace":
-        print("error: --over-lsp takes a single-file scenario (5k or 20k)", file=sys.stderr)
+    if scenario == "workspace" or scenario in SCALES:
+        print(f"error: --over-lsp takes a single-file scenario (5k or 20k), not {scenario}", file=sys.stderr)
         return 2
     work = Path(tempfile.mkdtemp(prefix="abl-lsp-profile-"))
     out = work / "server.prof"
@@ -1200,7 +1441,7 @@ def profile_server(scenario: str, quick: bool, keep: str | None = None) -> int:
         if not out.is_file():
             print(f"error: the server wrote no profile\n{stderr_tail(work)}", file=sys.stderr)
             return 1
-        for kind in ("string", "toggle", "enter"):
+        for kind in ("string", "toggle", "return", "enter"):
             got = bench.results[f"edit_{kind}"]["ours"]
             print(
                 f"{kind} edits over stdio (n = {got['n']}, server under the profiler): p50 {got['p50']:.1f} ms, p95 {got['p95']:.1f} ms"
@@ -1260,7 +1501,11 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="fewer samples and runs, for a smoke run")
     ap.add_argument("--only", choices=("ours", "peer"), help="run one server only")
     ap.add_argument("--json", metavar="FILE", help="also write every raw figure to FILE")
-    ap.add_argument("--profile", choices=("5k", "workspace", "20k"), help="profile one scenario in process instead")
+    ap.add_argument(
+        "--profile",
+        choices=("5k", "workspace", "20k", *SCALES),
+        help="profile the edits of one scenario in process instead",
+    )
     ap.add_argument("--over-lsp", action="store_true", help="with --profile: profile the server process over stdio")
     ap.add_argument("--keep-profile", metavar="FILE", help="with --over-lsp: keep the server's cProfile output")
     args = ap.parse_args()
@@ -1293,6 +1538,8 @@ def main() -> int:
         corpus.write_single("20k", 20_000)
         if OURS in flavours:
             corpus.write_workspace(20_000, WORKSPACE_FILES)
+            for scenario in SCALES:
+                corpus.write_scaled(scenario)
         sizes = {
             "5k": f"{line_count(corpus.single['5k']['ours']):,} lines ({corpus.agents['5k']} agents)",
             "20k": f"{line_count(corpus.single['20k']['ours']):,} lines ({corpus.agents['20k']} agents)",
@@ -1300,6 +1547,11 @@ def main() -> int:
             if corpus.workspace_files
             else "—",
         }
+        for scenario, scaled_files in corpus.scaled.items():
+            sizes[scenario] = (
+                f"{len(scaled_files)} files, {SCALES[scenario]:,} agents, "
+                f"{sum(line_count(p) for p in scaled_files):,} lines"
+            )
         meta["documents"] = {
             "yaml_lines": {s: line_count(corpus.single[s]["peer"]) for s in ("5k", "20k")},
             "abl": sizes,
@@ -1311,6 +1563,9 @@ def main() -> int:
                 steps.append((f"{flavour.key}, {size}-line file", lambda m=method, f=flavour: m(f)))
         if OURS in flavours:
             steps.append(("ours, 200-file workspace", bench.workspace))
+            for scenario, n in SCALES.items():
+                files = len(corpus.scaled[scenario])
+                steps.append((f"ours, {n:,} agents over {files} files", lambda sc=scenario: bench.scaled(sc)))
         for label, step in steps:
             print(f"running: {label}", file=sys.stderr, flush=True)
             started = time.monotonic()
