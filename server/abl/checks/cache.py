@@ -139,6 +139,10 @@ class _FileEntry:
     # how many rule results that stands for.
     settled: _Result | None = None
     rules: int = 0
+    # The names whose answers `settled` depends on (agents, handed-over names, namesakes, graph
+    # facts), and the check it was last known valid at: see `CheckCache._untouched`.
+    depends: frozenset[str] = frozenset()
+    valid_at: int = -1
 
 
 @dataclass(slots=True)
@@ -153,6 +157,8 @@ class _AgentEntry:
     # moved, and leaves the rule-by-rule results to be moved if they are ever read (`by_rule`).
     lag: int = 0
     layout: tuple[tuple[int, int], ...] = ()  # its sections' rows, counted from its first row
+    depends: frozenset[str] = frozenset()  # as `_FileEntry.depends`, for `settled`
+    valid_at: int = -1
 
     def by_rule(self) -> dict[Callable, _Result]:
         """The results rule by rule, on the agent's rows now (moved the first time they are
@@ -198,6 +204,15 @@ class CheckCache:
         self._ends_of: dict[int, tuple[Document, int]] = {}  # per check: id(document) → line ends
         self.runs: list[RuleRun] = []  # rules that ran in the last check
         self.reused = 0  # rule results taken from the cache in the last check
+        # What changed since the last check, by name (`_untouched`): the names of agents that are
+        # not the same objects as then, and of the agents those hand names to.
+        self._checks = 0
+        self._callees: dict[int, tuple[Agent, tuple[str, ...]]] = {}  # id → (agent, callees)
+        self._touched: set[str] = set()
+        self._lineage = -1  # the handoff graph's (`ProjectGraph._lineage`) at the last check
+        self._graph_changed = True
+        # The engine's normalised findings of each file, by what they were made from.
+        self.normalised: dict[str, tuple[tuple, tuple[Diagnostic, ...]]] = {}
 
     # --- entry points used by the engine ---------------------------------------------------
 
@@ -221,35 +236,82 @@ class CheckCache:
             self._names = names
             self._names_version += 1
         roster = tuple(agent for doc in project.documents.values() for agent in doc.agents)
+        self._checks += 1
+        self._touched = set()
         if not _same_objects(roster, self._roster):
             self._roster = roster
             self._roster_version += 1
+            self._note_touched(project, roster)
+        lineage = project.graph()._lineage
+        self._graph_changed, self._lineage = lineage != self._lineage, lineage
         documents = tuple(project.documents.values())
         if not _same_objects(documents, self._documents):
             self._documents = documents
             self._documents_version += 1
         for path in [p for p in self._files if p not in project.documents]:
             del self._files[path]
+            self.normalised.pop(path, None)
         if project.default_history != self._default_history:
             # A project setting every route may read: nothing stored holds for the new value.
             self._default_history = project.default_history
             self._files.clear()
 
-    def check_file(self, project: Project, document: Document, sink: list[Diagnostic], run: RuleRunner) -> None:
-        """Add every rule's diagnostics for `document` to `sink`, running only stale rules."""
+    def _note_touched(self, project: Project, roster: tuple[Agent, ...]) -> None:
+        """The names an edit may have changed the answers for: of every agent that is not the
+        same object as at the last check (gone or new), and of the agents it hands names to."""
+        now = {id(agent): agent for agent in roster}
+        touched = self._touched
+        for key in [k for k, (agent, _) in self._callees.items() if now.get(k) is not agent]:
+            agent, callees = self._callees.pop(key)
+            touched.add(agent.name.text)
+            touched.update(callees)
+        for key, agent in now.items():
+            if key not in self._callees:
+                callees = project.callees_of(agent)
+                self._callees[key] = (agent, callees)
+                touched.add(agent.name.text)
+                touched.update(callees)
+
+    def _untouched(self, entry: _FileEntry | _AgentEntry) -> bool:
+        """Whether nothing a file's settled record consulted can have changed since the last
+        check, which found it valid: none of the names it depends on was touched, and none of
+        the project-wide answers it read changed. Decided without asking the project, so that
+        an edit costs the files it reaches, not every file."""
+        stored = entry.settled
+        if stored is None or entry.valid_at != self._checks - 1:
+            return False
+        reads = stored.reads
+        if reads.names and stored.names_seen != self._names_version:
+            return False
+        if reads.roster and stored.roster_seen != self._roster_version:
+            return False
+        if reads.documents and stored.documents_seen != self._documents_version:
+            return False
+        if reads.facts and self._graph_changed:
+            return False
+        return self._touched.isdisjoint(entry.depends)
+
+    def check_file(
+        self, project: Project, document: Document, sink: list[Diagnostic], run: RuleRunner
+    ) -> object | None:
+        """Add every rule's diagnostics for `document` to `sink`, running only stale rules.
+        Returns a token standing for the findings when all of them were taken over as they were
+        at the check before (the same token then), else None."""
         if not self._in_session:
             self.begin(project)
         old = self._files.get(document.path)
-        # A file the edit did not touch: one validation of everything its rules consulted.
+        # A file the edit did not touch: no question asked at all when nothing it depends on was
+        # touched, else one validation of everything its rules consulted.
         if (
             old is not None
             and old.document is document
             and old.settled is not None
-            and self._still_valid(old.settled, project, document)
+            and (self._untouched(old) or self._still_valid(old.settled, project, document))
         ):
             sink.extend(old.settled.diagnostics)
             self.reused += old.rules
-            return
+            old.valid_at = self._checks
+            return old.settled
         start = len(sink)
         entry = _FileEntry(document)
         if old is not None and old.document is document:
@@ -272,8 +334,9 @@ class CheckCache:
                 kept is not None
                 and kept.agent is agent
                 and kept.settled is not None
-                and self._still_valid(kept.settled, project, document)
+                and (self._untouched(kept) or self._still_valid(kept.settled, project, document))
             ):
+                kept.valid_at = self._checks
                 entry.agent_results[id(agent)] = kept
                 sink.extend(kept.settled.diagnostics)
                 self.reused += len(AGENT_RULES)
@@ -302,7 +365,10 @@ class CheckCache:
                 if len(results) == len(AGENT_RULES)
                 else None
             )
-            entry.agent_results[id(agent)] = _AgentEntry(agent, results, settled, lines.rows(), 0, lines.layout())
+            made = _AgentEntry(agent, results, settled, lines.rows(), 0, lines.layout())
+            if settled is not None:
+                made.depends, made.valid_at = _depends(settled.reads), self._checks
+            entry.agent_results[id(agent)] = made
         entry.rules = len(DOCUMENT_RULES) + block_runs + len(AGENT_RULES) * len(document.agents)
         complete = (
             len(entry.document_results) == len(DOCUMENT_RULES)
@@ -315,7 +381,11 @@ class CheckCache:
             every = [*entry.document_results.values()]
             every.extend(a.settled for a in entry.agent_results.values() if a.settled is not None)
             entry.settled = self._settle(every, document, tuple(sink[start:]))
+            if entry.settled is not None:
+                entry.depends = _depends(entry.settled.reads)
+                entry.valid_at = self._checks
         self._files[document.path] = entry
+        return None
 
     # --- one rule --------------------------------------------------------------------------
 
@@ -457,7 +527,16 @@ class CheckCache:
             self._roster_version,
             self._documents_version,
         )
-        return _AgentEntry(agent, before.results, settled, (first, last), before.lag + delta, before.layout)
+        return _AgentEntry(
+            agent,
+            before.results,
+            settled,
+            (first, last),
+            before.lag + delta,
+            before.layout,
+            _depends(again),
+            self._checks,
+        )
 
     def _moved_results(
         self, before: _AgentEntry, lines: _AgentLines, project: Project, document: Document
@@ -590,6 +669,10 @@ class CheckCache:
             known = (document, 2 * (newline_of(document.source) == "\r\n") + ("\r\n" in text))
             self._ends_of[id(document)] = known
         return known[1]
+
+
+def _depends(reads: _Reads) -> frozenset[str]:
+    return frozenset((*reads.agents, *reads.handed, *reads.namesakes, *(name for name, _ in reads.facts)))
 
 
 def _content(agent: Agent) -> tuple:

@@ -183,12 +183,21 @@ class Project:
             if any(r.target is not None and r.target.text == child for r in ref.agent.handoffs)
         ]
 
-    def handed_over(self, name: str) -> frozenset[str]:
-        """Root names the callers of agent `name` give it: `PASS`ed variables and `CONTEXT.set`
-        targets of routes into it, and the parameter names of `DELEGATE` entries that call it."""
+    def callees_of(self, agent: Agent) -> tuple[str, ...]:
+        """The agents `agent` (an agent of this project) hands names to, through its routes and
+        delegates: those whose `handed_over` answer depends on it."""
+        self._sync_handed()
+        return self._handed.callees_of(agent)
+
+    def _sync_handed(self) -> None:
         if not self._handed_synced:
             self._handed.sync(ref.agent for ref in self.all_agents())
             self._handed_synced = True
+
+    def handed_over(self, name: str) -> frozenset[str]:
+        """Root names the callers of agent `name` give it: `PASS`ed variables and `CONTEXT.set`
+        targets of routes into it, and the parameter names of `DELEGATE` entries that call it."""
+        self._sync_handed()
         return self._handed.get(name)
 
     def graph_facts(self, name: str, routes: tuple[int, ...] = ()) -> AgentFacts:
@@ -262,6 +271,11 @@ class _HandedOver:
                 for callee, names in handed:
                     self._by_callee.setdefault(callee, {})[key] = names
                     self._merged.pop(callee, None)
+
+    def callees_of(self, agent: Agent) -> tuple[str, ...]:
+        kept = self._callers.get(id(agent))
+        handed = kept[1] if kept is not None and kept[0] is agent else _handed_by(agent)
+        return tuple(callee for callee, _ in handed)
 
     def get(self, callee: str) -> frozenset[str]:
         merged = self._merged.get(callee)
