@@ -71,3 +71,38 @@ def test_a_route_change_is_analysed_again(tmp_path: Path) -> None:
     project.edit(path, project.texts[path].replace("    RETURN: false\n", "    RETURN: true\n", 1))
     assert project.graph()._lineage != before._lineage
     assert drawn(project.graph()) == drawn(scratch(project))
+
+
+def keystrokes(text: str) -> list[str]:
+    """Edits that replace one agent (or the few below a new line), as typing does."""
+    lines = text.split("\n")
+    goal = next(i for i, line in enumerate(lines) if line.startswith("GOAL:"))
+    later = [i for i, line in enumerate(lines) if line.startswith("AGENT:")][-2]
+    return [
+        text.replace('GOAL: "', 'GOAL: "x', 1),
+        "\n".join([*lines[:later], "", *lines[later:]]),  # the last two agents move down
+        text.replace("HISTORY: full", "HISTORY: none", 1),
+        text.replace("    WHEN: ", "    WHEN: NOT ", 1),
+        "\n".join([*lines[: goal + 1], "# a note", *lines[goal + 1 :]]),  # inside the first agent
+    ]
+
+
+def test_keystrokes_patch_the_last_graph(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import abl.workspace.graph as graph_module
+
+    project = generated_project(tmp_path / "p", 200)
+    project.graph()
+    rebuilt: list[str] = []
+    for name in ("_assemble", "_reposition"):
+        real = getattr(graph_module, name)
+        monkeypatch.setattr(graph_module, name, lambda *a, _real=real, _name=name: rebuilt.append(_name) or _real(*a))
+    for path in sorted(project.documents)[:3]:
+        original = project.texts[path]
+        for text in [*keystrokes(original), original]:
+            before = project.graph()
+            project.edit(path, text)
+            after = project.graph()
+            assert rebuilt == [], f"the graph was put together again ({rebuilt}) after {text[:80]!r}"
+            assert after._lineage == before._lineage
+            assert drawn(after) == drawn(scratch(project)), (path, text[:80])
+            rebuilt.clear()  # `scratch` assembles a graph of its own

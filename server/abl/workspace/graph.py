@@ -395,37 +395,37 @@ class GraphBuilder:
         self._default_history = "full"
         self._last: ProjectGraph | None = None
         self._last_shape: tuple = ()
+        self._roster: list[Agent] = []
+        # Where each agent of the last roster put its edges in the last graph's edge list (-1: a
+        # second agent of a name, which puts none), and where each way back is, by route.
+        self._offsets: list[int] = []
+        self._backs: dict[tuple[str, int], int] = {}
 
     def build(self, agents: Iterable[Agent], default_history: str = "full") -> ProjectGraph:
         if default_history != self._default_history:
             self._parts = {}
             self._by_blocks = {}
             self._last = None
+            self._roster = []
             self._default_history = default_history
         roster = [a for a in agents if a.kind is not AgentKind.BEHAVIOR_PROFILE and a.name.text]
+        patched = self._patch(roster)
+        if patched is not None:
+            return patched
         parts: dict[int, _Parts] = {}
         by_blocks: dict[tuple, _Parts] = {}
         fresh: set[int] = set()
         shifted: dict[int, int] = {}  # id of an agent that only moved → rows it moved
         for agent in roster:
             kept = self._parts.get(id(agent))
-            blocks = _blocks_of(agent)
             if kept is None or kept[0] is not agent:
-                before = self._by_blocks.get(blocks)
-                rows = _rows_of(agent)
-                delta = _moved_by(before[4], rows) if before is not None else None
-                if before is not None and delta:
-                    kept = (agent, movable.moved(before[1], delta), movable.moved(before[2], delta), before[3], rows)
-                    shifted[id(agent)] = delta
-                elif before is not None and delta == 0:
-                    kept = (agent, *before[1:])
-                    shifted[id(agent)] = 0
-                else:
-                    drafts, tools = _agent_drafts(agent, default_history)
-                    kept = (agent, drafts, tools, _shape(agent, drafts), rows)
+                kept, delta = self._part_of(agent)
+                if delta is None:
                     fresh.add(id(agent))
+                else:
+                    shifted[id(agent)] = delta
             parts[id(agent)] = kept
-            by_blocks[blocks] = kept
+            by_blocks[_blocks_of(agent)] = kept
         self._parts, self._by_blocks = parts, by_blocks
         shape = tuple(parts[id(a)][3] for a in roster)
         last = self._last
@@ -433,8 +433,130 @@ class GraphBuilder:
             graph = _reposition(last, roster, parts, fresh, shifted)
         else:
             graph = _assemble(roster, parts, default_history)
-        self._last, self._last_shape = graph, shape
+        self._last, self._last_shape, self._roster = graph, shape, roster
+        self._offsets, self._backs = _layout(graph, roster, parts)
         return graph
+
+    def _part_of(self, agent: Agent) -> tuple[_Parts, int | None]:
+        """An agent's part, not kept for this object: taken over (moved) from an agent of the
+        same blocks, with the rows it moved; else read, with None."""
+        before = self._by_blocks.get(_blocks_of(agent))
+        rows = _rows_of(agent)
+        delta = _moved_by(before[4], rows) if before is not None else None
+        if before is not None and delta:
+            return (agent, movable.moved(before[1], delta), movable.moved(before[2], delta), before[3], rows), delta
+        if before is not None and delta == 0:
+            return (agent, *before[1:]), 0
+        drafts, tools = _agent_drafts(agent, self._default_history)
+        return (agent, drafts, tools, _shape(agent, drafts), rows), None
+
+    def _patch(self, roster: list[Agent]) -> ProjectGraph | None:
+        """The usual keystroke: a few agents of the roster are other objects, each of the shape
+        its predecessor had and declaring no tool. The last graph with their nodes and edges
+        replaced, in time of the change (None for any other edit)."""
+        last, before = self._last, self._roster
+        if last is None or len(roster) != len(before):
+            return None
+        changed = [i for i, (a, b) in enumerate(zip(roster, before, strict=True)) if a is not b]
+        if not changed or len(changed) > max(_PATCHED_AGENTS, len(roster) // 4):
+            return None if changed else last
+        news: list[tuple[int, _Parts, int | None]] = []
+        for i in changed:
+            old = self._parts[id(before[i])]
+            part, delta = self._part_of(roster[i])
+            if part[3] != old[3] or part[2] or old[2]:
+                return None  # another shape, or tools, whose nodes are placed project-wide
+            news.append((i, part, delta))
+        parts, by_blocks = dict(self._parts), dict(self._by_blocks)
+        nodes, edges = dict(last.nodes), list(last.edges)
+        touched: set[str] = set()
+        for i, part, delta in news:
+            old_agent, agent = before[i], roster[i]
+            del parts[id(old_agent)]
+            if by_blocks.get(_blocks_of(old_agent)) is self._parts[id(old_agent)]:
+                del by_blocks[_blocks_of(old_agent)]
+            parts[id(agent)] = part
+            by_blocks[_blocks_of(agent)] = part
+            at = self._offsets[i]
+            if at < 0:
+                continue  # a second agent of its name: no node, no edges
+            name = agent.name.text
+            touched.add(name)
+            node = nodes[name]
+            if delta and node.header is agent.header:
+                nodes[name] = movable.moved(node, delta)
+            elif (node.path, node.range, node.header) != (agent.path, agent.name.range, agent.header):
+                nodes[name] = replace(node, path=agent.path, range=agent.name.range, header=agent.header)
+            for k, draft in enumerate(part[1]):
+                previous = edges[at + k]
+                if delta:
+                    edges[at + k] = movable.moved(previous, delta)
+                elif delta is None:
+                    edge = replace(draft.edge, target=previous.target, hand_back=previous.hand_back)
+                    edges[at + k] = previous if edge == previous else edge
+                key = edges[at + k].key
+                back_at = self._backs.get(key) if key is not None else None
+                if back_at is None:
+                    continue
+                back = edges[back_at]
+                if delta:
+                    edges[back_at] = movable.moved(back, delta)
+                elif delta is None and draft.back is not None:
+                    sent = edges[at + k]
+                    now = replace(back, path=sent.path, range=draft.back, maps=sent.maps)
+                    edges[back_at] = back if now == back else now
+        graph = ProjectGraph(
+            nodes,
+            edges,
+            last.roots,
+            last.unreachable,
+            last.cycles,
+            last.has_supervisor,
+            last.default_history,
+            _cycle_groups=last._cycle_groups,
+            _towards_root=last._towards_root,
+            _from_root=last._from_root,
+            _group_roots=last._group_roots,
+            _loops=last._loops,
+            _lineage=last._lineage,
+        )
+        # The same analyses: every finding holds, but those of a replaced agent whose header is
+        # another (`AgentFacts.declared_by`).
+        for asked, facts in last._facts.items():
+            if asked[0] not in touched or facts.declared_by is nodes[asked[0]].header:
+                graph._facts[asked] = facts
+        self._parts, self._by_blocks, self._last, self._roster = parts, by_blocks, graph, roster
+        return graph
+
+
+# At most this many agents (or a quarter of the roster) replaced by one edit for the graph to be
+# patched (`_patch`) rather than put together again: a keystroke replaces one, a new line the
+# agents below it in its file.
+_PATCHED_AGENTS = 8
+
+
+def _layout(
+    graph: ProjectGraph, roster: list[Agent], parts: dict[int, _Parts]
+) -> tuple[list[int], dict[tuple[str, int], int]]:
+    """Where each roster agent's edges start in `graph.edges` (-1 for a second agent of a
+    name), and the index of the way back of each returnable route, by the route's key."""
+    offsets: list[int] = []
+    seen: set[str] = set()
+    at = 0
+    for agent in roster:
+        name = agent.name.text
+        if name in seen:
+            offsets.append(-1)
+            continue
+        seen.add(name)
+        offsets.append(at)
+        at += len(parts[id(agent)][1])
+    backs = {
+        (e.target, e.route): index
+        for index, e in enumerate(graph.edges[at:], at)
+        if e.kind is EdgeKind.RETURN and e.route is not None
+    }
+    return offsets, backs
 
 
 def _blocks_of(agent: Agent) -> tuple:
