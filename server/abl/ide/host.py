@@ -51,6 +51,9 @@ class _ProjectState:
     diagnostics: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
     config: Config = DEFAULT_CONFIG
     config_problems: tuple[ConfigProblem, ...] = ()
+    # Per file: the checker's findings, the text and the configuration they were filtered
+    # with, and what the filter kept; a file no edit reached is not filtered again.
+    filtered: dict[str, tuple[list[Diagnostic], str, Config, tuple[Diagnostic, ...]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +248,7 @@ class AnalysisHost:
         if text is None:
             state.project.remove(path)
             state.diagnostics.pop(path, None)
+            state.filtered.pop(path, None)
             self._project_of.pop(path, None)
             self._large.discard(path)
             return root
@@ -288,7 +292,19 @@ class AnalysisHost:
                     diags = ()  # read to resolve names, not reported (`exclude`)
                 else:
                     found = check_file(project, path, self._options, state.cache)
-                    diags = tuple(config.filter(path, project.texts[path], found))
+                    text = project.texts[path]
+                    known = state.filtered.get(path)
+                    if (
+                        known is not None
+                        and known[1] is text
+                        and known[2] is config
+                        and len(known[0]) == len(found)
+                        and all(a is b for a, b in zip(known[0], found, strict=True))
+                    ):
+                        diags = known[3]
+                    else:
+                        diags = tuple(config.filter(path, text, found))
+                        state.filtered[path] = (found, text, config, diags)
                 if state.diagnostics.get(path) != diags:
                     state.diagnostics[path] = diags
                     changed[path] = diags

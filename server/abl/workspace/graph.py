@@ -147,6 +147,9 @@ class ProjectGraph:
     # Graphs of one lineage share their analyses (`GraphBuilder`): the edits between them moved
     # agents but changed no route.
     _lineage: int = field(default_factory=lambda: next(_LINEAGES), repr=False)
+    # The graph whose findings this one took over (its id: a reference would chain every graph
+    # since the first); asked to take them again, it has them already.
+    _facts_from: int = field(default=0, repr=False, compare=False)
 
     def node(self, node_id: str) -> GraphNode | None:
         return self.nodes.get(node_id)
@@ -164,8 +167,9 @@ class ProjectGraph:
         what they are made of (the routes' ends, reachability, the loops and the names that lead
         nowhere): the usual keystroke then costs no per-agent search of the graph. A finding of
         an agent whose header was read again is left to be worked out again (it names the header)."""
-        if not before._facts:
+        if not before._facts or id(before) == self._facts_from:
             return
+        self._facts_from = id(before)
         if before._lineage != self._lineage and self._analysis_key() != before._analysis_key():
             return
         for (agent, routes), facts in before._facts.items():
@@ -525,6 +529,7 @@ class GraphBuilder:
         for asked, facts in last._facts.items():
             if asked[0] not in touched or facts.declared_by is nodes[asked[0]].header:
                 graph._facts[asked] = facts
+        graph._facts_from = id(last)
         self._parts, self._by_blocks, self._last, self._roster = parts, by_blocks, graph, roster
         return graph
 
