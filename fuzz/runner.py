@@ -38,6 +38,7 @@ WEIGHTS = {
     "check": 2.0,
     "fix": 1.5,
     "ide": 2.5,
+    "edits": 1.5,
     "session": 0.6,
     "mocks": 0.4,
     "test_file": 0.6,

@@ -19,6 +19,11 @@ hold; any other exception is a crash. The invariants are the documented ones:
   copy of each file, after random incremental changes typed as an editor sends them (every
   kind of line break, and the characters `str.splitlines` breaks at), equals the editor's,
   and each position the server reports names the character it names in the server's text.
+- `edits`: a project checked with a rule cache, then edited as typing does (lines added and
+  removed, which move the agents below; characters typed; a route's `RETURN: true` written
+  `True`; a mutation), reports after every edit exactly what a check from scratch reports, and
+  its handoff graph (patched or repositioned from the last one) draws what a graph built from
+  scratch draws.
 - `session`, `mocks`, `test_file`: the loaders of untrusted runtime files raise only their
   own error type, with a message.
 - `run`: a project that `abl run` accepts, run on a conversation (hostile messages among
@@ -45,6 +50,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from abl.checks.autofix import FixOutcome, applicable, fix_project
+from abl.checks.cache import CheckCache
 from abl.checks.engine import CheckOptions, check_file, check_project
 from abl.checks.fixes import UNREADABLE_CODES
 from abl.cli.driver import Driver
@@ -68,6 +74,7 @@ from abl.workspace import Project, decode
 from fuzz.conversations import CONVERSATION, read_conversation
 from fuzz.editor import ClientBuffer, typed_edits
 from fuzz.features import ProjectAnalysis, file_calls, once_per_file, project_calls, refused
+from fuzz.mutate import mutate
 from fuzz.reading import unread_lines_unreported
 
 STRICT = CheckOptions(strict_rules=True)
@@ -518,6 +525,62 @@ def _read_back(project: Project, session: Session, options: RuntimeOptions, driv
         raise Broken("a recording with nothing to check was written as a test the loader refuses")
 
 
+# Edits made by the `edits` target on each input, one file at a time.
+EDITS_PER_INPUT = 6
+_TYPED_LINES = ("", "# a note", "  ", "  - TO: Extra_Agent", "    RETURN: true", "AGENT: Extra_Agent", "GOAL: g")
+
+
+def _edited(text: str, rng: random.Random) -> str:
+    lines = text.split("\n")
+    at = rng.randrange(len(lines) + 1)
+    kind = rng.randrange(5)
+    if kind == 0:
+        return "\n".join([*lines[:at], rng.choice(_TYPED_LINES), *lines[at:]])
+    if kind == 1 and len(lines) > 1:
+        return "\n".join(lines[: min(at, len(lines) - 1)] + lines[min(at, len(lines) - 1) + 1 :])
+    if kind == 2 and "RETURN: true" in text:
+        return text.replace("RETURN: true", "RETURN: True", 1)
+    if kind == 3 and "RETURN: True" in text:
+        return text.replace("RETURN: True", "RETURN: true", 1)
+    offset = rng.randrange(len(text) + 1)
+    return text[:offset] + rng.choice('x :-"#') + text[offset:]
+
+
+def _graph_drawn(project: Project) -> tuple:
+    graph = project.graph()
+    facts = {}
+    for name in graph.nodes:
+        found = graph.facts(name, tuple(e.route for e in graph.edges if e.key and e.source == name))
+        # The header a finding names is a node of its own project's tree: compared by its row.
+        header = found.declared_by.row if found.declared_by is not None else None
+        facts[name] = (header, found.unreachable, found.named_by_typo, found.roots, found.cycles)
+    return (list(graph.nodes.items()), list(graph.edges), graph.roots, graph.unreachable, graph.cycles, facts)
+
+
+def target_edits(files: Files) -> None:
+    project = load(files)
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    texts = dict(project.texts)
+    # Seeded by the text without its last line ends, which a written case adds (`write_case`).
+    rng = random.Random(hashlib.sha256(b"\0".join(d.rstrip(b"\r\n") for d in files.values())).digest())
+    for number in range(EDITS_PER_INPUT):
+        path = rng.choice(sorted(texts))
+        if rng.random() < 0.2:
+            texts[path] = decode(mutate(texts[path].encode("utf-8", "surrogatepass"), rng)).text
+        else:
+            texts[path] = _edited(texts[path], rng)
+        project.edit(path, texts[path])
+        after = check_project(project, STRICT, cache)
+        fresh = Project("/project")
+        for other, text in texts.items():  # what decoding the bytes said stays said
+            fresh.update(other, text, project.read_diagnostics.get(other, ()))
+        if after != check_project(fresh, STRICT):
+            raise Broken(f"{path}: after edit {number + 1} the diagnostics differ from a check from scratch")
+        if _graph_drawn(project) != _graph_drawn(fresh):
+            raise Broken(f"{path}: after edit {number + 1} the handoff graph differs from one built from scratch")
+
+
 # What each target is fed: ABL projects, or the runtime's own files.
 ABL_TARGETS: dict[str, Callable[[Files], None]] = {
     "parse": target_parse,
@@ -525,6 +588,7 @@ ABL_TARGETS: dict[str, Callable[[Files], None]] = {
     "check": target_check,
     "fix": target_fix,
     "ide": target_ide,
+    "edits": target_edits,
 }
 RUNTIME_TARGETS: dict[str, Callable[[Files], None]] = {
     "session": target_session,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from abl.checks.engine import CheckOptions, check_project
+from abl.syntax.incremental import reparse
 from abl.syntax.parser import parse
 from abl.syntax.values import read_value
 from abl.workspace import Project
@@ -45,3 +46,17 @@ def test_expression_depth_limit(levels: int, ok: bool) -> None:
 
     result = parse_condition("NOT " * levels + "a")
     assert result.ok is ok
+
+
+def test_too_deep_is_reported_once_per_top_level_block_whichever_way_it_is_read() -> None:
+    # A column-0 line of text opens a block of its own: read alone after an edit, it reports
+    # its own nesting, so a parse of the whole file must too.
+    deep = "[" * 80
+    text = f'AGENT: A\nGOAL: "g"\nLIMITATIONS: {deep}\n  - a\n{deep}\n'
+    whole = [d.range.start.line for d in parse(text).diagnostics if d.code == "NESTING_TOO_DEEP"]
+    assert whole == [2, 4]
+    edited = text.replace('GOAL: "', 'GOAL: "x', 1)
+    again = reparse(parse(text), edited)
+    assert sorted((d.code, d.range) for d in again.diagnostics) == sorted(
+        (d.code, d.range) for d in parse(edited).diagnostics
+    )

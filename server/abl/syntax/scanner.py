@@ -138,8 +138,10 @@ class _Scanner:
         opens_block = content == indent_from or self.anchor is None
         if opens_block:
             # A line at column 0 starts a top-level block (so does the file's first line): its
-            # nodes, and those of the lines nested under it, move together.
+            # nodes, and those of the lines nested under it, move together. Reported once per
+            # block, as a block read again on its own reports it (`syntax.incremental`).
             self.anchor = Anchor(text)
+            self.deep_warned = False
         anchor = self.anchor
         assert anchor is not None
         # A run of `- ` dashes: each opens an item whose content sits at a deeper column. (A line

@@ -122,7 +122,11 @@ class Project:
             self.documents[path] = doc
             self.texts[path] = text
             self.read_diagnostics[path] = ()
+            table, names = self._agents, self._names
             self._agents_changed()
+            if table is not None:
+                self._agents, keys_changed = _retabled(table, path, old, doc, self.documents)
+                self._names = None if keys_changed else names
             changes = AgentChanges(path, tuple(changed), tuple(removed))
         self.last_edit = changes
         return changes
@@ -142,6 +146,10 @@ class Project:
         self._graph = None
 
     # --- queries ------------------------------------------------------------------------
+
+    def all_agent_objects(self) -> list[Agent]:
+        """Every agent, in project order (a new list)."""
+        return [agent for doc in self.documents.values() for agent in doc.agents]
 
     def agents_by_name(self) -> dict[str, list[AgentRef]]:
         if self._agents is None:
@@ -191,7 +199,7 @@ class Project:
 
     def _sync_handed(self) -> None:
         if not self._handed_synced:
-            self._handed.sync(ref.agent for ref in self.all_agents())
+            self._handed.sync(self.all_agent_objects())
             self._handed_synced = True
 
     def handed_over(self, name: str) -> frozenset[str]:
@@ -212,7 +220,7 @@ class Project:
 
             if self._graph_builder is None:
                 self._graph_builder = GraphBuilder()
-            self._graph = self._graph_builder.build((ref.agent for ref in self.all_agents()), self.default_history)
+            self._graph = self._graph_builder.build(self.all_agent_objects(), self.default_history)
             if self._graph_before is not None:
                 self._graph.inherit_facts(self._graph_before)
                 self._graph_before = None
@@ -220,6 +228,42 @@ class Project:
             self._graph = None
             return self.graph()
         return self._graph
+
+
+def _retabled(
+    table: dict[str, list[AgentRef]], path: str, old: Document, new: Document, documents: dict[str, Document]
+) -> tuple[dict[str, list[AgentRef]], bool]:
+    """The agents-by-name table after `path` changed from `old` to `new`: only the names either
+    declares are looked at (each keeps project order). Also whether a name came or went."""
+    mine: dict[str, list[AgentRef]] = {}
+    for agent in new.agents:
+        if agent.name.text:
+            mine.setdefault(agent.name.text, []).append(AgentRef(agent, new))
+    names = set(mine)
+    names.update(agent.name.text for agent in old.agents if agent.name.text)
+    table = dict(table)
+    keys_changed = False
+    order: dict[str, int] | None = None
+    for name in names:
+        refs = [ref for ref in table.get(name, ()) if ref.document.path != path]
+        own = mine.get(name, [])
+        if own and refs:
+            if order is None:
+                order = {p: i for i, p in enumerate(documents)}
+            at = order[path]
+            k = 0
+            while k < len(refs) and order[refs[k].document.path] < at:
+                k += 1
+            refs[k:k] = own
+        else:
+            refs = refs or own
+        if refs:
+            keys_changed |= name not in table
+            table[name] = refs
+        elif name in table:
+            del table[name]
+            keys_changed = True
+    return table, keys_changed
 
 
 def _blocks_of(agent: Agent) -> tuple:
