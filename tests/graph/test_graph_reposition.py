@@ -106,3 +106,21 @@ def test_keystrokes_patch_the_last_graph(tmp_path: Path, monkeypatch: pytest.Mon
             assert after._lineage == before._lineage
             assert drawn(after) == drawn(scratch(project)), (path, text[:80])
             rebuilt.clear()  # `scratch` assembles a graph of its own
+
+
+def test_a_keystroke_in_an_agent_with_two_handoff_sections(tmp_path: Path) -> None:
+    # Both sections number their routes from 0: two routes share an index, and a way back each.
+    (tmp_path / "p").mkdir()
+    text = (
+        "SUPERVISOR: Hub\nGOAL: g\nHANDOFF:\n  - TO: Desk\n    RETURN: true\n"
+        "HANDOFF:\n  - TO: Desk\n    WHEN: x IS SET\n    RETURN: true\n\n"
+        "AGENT: Desk\nGOAL: d\n"
+    )
+    (tmp_path / "p" / "a.abl").write_text(text, encoding="utf-8")
+    projects, _ = load_projects([str(tmp_path / "p")])
+    project = projects[0]
+    path = next(iter(project.documents))
+    project.graph()
+    for edited in (text.replace("GOAL: g", "GOAL: gg"), "# above\n" + text, text):
+        project.edit(path, edited)
+        assert drawn(project.graph()) == drawn(scratch(project))

@@ -403,7 +403,7 @@ class GraphBuilder:
         # Where each agent of the last roster put its edges in the last graph's edge list (-1: a
         # second agent of a name, which puts none), and where each way back is, by route.
         self._offsets: list[int] = []
-        self._backs: dict[tuple[str, int], int] = {}
+        self._backs: dict[tuple[str, int], list[int]] = {}
 
     def build(self, agents: Iterable[Agent], default_history: str = "full") -> ProjectGraph:
         if default_history != self._default_history:
@@ -474,6 +474,7 @@ class GraphBuilder:
         parts, by_blocks = dict(self._parts), dict(self._by_blocks)
         nodes, edges = dict(last.nodes), list(last.edges)
         touched: set[str] = set()
+        moved_backs: set[int] = set()  # two routes of one index (two HANDOFF sections) share ways back
         for i, part, delta in news:
             old_agent, agent = before[i], roster[i]
             del parts[id(old_agent)]
@@ -499,16 +500,15 @@ class GraphBuilder:
                     edge = replace(draft.edge, target=previous.target, hand_back=previous.hand_back)
                     edges[at + k] = previous if edge == previous else edge
                 key = edges[at + k].key
-                back_at = self._backs.get(key) if key is not None else None
-                if back_at is None:
-                    continue
-                back = edges[back_at]
-                if delta:
-                    edges[back_at] = movable.moved(back, delta)
-                elif delta is None and draft.back is not None:
-                    sent = edges[at + k]
-                    now = replace(back, path=sent.path, range=draft.back, maps=sent.maps)
-                    edges[back_at] = back if now == back else now
+                for back_at in self._backs.get(key, ()) if key is not None else ():
+                    back = edges[back_at]
+                    if delta and back_at not in moved_backs:
+                        edges[back_at] = movable.moved(back, delta)
+                        moved_backs.add(back_at)
+                    elif delta is None and draft.back is not None:
+                        sent = edges[at + k]
+                        now = replace(back, path=sent.path, range=draft.back, maps=sent.maps)
+                        edges[back_at] = back if now == back else now
         graph = ProjectGraph(
             nodes,
             edges,
@@ -542,7 +542,7 @@ _PATCHED_AGENTS = 8
 
 def _layout(
     graph: ProjectGraph, roster: list[Agent], parts: dict[int, _Parts]
-) -> tuple[list[int], dict[tuple[str, int], int]]:
+) -> tuple[list[int], dict[tuple[str, int], list[int]]]:
     """Where each roster agent's edges start in `graph.edges` (-1 for a second agent of a
     name), and the index of the way back of each returnable route, by the route's key."""
     offsets: list[int] = []
@@ -556,11 +556,10 @@ def _layout(
         seen.add(name)
         offsets.append(at)
         at += len(parts[id(agent)][1])
-    backs = {
-        (e.target, e.route): index
-        for index, e in enumerate(graph.edges[at:], at)
-        if e.kind is EdgeKind.RETURN and e.route is not None
-    }
+    backs: dict[tuple[str, int], list[int]] = {}
+    for index, e in enumerate(graph.edges[at:], at):
+        if e.kind is EdgeKind.RETURN and e.route is not None:
+            backs.setdefault((e.target, e.route), []).append(index)
     return offsets, backs
 
 
