@@ -147,6 +147,10 @@ class Key:
     # In an open block, an unknown key that is a near miss of a known one (`descripton`) is
     # still reported: the block's keys are documented, only extensions are free.
     report_near_misses: bool = False
+    # For a block also written as a one-line map: the map holds the block's own keys
+    # (`order_id: {TYPE: string}`), so the indented form is held to them too, rather than
+    # read as a map of the author's own names (a lookup table's shorthand).
+    map_of_own_keys: bool = False
     # Keys inside are names the author chooses; `entry` describes each one's value.
     free_keys: bool = False
     entry: Key | None = None

@@ -213,6 +213,8 @@ class _Walk:
         the same map."""
         if not {V.BLOCK, V.MAP} <= kinds(key):
             return False
+        if key.map_of_own_keys:
+            return False
         entries = [c for c in node.children if c.is_entry]
         if not entries or len(entries) != len(node.children):
             return False
@@ -296,6 +298,7 @@ class _Walk:
         self.whole(match.key, node)
 
     def item(self, block: Key, node: Node) -> None:
+        listed = block.name  # the list's own name (its items' schema may be named `<variable>`)
         if block.items is not None:
             block = block.items  # a block written as a list: its items take their own keys
         shapes = kinds(block)
@@ -311,6 +314,12 @@ class _Walk:
         if content is not None:
             if content.is_entry:
                 self.entry(block, content, seen)
+            elif content.is_item:
+                self._syntax(
+                    content.head_range,
+                    f"a list item inside a list item (`- -`): an item of `{listed}` is one `- `, "
+                    "so nothing reads this one; take out the extra `-`",
+                )
             elif content.is_text and block.item_head is not None:
                 self._nested_under_value(block, content, "the name this item declares")  # `- order_id`
             elif (

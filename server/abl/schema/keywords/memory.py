@@ -48,6 +48,7 @@ _SESSION = Key(
         V.BLOCK,
         "One session variable, written as a map entry.",
         also=(V.MAP,),
+        map_of_own_keys=True,
         children=_SESSION_VARIABLE,
     ),
     items=Key(
@@ -132,6 +133,7 @@ _PERSISTENT = Key(
         V.BLOCK,
         "One persistent fact, written as a map entry.",
         also=(V.MAP,),
+        map_of_own_keys=True,
         children=_FACT_PROPERTIES,
     ),
     example="persistent:\n  - user.last_code",
