@@ -492,3 +492,32 @@ def test_keystrokes_keep_no_replaced_block_alive() -> None:
         project.edit("/p/a.abl", text)
         check_project(project, STRICT, cache)
     assert anchors_alive() <= before + 3  # the edited blocks' new anchors replace the old
+
+
+def test_lines_typed_above_agents_keep_no_earlier_copies_alive() -> None:
+    """An agent a new line moved is a copy that stands for the agent before it; a copy of a copy
+    stands for the first one, and nothing kept across edits may chain the copies of every
+    earlier edit (each Enter would keep a copy of every agent below it)."""
+    text = _many_agents(30)
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    project.graph()
+
+    def agents_alive() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if type(o).__name__ == "Agent")
+
+    lines = text.split("\n")
+    moved = "\n".join([*lines[:2], "", *lines[2:]])
+    for i in range(4):
+        project.edit("/p/a.abl", moved if i % 2 == 0 else text)
+        check_project(project, STRICT, cache)
+        project.graph()
+    before = agents_alive()
+    for i in range(40):
+        project.edit("/p/a.abl", moved if i % 2 == 0 else text)
+        check_project(project, STRICT, cache)
+        project.graph()
+    assert agents_alive() <= before + 5

@@ -15,13 +15,16 @@ positions of its own and is shared as it is (`tests/model/test_movable.py` holds
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from abl.syntax.cst import Node
 from abl.text import Position, Range
 
-# (the value stood for, rows moved, the copies made by this move: id → (original, copy))
-_Pending = tuple[Any, int, dict[int, tuple[Any, Any]]]
+# (the value stood for, rows moved, the copies made by this move: id → (original, copy), both
+# held weakly, so that a copy made by one move never keeps the copies of earlier moves alive)
+_Done = dict[int, tuple[weakref.ref, weakref.ref]]
+_Pending = tuple[Any, int, _Done]
 
 
 class Movable:
@@ -30,7 +33,7 @@ class Movable:
     # Unset on a value built the usual way; a `_Pending` on a moved copy until it is read, then
     # None. Reading an unset field of a slotted class falls through to `__getattr__`, so a
     # filled-in value pays nothing on access.
-    __slots__ = ("_pending",)
+    __slots__ = ("__weakref__", "_pending")
 
     # Fields set on a moved copy as it is made, for a class whose copies are asked the same few
     # things right away (an agent: its name, file and blocks), so that asking fills nothing in.
@@ -90,7 +93,7 @@ def _fill(copy: Movable, pending: _Pending) -> None:
             put(copy, name, _move(item, delta, done))
 
 
-def _move(value: Any, delta: int, done: dict[int, tuple[Any, Any]]) -> Any:
+def _move(value: Any, delta: int, done: _Done) -> Any:
     kind = type(value)
     if kind in _SHARED:
         return value
@@ -99,10 +102,12 @@ def _move(value: Any, delta: int, done: dict[int, tuple[Any, Any]]) -> Any:
         return Range(Position(start.line + delta, start.character), Position(end.line + delta, end.character))
     if kind is Position:
         return Position(value.line + delta, value.character)
-    known = done.get(id(value))
-    if known is not None:
-        return known[1]  # one object held in two places stays one object
     if isinstance(value, Movable):
+        known = done.get(id(value))
+        if known is not None and known[0]() is value:
+            made = known[1]()
+            if made is not None:
+                return made  # one object held in two places stays one object
         copy: Any = object.__new__(kind)
         try:
             pending = object.__getattribute__(value, "_pending")
@@ -114,10 +119,12 @@ def _move(value: Any, delta: int, done: dict[int, tuple[Any, Any]]) -> Any:
             # A moved copy not read yet moves again: it stands for the same value, further on,
             # so that copies never stack up edit after edit.
             source, moves = pending[0], pending[1] + delta
-            done[id(source)] = (source, copy)
+            done[id(source)] = (weakref.ref(source), weakref.ref(copy))
         object.__setattr__(copy, "_pending", (source, moves, done))
+        done[id(value)] = (weakref.ref(value), weakref.ref(copy))
         for name in kind.eager_fields:
             object.__setattr__(copy, name, _move(getattr(source, name), moves, done))
+        return copy
     elif kind is list:
         copy = [item if type(item) in _SHARED else _move(item, delta, done) for item in value]
     elif kind is tuple:
@@ -127,7 +134,6 @@ def _move(value: Any, delta: int, done: dict[int, tuple[Any, Any]]) -> Any:
     else:
         _SHARED.add(kind)  # enums, parsed expressions: no positions of their own
         return value
-    done[id(value)] = (value, copy)
     return copy
 
 
