@@ -44,9 +44,9 @@ WEIGHTS = {
     "test_file": 0.6,
     "run": 2.0,
 }
-# Targets that hold each request (an editor feature, a turn) to the time limit themselves,
-# rather than the whole run: one input makes many requests.
-PER_REQUEST = ("ide", "run")
+# Targets that hold each request (an editor feature, a turn, an edit) to the time limit
+# themselves, rather than the whole run: one input makes many requests.
+PER_REQUEST = ("ide", "run", "edits")
 
 
 class Hang(BaseException):
@@ -246,7 +246,11 @@ class Fuzzer:
         rate = targets.slowest_request_rate if per_request else per_10kb(seconds, files)
         if rate > stats.slowest_per_10kb:
             stats.slowest_per_10kb = rate
-            what = ("slowest turn" if target == "run" else "slowest request") if per_request else "run"
+            what = (
+                {"run": "slowest turn", "edits": "slowest edit"}.get(target, "slowest request")
+                if per_request
+                else "run"
+            )
             stats.slowest_input = f"{sum(len(d) for d in files.values())} bytes, {what} {timed:.3f} s"
             stats.slowest_files = files
         found = classify(target, files, seconds, problem)
