@@ -50,12 +50,11 @@ def test_expression_depth_limit(levels: int, ok: bool) -> None:
 
 def test_too_deep_is_reported_once_per_top_level_block_whichever_way_it_is_read() -> None:
     # A column-0 line of text opens a block of its own: read alone after an edit, it reports
-    # its own nesting, so a parse of the whole file must too.
-    deep = "[" * 80
-    text = f'AGENT: A\nGOAL: "g"\nLIMITATIONS: {deep}\n  - a\n{deep}\n'
+    # its own nesting, so a parse of the whole file must too (it did not after a tool signature).
+    text = f"AGENT: A\nTOOLS:\n  refund(x: {'{a: ' * 70}1) -> string\n{'[' * 80}a\n"
     whole = [d.range.start.line for d in parse(text).diagnostics if d.code == "NESTING_TOO_DEEP"]
-    assert whole == [2, 4]
-    edited = text.replace('GOAL: "', 'GOAL: "x', 1)
+    assert whole == [2, 3]
+    edited = text.replace("AGENT: A", "AGENT: Ab", 1)
     again = reparse(parse(text), edited)
     assert sorted((d.code, d.range) for d in again.diagnostics) == sorted(
         (d.code, d.range) for d in parse(edited).diagnostics
