@@ -45,6 +45,7 @@ from abl.checks.handoff_text import newline_of
 from abl.checks.layout import Block, blocks
 from abl.diagnostics import Diagnostic, Fix
 from abl.model import Agent, Document
+from abl.model.incremental import blocks_of
 from abl.syntax.cst import Node, SourceFile
 from abl.text import LineIndex, Position, Range
 from abl.workspace import AgentRef, Project
@@ -165,27 +166,15 @@ class _AgentEntry:
         asked for after a move). What each consulted was validated when the agent moved, as
         part of the settled record: they take its answers and versions."""
         if self.lag and self.settled is not None:
-            delta, settled, path = self.lag, self.settled, self.agent.path
-            found = settled.reads.agents
-            moved: dict[Callable, _Result] = {}
-            for rule, stored in self.results.items():
-                reads = stored.reads
-                if not reads.nothing:
-                    again = _Reads()
-                    again.agents = {name: found.get(name) for name in reads.agents}
-                    again.handed, again.facts, again.namesakes = reads.handed, reads.facts, reads.namesakes
-                    again.names, again.own_text = reads.names, reads.own_text
-                    reads = again
-                moved[rule] = _Result(
-                    tuple(_moved(d, delta, path) for d in stored.diagnostics),
-                    reads,
-                    None,
-                    stored.line_ends,
-                    settled.names_seen,
-                    settled.roster_seen,
-                    settled.documents_seen,
+            settled = self.settled
+            versions = (settled.names_seen, settled.roster_seen, settled.documents_seen)
+            self.results = {
+                rule: _moved_result(
+                    stored, self.lag, self.agent.path, _rebound(stored.reads, settled.reads.agents.get), versions
                 )
-            self.results, self.lag = moved, 0
+                for rule, stored in self.results.items()
+            }
+            self.lag = 0
         return self.results
 
 
@@ -346,8 +335,8 @@ class CheckCache:
                 results = kept.by_rule()
             else:
                 if moved_from is None:
-                    moved_from = _by_content(old) if old is not None else {}
-                before = moved_from.get(_content(agent))
+                    moved_from = _by_blocks(old) if old is not None else {}
+                before = moved_from.get(blocks_of(agent))
                 if before is not None:
                     moved_entry = self._moved_entry(before, agent, lines, project, document)
                     if moved_entry is not None:
@@ -503,30 +492,9 @@ class CheckCache:
         delta = first - before.rows[0]
         if lines.layout() != before.layout:
             return None  # lines were added or removed between its sections
-        reads = stored.reads
-        if reads.own_document or reads.roster or reads.documents:
+        if not self._moves_with_its_agent(stored, before.rows, project, document):
             return None
-        if reads.own_text and stored.line_ends != self._line_ends(document):
-            return None
-        if reads.names and stored.names_seen != self._names_version:
-            return None
-        if not self._same_answers(reads, project):
-            return None
-        if not all(_on_rows(d, before.rows, document.path) for d in stored.diagnostics):
-            return None
-        again = _Reads()
-        again.agents = {name: project.agent(name) for name in reads.agents}
-        again.handed, again.facts, again.namesakes = reads.handed, reads.facts, reads.namesakes
-        again.names, again.own_text = reads.names, reads.own_text
-        settled = _Result(
-            tuple(_moved(d, delta, document.path) for d in stored.diagnostics) if delta else stored.diagnostics,
-            again,
-            None,
-            stored.line_ends,
-            self._names_version,
-            self._roster_version,
-            self._documents_version,
-        )
+        settled = _moved_result(stored, delta, document.path, _rebound(stored.reads, project.agent), self._versions())
         return _AgentEntry(
             agent,
             before.results,
@@ -534,7 +502,7 @@ class CheckCache:
             (first, last),
             before.lag + delta,
             before.layout,
-            _depends(again),
+            _depends(settled.reads),
             self._checks,
         )
 
@@ -551,34 +519,31 @@ class CheckCache:
             return {}  # lines were added or removed between its sections
         moved: dict[Callable, _Result] = {}
         for rule, stored in before.by_rule().items():
-            reads = stored.reads
-            if reads.nothing and not stored.diagnostics:
+            if stored.reads.nothing and not stored.diagnostics:
                 moved[rule] = stored  # found nothing, asked nothing: true wherever the agent is
-                continue
-            if reads.own_document or (reads.own_text and stored.line_ends != self._line_ends(document)):
-                continue
-            if reads.names and stored.names_seen != self._names_version:
-                continue
-            if reads.roster or reads.documents:
-                continue  # every agent (or document) was asked for, and one of them changed
-            if not self._same_answers(reads, project):
-                continue
-            if not all(_on_rows(d, before.rows, document.path) for d in stored.diagnostics):
-                continue
-            again = _Reads()
-            again.agents = {name: project.agent(name) for name in reads.agents}
-            again.handed, again.facts, again.namesakes = reads.handed, reads.facts, reads.namesakes
-            again.names, again.own_text = reads.names, reads.own_text
-            moved[rule] = _Result(
-                tuple(_moved(d, delta, document.path) for d in stored.diagnostics) if delta else stored.diagnostics,
-                again,
-                None,
-                stored.line_ends,
-                self._names_version,
-                self._roster_version,
-                self._documents_version,
-            )
+            elif self._moves_with_its_agent(stored, before.rows, project, document):
+                again = _rebound(stored.reads, project.agent)
+                moved[rule] = _moved_result(stored, delta, document.path, again, self._versions())
         return moved
+
+    def _moves_with_its_agent(
+        self, stored: _Result, rows: tuple[int, int], project: Project, document: Document
+    ) -> bool:
+        """Whether a result made on `rows` holds for its agent moved elsewhere unchanged: it read
+        nothing of the file beyond its agent nor every agent or document (one of them changed),
+        what it asked is answered the same way (an agent of the same blocks counting as the
+        same), and everything it reports lies on those rows."""
+        reads = stored.reads
+        if reads.own_document or reads.roster or reads.documents:
+            return False
+        if reads.own_text and stored.line_ends != self._line_ends(document):
+            return False
+        if reads.names and stored.names_seen != self._names_version:
+            return False
+        return self._same_answers(reads, project) and all(_on_rows(d, rows, document.path) for d in stored.diagnostics)
+
+    def _versions(self) -> tuple[int, int, int]:
+        return (self._names_version, self._roster_version, self._documents_version)
 
     @staticmethod
     def _same_answers(reads: _Reads, project: Project) -> bool:
@@ -595,7 +560,7 @@ class CheckCache:
                 return False
         for name, found in reads.agents.items():
             now = project.agent(name)
-            if now is not found and (now is None or found is None or _content(now) != _content(found)):
+            if now is not found and (now is None or found is None or blocks_of(now) != blocks_of(found)):
                 return False
         return True
 
@@ -671,18 +636,30 @@ class CheckCache:
         return known[1]
 
 
+def _rebound(reads: _Reads, agent_of: Callable[[str], Agent | None]) -> _Reads:
+    """What a rule consulted, each agent it asked for answered again (an agent that only moved
+    is another object of the same blocks). Only for reads `_moves_with_its_agent` accepts."""
+    if reads.nothing:
+        return reads
+    again = _Reads()
+    again.agents = {name: agent_of(name) for name in reads.agents}
+    again.handed, again.facts, again.namesakes = reads.handed, reads.facts, reads.namesakes
+    again.names, again.own_text = reads.names, reads.own_text
+    return again
+
+
+def _moved_result(stored: _Result, delta: int, path: str, reads: _Reads, versions: tuple[int, int, int]) -> _Result:
+    """`stored` for its agent moved `delta` rows, consulting `reads`, valid at `versions`."""
+    diagnostics = tuple(_moved(d, delta, path) for d in stored.diagnostics) if delta else stored.diagnostics
+    return _Result(diagnostics, reads, None, stored.line_ends, *versions)
+
+
 def _depends(reads: _Reads) -> frozenset[str]:
     return frozenset((*reads.agents, *reads.handed, *reads.namesakes, *(name for name, _ in reads.facts)))
 
 
-def _content(agent: Agent) -> tuple:
-    """What an agent is read from: its file and its blocks (which a reparse hands on, moved or
-    not, while their text is the same). Two agents with the same content differ only in rows."""
-    return (agent.path, id(agent.header), *map(id, agent.sections))
-
-
-def _by_content(entry: _FileEntry) -> dict[tuple, _AgentEntry]:
-    return {_content(kept.agent): kept for kept in entry.agent_results.values()}
+def _by_blocks(entry: _FileEntry) -> dict[tuple, _AgentEntry]:
+    return {blocks_of(kept.agent): kept for kept in entry.agent_results.values()}
 
 
 def _on_rows(d: Diagnostic, rows: tuple[int, int], path: str) -> bool:

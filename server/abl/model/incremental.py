@@ -125,6 +125,13 @@ def _restore_step_order(doc: Document, old: Document, carried: dict[int, Agent])
     doc.column_zero_steps = [entry for agent in doc.agents for entry in by_agent.get(id(agent), ())]
 
 
+def blocks_of(agent: Agent) -> tuple:
+    """What an agent is read from: its file and its blocks, which a reparse hands on, moved or
+    not, while their text is the same. Two agents of equal blocks differ only in rows; a layer
+    keying what it keeps by them must keep the agent too, so that the ids stay its own."""
+    return (agent.path, id(agent.header), *map(id, agent.sections))
+
+
 def changed_agents(old: Document, new: Document) -> tuple[list[Agent], list[Agent]]:
     """(agents of `new` that are not carried over from `old`, agents of `old` that are gone)."""
     before = {id(a) for a in old.agents}

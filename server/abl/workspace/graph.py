@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from abl.model import Agent, movable
+from abl.model.incremental import blocks_of
 from abl.model.movable import Movable
 from abl.model.nesting import read_walk
 from abl.model.types import AgentKind, HandoffRoute
@@ -429,7 +430,7 @@ class GraphBuilder:
                 else:
                     shifted[id(agent)] = delta
             parts[id(agent)] = kept
-            by_blocks[_blocks_of(agent)] = kept
+            by_blocks[blocks_of(agent)] = kept
         self._parts, self._by_blocks = parts, by_blocks
         shape = tuple(parts[id(a)][3] for a in roster)
         last = self._last
@@ -444,7 +445,7 @@ class GraphBuilder:
     def _part_of(self, agent: Agent) -> tuple[_Parts, int | None]:
         """An agent's part, not kept for this object: taken over (moved) from an agent of the
         same blocks, with the rows it moved; else read, with None."""
-        before = self._by_blocks.get(_blocks_of(agent))
+        before = self._by_blocks.get(blocks_of(agent))
         rows = _rows_of(agent)
         delta = _moved_by(before[4], rows) if before is not None else None
         if before is not None and delta:
@@ -478,10 +479,10 @@ class GraphBuilder:
         for i, part, delta in news:
             old_agent, agent = before[i], roster[i]
             del parts[id(old_agent)]
-            if by_blocks.get(_blocks_of(old_agent)) is self._parts[id(old_agent)]:
-                del by_blocks[_blocks_of(old_agent)]
+            if by_blocks.get(blocks_of(old_agent)) is self._parts[id(old_agent)]:
+                del by_blocks[blocks_of(old_agent)]
             parts[id(agent)] = part
-            by_blocks[_blocks_of(agent)] = part
+            by_blocks[blocks_of(agent)] = part
             at = self._offsets[i]
             if at < 0:
                 continue  # a second agent of its name: no node, no edges
@@ -509,21 +510,7 @@ class GraphBuilder:
                         sent = edges[at + k]
                         now = replace(back, path=sent.path, range=draft.back, maps=sent.maps)
                         edges[back_at] = back if now == back else now
-        graph = ProjectGraph(
-            nodes,
-            edges,
-            last.roots,
-            last.unreachable,
-            last.cycles,
-            last.has_supervisor,
-            last.default_history,
-            _cycle_groups=last._cycle_groups,
-            _towards_root=last._towards_root,
-            _from_root=last._from_root,
-            _group_roots=last._group_roots,
-            _loops=last._loops,
-            _lineage=last._lineage,
-        )
+        graph = _with_analyses_of(last, nodes, edges)
         # The same analyses: every finding holds, but those of a replaced agent whose header is
         # another (`AgentFacts.declared_by`).
         for asked, facts in last._facts.items():
@@ -561,12 +548,6 @@ def _layout(
         if e.kind is EdgeKind.RETURN and e.route is not None:
             backs.setdefault((e.target, e.route), []).append(index)
     return offsets, backs
-
-
-def _blocks_of(agent: Agent) -> tuple:
-    """What an agent is read from: its file and its blocks, which a reparse hands on, moved or
-    not, while their text is the same (the parts kept hold the agent, so the ids stay its own)."""
-    return (agent.path, id(agent.header), *map(id, agent.sections))
 
 
 def _rows_of(agent: Agent) -> tuple[int, ...]:
@@ -705,7 +686,14 @@ def _reposition(
             nodes[node_id] = node
     if reread or moved:
         _place_tools(nodes, first, parts)
-    graph = ProjectGraph(
+    graph = _with_analyses_of(last, nodes, edges)
+    graph.inherit_facts(last)
+    return graph
+
+
+def _with_analyses_of(last: ProjectGraph, nodes: dict[str, GraphNode], edges: list[GraphEdge]) -> ProjectGraph:
+    """A graph of these nodes and edges whose routes lead where `last`'s do: its analyses."""
+    return ProjectGraph(
         nodes,
         edges,
         last.roots,
@@ -720,8 +708,6 @@ def _reposition(
         _loops=last._loops,
         _lineage=last._lineage,
     )
-    graph.inherit_facts(last)
-    return graph
 
 
 def _place_tools(nodes: dict[str, GraphNode], first: list[Agent], parts: dict[int, _Parts]) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from abl.diagnostics import Diagnostic, Severity
 from abl.model import Agent, AgentKind, Document, load_document
 from abl.model.fields import root as name_root
-from abl.model.incremental import changed_agents, relower
+from abl.model.incremental import blocks_of, changed_agents, relower
 from abl.syntax.incremental import reparse
 from abl.syntax.limits import MAX_FILE_BYTES
 from abl.text import Range
@@ -266,11 +266,6 @@ def _retabled(
     return table, keys_changed
 
 
-def _blocks_of(agent: Agent) -> tuple:
-    """What an agent is read from: its file and its blocks (the same while it only moves)."""
-    return (agent.path, id(agent.header), *map(id, agent.sections))
-
-
 def _handed_by(caller: Agent) -> tuple[tuple[str, frozenset[str]], ...]:
     """What one agent hands to each agent it calls: (callee, root names)."""
     found: dict[str, set[str]] = {}
@@ -303,13 +298,13 @@ class _HandedOver:
         gone: dict[tuple, tuple[tuple[str, frozenset[str]], ...]] = {}
         for key in [k for k, (agent, _) in self._callers.items() if current.get(k) is not agent]:
             agent, handed = self._callers.pop(key)
-            gone[_blocks_of(agent)] = handed
+            gone[blocks_of(agent)] = handed
             for callee, _names in handed:
                 self._by_callee[callee].pop(key, None)
                 self._merged.pop(callee, None)
         for key, agent in current.items():
             if key not in self._callers:
-                kept = gone.get(_blocks_of(agent)) if gone else None
+                kept = gone.get(blocks_of(agent)) if gone else None
                 handed = kept if kept is not None else _handed_by(agent)
                 self._callers[key] = (agent, handed)
                 for callee, names in handed:
