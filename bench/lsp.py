@@ -477,6 +477,14 @@ def string_edits(sites: list[tuple[Doc, tuple[int, int]]], count: int, runs: dic
     return times
 
 
+def published_after(doc: Doc, edit: tuple[int, int, int, str]) -> tuple[float, Published]:
+    """Send one edit and wait for the next publish of the file: milliseconds, and the publish."""
+    since = doc.client.mark()
+    sent = doc.change(*edit)
+    found = doc.wait_diagnostics(since)
+    return (found.at - sent) * 1e3, found
+
+
 def toggle_edits(sites: list[tuple[Doc, tuple[int, int]]], count: int) -> tuple[list[float], int]:
     """Toggle HISTORY none → recent → none on spread-out routes. Returns the times and how
     many publishes did not hold the expected number of diagnostics."""
@@ -484,10 +492,8 @@ def toggle_edits(sites: list[tuple[Doc, tuple[int, int]]], count: int) -> tuple[
     for i in range(count):
         doc, site = sites[spread(i, len(sites))]
         before = doc.diagnostics
-        since = doc.client.mark()
-        sent = doc.change(*toggle_edit(site, i % 2 == 0))
-        found = doc.wait_diagnostics(since)
-        times.append((found.at - sent) * 1e3)
+        ms, found = published_after(doc, toggle_edit(site, i % 2 == 0))
+        times.append(ms)
         if len(found.diagnostics) != before + (1 if i % 2 == 0 else -1):
             wrong += 1
     return times, wrong
@@ -507,10 +513,8 @@ def return_toggles(
     for i in range(count):
         doc, site = sites[spread(i, len(sites))]
         before = doc.current
-        since = doc.client.mark()
-        sent = doc.change(*return_edit(site, i % 2 == 0))
-        found = doc.wait_diagnostics(since)
-        times.append((found.at - sent) * 1e3)
+        ms, found = published_after(doc, return_edit(site, i % 2 == 0))
+        times.append(ms)
         changes = code_changes(before, found.diagnostics)
         if i == 0:
             first = changes

@@ -47,11 +47,10 @@ def check_file(
     project: Project, path: str, options: CheckOptions = DEFAULT_OPTIONS, cache: CheckCache | None = None
 ) -> list[Diagnostic]:
     doc = project.documents[path]
-    sink: list[Diagnostic] = []
-    sink.extend(project.read_diagnostics.get(path, ()))
+    read = project.read_diagnostics.get(path, ())
+    sink: list[Diagnostic] = list(read)
     sink.extend(with_tab_fix(doc.source, doc.source.diagnostics))
     if cache is not None:
-        read = project.read_diagnostics.get(path, ())
         token = cache.check_file(project, doc, sink, lambda codes, call: _run(options, codes, call, sink))
         # A file whose findings were all taken over: what they normalised to last time, too.
         key = (token, read, doc.source.diagnostics, options.select)
