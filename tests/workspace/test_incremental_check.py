@@ -521,3 +521,38 @@ def test_lines_typed_above_agents_keep_no_earlier_copies_alive() -> None:
         check_project(project, STRICT, cache)
         project.graph()
     assert agents_alive() <= before + 5
+
+
+def _by_name(project: Project) -> dict[str, list[tuple[str, str]]]:
+    return {
+        name: [(ref.document.path, ref.agent.header.value) for ref in refs]
+        for name, refs in project.agents_by_name().items()
+    }
+
+
+def test_the_agents_by_name_table_after_edits_equals_a_fresh_one() -> None:
+    # The edited file's names are patched into the table; namesakes in other files keep their
+    # project order around the edited file's agents.
+    files = {
+        "/p/a.abl": "AGENT: Shared\nGOAL: a\n\nAGENT: Only_A\nGOAL: a\n",
+        "/p/b.abl": "AGENT: Shared\nGOAL: b\n\nAGENT: Only_B\nGOAL: b\n",
+        "/p/c.abl": "AGENT: Shared\nGOAL: c\n",
+    }
+    project = Project("/p")
+    for path, text in files.items():
+        project.update(path, text)
+    project.agents_by_name()
+    edits = [
+        ("/p/b.abl", "AGENT: Renamed\nGOAL: b\n\nAGENT: Only_B\nGOAL: b\n"),  # a namesake leaves
+        ("/p/b.abl", "AGENT: Shared\nGOAL: b\n\nAGENT: Shared\nGOAL: b2\n"),  # and comes back twice
+        ("/p/a.abl", "# moved\nAGENT: Shared\nGOAL: a\n"),  # a name goes away
+        ("/p/c.abl", "AGENT: Only_A\nGOAL: c\n"),
+    ]
+    for path, text in edits:
+        files[path] = text
+        project.edit(path, text)
+        fresh = Project("/p")
+        for other, body in files.items():
+            fresh.update(other, body)
+        assert _by_name(project) == _by_name(fresh), text
+        assert project.agent_names() == fresh.agent_names()
