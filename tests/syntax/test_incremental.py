@@ -266,6 +266,40 @@ def test_a_line_inserted_above_moves_blocks_without_reading_them_again() -> None
     assert {b.row_shift for b in new.blocks} == {1}
 
 
+@pytest.mark.parametrize(
+    ("before", "after", "edited"),
+    [
+        # Enter at the end of a column-0 line, with and without the indentation an editor adds.
+        ('GOAL: "Sort out invoices"\n', 'GOAL: "Sort out invoices"\n\n', 'GOAL "Sort out invoices"'),
+        ('GOAL: "Sort out invoices"\n', 'GOAL: "Sort out invoices"\n    \n', 'GOAL "Sort out invoices"'),
+        # The empty line after a block taken away.
+        ('    amount]\n\n', "    amount]\n", "HANDOFF "),
+    ],
+)
+def test_a_blank_line_after_a_block_is_an_edit_of_that_block(before: str, after: str, edited: str) -> None:
+    """Comparing the texts places a line break typed at the end of a line at the start of the
+    next block; the reparse reads it as the edit of the block above, as for any keystroke: that
+    block is read again, every other block is kept, and those below only move."""
+    text = THREE_AGENTS.replace(before, after, 1)
+    assert text != THREE_AGENTS
+    old = parse(THREE_AGENTS)
+    kept = {k: n for k, n in _tops(old).items() if k != edited}
+    new = reparse(old, text)
+    assert_same_as_full_parse(new, text)
+    assert new.edited_block >= 0, "the keystroke path was not taken"
+    assert all(_tops(new)[k] is n for k, n in kept.items())
+
+
+def test_a_comment_line_typed_above_a_block_keeps_the_block_above() -> None:
+    old = parse(THREE_AGENTS)
+    billing_goal = _tops(old)['GOAL "Sort out invoices"']
+    text = THREE_AGENTS.replace("\nAGENT: Refunds", "\n# refunds\nAGENT: Refunds")
+    new = reparse(old, text)
+    assert_same_as_full_parse(new, text)
+    assert all(n is old_n for n, old_n in zip(new.nodes, old.nodes, strict=True))
+    assert _tops(new)['GOAL "Sort out invoices"'] is billing_goal
+
+
 def test_swapped_sections_keep_their_nodes() -> None:
     text = "AGENT: A\nGOAL: one\nPERSONA: two\n"
     old = parse(text)

@@ -44,6 +44,7 @@ _MOVABLE_FIRST = re.compile(r"[^ \t#\n\r\ufeff]")
 # Reading more than this share of the segments one by one costs more than one full parse.
 _MOST_SEGMENTS = 0.5
 _FEW_SEGMENTS = 8
+_BLANK = " \t\r\n"
 
 TAB_CODE = "TAB_INDENTATION"
 
@@ -110,6 +111,7 @@ def _edit_inside_one_block(old: SourceFile, new_text: str) -> SourceFile | None:
         return None
     prefix = common_prefix(old_text, new_text)
     old_end = len(old_text) - common_suffix(old_text, new_text, prefix)
+    prefix, old_end = _slid_off_block_start(nodes, old_text, new_text, prefix, old_end)
     k = _segment_at(nodes, prefix)
     if k < 1:
         return None  # the file's first segment has a context of its own (BOM, leading lines)
@@ -173,6 +175,37 @@ def _edit_inside_one_block(old: SourceFile, new_text: str) -> SourceFile | None:
     source.edited_from = id(old)
     source.blocks_whole = True
     return source
+
+
+def _slid_off_block_start(
+    nodes: list[Node], old_text: str, new_text: str, prefix: int, old_end: int
+) -> tuple[int, int]:
+    """The same edit one character earlier, when it touches the start of a segment and can be
+    read so.
+
+    Enter at the end of a line inserts a line break before the one that ends it; comparing the
+    texts places the insertion after that line break instead, at the start of the next segment,
+    where it would split it (and taking an empty line away again ends at that start). Both
+    readings give the same text when the changed characters, removed and inserted, end with the
+    character before them; the earlier one keeps the edit inside the segment above. Only for
+    blank space: a line with text inserted there (a comment) leads the block below, and reading
+    it so keeps the block above as it was."""
+    if prefix == 0 or old_end >= len(old_text):
+        return prefix, old_end
+    at_start = nodes[_segment_at(nodes, prefix)].start == prefix
+    if not at_start and nodes[_segment_at(nodes, old_end)].start != old_end:
+        return prefix, old_end
+    before = old_text[prefix - 1]
+    inserted_end = old_end + len(new_text) - len(old_text)
+    if old_end == prefix and inserted_end == prefix:
+        return prefix, old_end
+    if old_end > prefix and old_text[old_end - 1] != before:
+        return prefix, old_end
+    if inserted_end > prefix and new_text[inserted_end - 1] != before:
+        return prefix, old_end
+    if old_text[prefix:old_end].strip(_BLANK) or new_text[prefix:inserted_end].strip(_BLANK):
+        return prefix, old_end
+    return prefix - 1, old_end - 1
 
 
 def _first_tab_warning_only(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
