@@ -273,7 +273,7 @@ def test_a_line_inserted_above_moves_blocks_without_reading_them_again() -> None
         ('GOAL: "Sort out invoices"\n', 'GOAL: "Sort out invoices"\n\n', 'GOAL "Sort out invoices"'),
         ('GOAL: "Sort out invoices"\n', 'GOAL: "Sort out invoices"\n    \n', 'GOAL "Sort out invoices"'),
         # The empty line after a block taken away.
-        ('    amount]\n\n', "    amount]\n", "HANDOFF "),
+        ("    amount]\n\n", "    amount]\n", "HANDOFF "),
     ],
 )
 def test_a_blank_line_after_a_block_is_an_edit_of_that_block(before: str, after: str, edited: str) -> None:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import itertools
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -151,6 +151,7 @@ class ProjectGraph:
     # The graph whose findings this one took over (its id: a reference would chain every graph
     # since the first); asked to take them again, it has them already.
     _facts_from: int = field(default=0, repr=False, compare=False)
+    _analysis: tuple | None = field(default=None, repr=False, compare=False)  # `_analysis_key`
 
     def node(self, node_id: str) -> GraphNode | None:
         return self.nodes.get(node_id)
@@ -179,18 +180,20 @@ class ProjectGraph:
                 self._facts[(agent, routes)] = facts
 
     def _analysis_key(self) -> tuple:
-        routes = tuple(sorted((k, e.target, e.hand_back) for k, e in self._route_edges().items()))
-        missing = tuple(sorted(n.label for n in self.nodes.values() if n.kind is NodeKind.MISSING))
-        return (
-            self.roots,
-            self.unreachable,
-            self.cycles,
-            missing,
-            routes,
-            tuple(sorted(self._cycle_groups.items())),
-            tuple(tuple(sorted(m.items())) for m in self._towards_root),
-            tuple(tuple(sorted(m.items())) for m in self._from_root),
-        )
+        """Everything the findings are made of, comparable between two graphs (worked out once
+        per graph; dictionaries rather than sorted tuples: equality ignores their order)."""
+        if self._analysis is None:
+            self._analysis = (
+                self.roots,
+                self.unreachable,
+                self.cycles,
+                Counter(n.label for n in self.nodes.values() if n.kind is NodeKind.MISSING),
+                {k: (e.target, e.hand_back) for k, e in self._route_edges().items()},
+                self._cycle_groups,
+                self._towards_root,
+                self._from_root,
+            )
+        return self._analysis
 
     def _find_facts(self, agent: str, routes: tuple[int, ...]) -> AgentFacts:
         node = self.node(agent)
@@ -405,6 +408,7 @@ class GraphBuilder:
         # second agent of a name, which puts none), and where each way back is, by route.
         self._offsets: list[int] = []
         self._backs: dict[tuple[str, int], list[int]] = {}
+        self._reuse = _Reuse()
 
     def build(self, agents: Iterable[Agent], default_history: str = "full") -> ProjectGraph:
         if default_history != self._default_history:
@@ -412,6 +416,7 @@ class GraphBuilder:
             self._by_blocks = {}
             self._last = None
             self._roster = []
+            self._reuse = _Reuse()
             self._default_history = default_history
         roster = [a for a in agents if a.kind is not AgentKind.BEHAVIOR_PROFILE and a.name.text]
         patched = self._patch(roster)
@@ -437,7 +442,7 @@ class GraphBuilder:
         if last is not None and shape == self._last_shape:
             graph = _reposition(last, roster, parts, fresh, shifted)
         else:
-            graph = _assemble(roster, parts, default_history)
+            graph, self._reuse = _assemble(roster, parts, default_history, self._reuse)
         self._last, self._last_shape, self._roster = graph, shape, roster
         self._offsets, self._backs = _layout(graph, roster, parts)
         return graph
@@ -578,7 +583,29 @@ def build_graph(agents: Iterable[Agent], default_history: str = "full") -> Proje
     return GraphBuilder().build(agents, default_history)
 
 
-def _assemble(roster: list[Agent], parts: dict[int, _Parts], default_history: str) -> ProjectGraph:
+class _Reuse:
+    """What putting the graph together again can take from the last time, so that an edit that
+    changes where one route leads (a `RETURN` toggled) costs its effect, not the project's size:
+    each unchanged draft's edge with its target, each edge marked as a hand-back, each way back,
+    and the agents within reach of each returnable child over permanent handoffs (kept while no
+    agent in that reach changed its permanent routes). Each assembly keeps what it used only."""
+
+    __slots__ = ("backs", "marked", "permanent", "targeted", "within")
+
+    def __init__(self) -> None:
+        self.targeted: dict[int, tuple[GraphEdge, str, GraphEdge]] = {}  # id(draft edge) → (it, target, edge)
+        self.marked: dict[int, tuple[GraphEdge, GraphEdge]] = {}  # id(edge) → (it, the hand-back)
+        self.backs: dict[int, tuple[GraphEdge, Range, GraphEdge]] = {}  # id(route) → (it, where, way back)
+        self.permanent: dict[str, list[str]] = {}  # agent → where its permanent handoffs lead
+        self.within: dict[str, set[str]] = {}  # child → `_within(child, permanent, NESTING_LIMIT)`
+
+
+def _assemble(
+    roster: list[Agent], parts: dict[int, _Parts], default_history: str, before: _Reuse | None = None
+) -> tuple[ProjectGraph, _Reuse]:
+    reuse = _Reuse()
+    if before is None:
+        before = reuse
     nodes: dict[str, GraphNode] = {}
     first: list[Agent] = []
     for agent in roster:
@@ -603,7 +630,7 @@ def _assemble(roster: list[Agent], parts: dict[int, _Parts], default_history: st
             if isinstance(target, str):
                 if target == ESCALATION_ID and target not in others:
                     others[target] = GraphNode(target, NodeKind.ESCALATION, "human agent", None, None)
-                edges.append(_with_target(draft.edge, target))
+                edges.append(_targeted(draft.edge, target, before, reuse))
                 continue
             if target.remote:
                 node_id = f"remote:{target.name}"
@@ -613,16 +640,16 @@ def _assemble(roster: list[Agent], parts: dict[int, _Parts], default_history: st
             else:
                 node_id = target.name
                 others.setdefault(node_id, GraphNode(node_id, NodeKind.MISSING, target.name, None, None))
-            edges.append(_with_target(draft.edge, node_id))
+            edges.append(_targeted(draft.edge, node_id, before, reuse))
     nodes.update(others)
 
-    edges = _mark_hand_backs(edges, agent_ids)
-    edges.extend(_return_edges(first, parts, edges, agent_ids))
+    edges = _mark_hand_backs(edges, agent_ids, before, reuse)
+    edges.extend(_return_edges(first, parts, edges, agent_ids, before, reuse))
     has_supervisor = any(a.kind is AgentKind.SUPERVISOR for a in first)
     roots, unreachable = _reachability(first, edges, agent_ids, has_supervisor)
     graph = ProjectGraph(nodes, edges, roots, unreachable, (), has_supervisor, default_history)
     _find_cycles(graph, [a.name.text for a in first])
-    return graph
+    return graph, reuse
 
 
 def _reposition(
@@ -724,12 +751,22 @@ def _place_tools(nodes: dict[str, GraphNode], first: list[Agent], parts: dict[in
                 nodes[tool_id] = replace(node, path=tool.path, range=tool.range)
 
 
-def _with_target(edge: GraphEdge, target: str) -> GraphEdge:
-    return replace(edge, target=target)
+def _targeted(draft: GraphEdge, target: str, before: _Reuse, reuse: _Reuse) -> GraphEdge:
+    """A draft's edge leading to `target` (the last assembly's object, when it led there)."""
+    known = before.targeted.get(id(draft))
+    same = known is not None and known[0] is draft and known[1] == target
+    edge = known[2] if known is not None and same else replace(draft, target=target)
+    reuse.targeted[id(draft)] = (draft, target, edge)
+    return edge
 
 
 def _return_edges(
-    first: list[Agent], parts: dict[int, _Parts], edges: list[GraphEdge], agent_ids: set[str]
+    first: list[Agent],
+    parts: dict[int, _Parts],
+    edges: list[GraphEdge],
+    agent_ids: set[str],
+    before: _Reuse,
+    reuse: _Reuse,
 ) -> Iterator[GraphEdge]:
     """The built-in way back of every returnable route into a local agent, drawn where the
     route says what happens on return."""
@@ -742,19 +779,25 @@ def _return_edges(
         where = backs.get(e.key)
         if where is None:
             continue
-        yield GraphEdge(
-            e.target,
-            e.source,
-            EdgeKind.RETURN,
-            e.path,
-            where,
-            returnable=True,
-            maps=e.maps,
-            route=e.route,
-        )
+        known = before.backs.get(id(e))
+        if known is not None and known[0] is e and known[1] == where:
+            back = known[2]
+        else:
+            back = GraphEdge(
+                e.target,
+                e.source,
+                EdgeKind.RETURN,
+                e.path,
+                where,
+                returnable=True,
+                maps=e.maps,
+                route=e.route,
+            )
+        reuse.backs[id(e)] = (e, where, back)
+        yield back
 
 
-def _mark_hand_backs(edges: list[GraphEdge], agent_ids: set[str]) -> list[GraphEdge]:
+def _mark_hand_backs(edges: list[GraphEdge], agent_ids: set[str], before: _Reuse, reuse: _Reuse) -> list[GraphEdge]:
     """Mark the routes that lead to a waiting parent (module docstring, "Hand-backs")."""
     permanent: dict[str, list[str]] = {}
     returnable: list[tuple[str, str]] = []
@@ -764,17 +807,31 @@ def _mark_hand_backs(edges: list[GraphEdge], agent_ids: set[str]) -> list[GraphE
                 returnable.append((e.source, e.target))
             else:
                 permanent.setdefault(e.source, []).append(e.target)
+    reuse.permanent = permanent
     if not returnable:
         return edges
+    # A reach is the same while no agent in it leads elsewhere by a permanent handoff: the search
+    # that found it followed the routes of those agents only.
+    was = before.permanent
+    changed = {a for a in permanent.keys() | was.keys() if permanent.get(a) != was.get(a)}
     # waits_for[x]: the parents that may be waiting while x is active.
     waits_for: dict[str, set[str]] = {}
     for parent, child in returnable:
-        for active in _within(child, permanent, NESTING_LIMIT):
+        reach = reuse.within.get(child)
+        if reach is None:
+            reach = before.within.get(child)
+            if reach is None or not changed.isdisjoint(reach):
+                reach = _within(child, permanent, NESTING_LIMIT)
+            reuse.within[child] = reach
+        for active in reach:
             waits_for.setdefault(active, set()).add(parent)
     marked = []
     for e in edges:
         if e.kind is EdgeKind.HANDOFF and e.target in waits_for.get(e.source, ()):
-            e = replace(e, hand_back=True)
+            known = before.marked.get(id(e))
+            hand_back = known[1] if known is not None and known[0] is e else replace(e, hand_back=True)
+            reuse.marked[id(e)] = (e, hand_back)
+            e = hand_back
         marked.append(e)
     return marked
 
