@@ -44,6 +44,7 @@ from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check
 from abl.checks.handoff_text import newline_of
 from abl.checks.layout import Block, blocks
 from abl.diagnostics import Diagnostic, Fix
+from abl.identity import same_objects
 from abl.model import Agent, Document
 from abl.model.incremental import blocks_of
 from abl.syntax.cst import Node, SourceFile
@@ -227,14 +228,14 @@ class CheckCache:
         roster = tuple(agent for doc in project.documents.values() for agent in doc.agents)
         self._checks += 1
         self._touched = set()
-        if not _same_objects(roster, self._roster):
+        if not same_objects(roster, self._roster):
             self._roster = roster
             self._roster_version += 1
             self._note_touched(project, roster)
         lineage = project.graph()._lineage
         self._graph_changed, self._lineage = lineage != self._lineage, lineage
         documents = tuple(project.documents.values())
-        if not _same_objects(documents, self._documents):
+        if not same_objects(documents, self._documents):
             self._documents = documents
             self._documents_version += 1
         for path in [p for p in self._files if p not in project.documents]:
@@ -684,10 +685,6 @@ def _moved(d: Diagnostic, delta: int, path: str) -> Diagnostic:
 
 def _shift(r: Range, delta: int) -> Range:
     return Range(Position(r.start.line + delta, r.start.character), Position(r.end.line + delta, r.end.character))
-
-
-def _same_objects(a: tuple, b: tuple) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 # --- stand-ins that note what a rule asks ---------------------------------------------------

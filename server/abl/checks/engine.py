@@ -18,6 +18,7 @@ from abl.checks.layout import blocks
 from abl.checks.registry import lookup
 from abl.checks.tabs import with_tab_fix
 from abl.diagnostics import Diagnostic, Severity
+from abl.identity import same_objects
 from abl.text import Range
 from abl.workspace import Project
 
@@ -55,7 +56,7 @@ def check_file(
         # A file whose findings were all taken over: what they normalised to last time, too.
         key = (token, read, doc.source.diagnostics, options.select)
         known = cache.normalised.get(path)
-        if token is not None and known is not None and all(a is b for a, b in zip(known[0], key, strict=True)):
+        if token is not None and known is not None and same_objects(known[0], key):
             return list(known[1])
         result = _selected(_normalise(sink), options)
         cache.normalised[path] = (key, tuple(result))

@@ -29,6 +29,7 @@ from abl.config import Config, ConfigProblem, find_config, load_config
 from abl.diagnostics import Diagnostic, Severity
 from abl.gcpause import paused_gc
 from abl.ide.features import Features
+from abl.identity import same_objects
 from abl.model import Agent, Document
 from abl.syntax.limits import LIMIT_CODE, MAX_FILE_BYTES, file_message
 from abl.text import Range
@@ -294,13 +295,7 @@ class AnalysisHost:
                     found = check_file(project, path, self._options, state.cache)
                     text = project.texts[path]
                     known = state.filtered.get(path)
-                    if (
-                        known is not None
-                        and known[1] is text
-                        and known[2] is config
-                        and len(known[0]) == len(found)
-                        and all(a is b for a, b in zip(known[0], found, strict=True))
-                    ):
+                    if known is not None and known[1] is text and known[2] is config and same_objects(known[0], found):
                         diags = known[3]
                     else:
                         diags = tuple(config.filter(path, text, found))

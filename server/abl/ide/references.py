@@ -29,6 +29,7 @@ from abl.checks.layout import offset_range
 from abl.checks.rules.conditions import conditions
 from abl.checks.rules.templates import TEMPLATE_KEYS
 from abl.expr.query import names as condition_names
+from abl.identity import same_objects
 from abl.model import Agent, Document
 from abl.model.fields import own_assignments
 from abl.model.fields import root as name_root
@@ -105,7 +106,7 @@ class ReferenceIndex:
         """The project's index, built once per state of the project (its set of documents)."""
         documents = tuple(project.documents.values())
         cached = _PROJECT_CACHE.get(id(project))
-        if cached is not None and cached[0] is project and _same(cached[1], documents):
+        if cached is not None and cached[0] is project and same_objects(cached[1], documents):
             return cached[2]
         index = ReferenceIndex((doc.path, document_occurrences(doc)) for doc in documents)
         for doc in documents:
@@ -154,10 +155,6 @@ class ReferenceIndex:
 # rarely has more open at once), the oldest dropped first.
 _PROJECTS_KEPT = 16
 _PROJECT_CACHE: dict[int, tuple[Project, tuple[Document, ...], ReferenceIndex]] = {}
-
-
-def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 def _width(r: Range) -> tuple[int, int]:

@@ -11,6 +11,7 @@ is filled in only when read (`abl.model.movable`).
 
 from __future__ import annotations
 
+from abl.identity import same_objects
 from abl.model import movable
 from abl.model.lower import HEADERS, fill_agent, lower
 from abl.model.types import Agent, Document
@@ -32,7 +33,7 @@ def relower(old: Document, source: SourceFile) -> Document:
         previous = by_header.get(id(fresh.header))
         if previous is None or previous.header is not fresh.header or previous.path != fresh.path:
             return None
-        if not _same_nodes(previous.sections, fresh.sections):
+        if not same_objects(previous.sections, fresh.sections):
             return None
         deltas = {shifts.get(id(n), 0) for n in fresh.sections}
         if len(deltas) != 1:
@@ -104,10 +105,6 @@ def _relower_one_section(old: Document, source: SourceFile) -> Document | None:
 # Sections whose change can regroup the file or re-read other blocks: `FLOW` lists which
 # column-0 blocks are its steps, and a root `TOOLS:` may make the file a tool library.
 _DECIDES_GROUPING = frozenset({"FLOW", "TOOLS"})
-
-
-def _same_nodes(a: list[Node], b: list[Node]) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 def _restore_step_order(doc: Document, old: Document, carried: dict[int, Agent]) -> None:
