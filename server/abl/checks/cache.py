@@ -225,7 +225,7 @@ class CheckCache:
         if names != self._names:
             self._names = names
             self._names_version += 1
-        roster = tuple(agent for doc in project.documents.values() for agent in doc.agents)
+        roster = tuple(project.all_agent_objects())
         self._checks += 1
         self._touched = set()
         if not same_objects(roster, self._roster):
@@ -270,14 +270,7 @@ class CheckCache:
         stored = entry.settled
         if stored is None or entry.valid_at != self._checks - 1:
             return False
-        reads = stored.reads
-        if reads.names and stored.names_seen != self._names_version:
-            return False
-        if reads.roster and stored.roster_seen != self._roster_version:
-            return False
-        if reads.documents and stored.documents_seen != self._documents_version:
-            return False
-        if reads.facts and self._graph_changed:
+        if not self._versions_hold(stored) or (stored.reads.facts and self._graph_changed):
             return False
         return self._touched.isdisjoint(entry.depends)
 
@@ -539,12 +532,22 @@ class CheckCache:
             return False
         if reads.own_text and stored.line_ends != self._line_ends(document):
             return False
-        if reads.names and stored.names_seen != self._names_version:
+        if not self._versions_hold(stored):
             return False
         return self._same_answers(reads, project) and all(_on_rows(d, rows, document.path) for d in stored.diagnostics)
 
     def _versions(self) -> tuple[int, int, int]:
         return (self._names_version, self._roster_version, self._documents_version)
+
+    def _versions_hold(self, stored: _Result) -> bool:
+        """Whether the project-wide answers `stored` read (the list of names, the roster, the
+        documents) are the ones it was made or last validated with."""
+        reads = stored.reads
+        return not (
+            (reads.names and stored.names_seen != self._names_version)
+            or (reads.roster and stored.roster_seen != self._roster_version)
+            or (reads.documents and stored.documents_seen != self._documents_version)
+        )
 
     @staticmethod
     def _same_answers(reads: _Reads, project: Project) -> bool:
@@ -607,11 +610,7 @@ class CheckCache:
             return False
         if reads.own_text and stored.line_ends != self._line_ends(document):
             return False
-        if reads.names and stored.names_seen != self._names_version:
-            return False
-        if reads.roster and stored.roster_seen != self._roster_version:
-            return False
-        if reads.documents and stored.documents_seen != self._documents_version:
+        if not self._versions_hold(stored):
             return False
         # Plain loops: asked for every agent of a file at every keystroke.
         for name, handed in reads.handed.items():
