@@ -1,10 +1,10 @@
 """Keep each rule's findings between checks, with what the rule consulted, so that a check after
 an edit runs again only the rules whose inputs changed.
 
-A rule reads its agent (or its document), and may consult the project: another agent by name,
-the list of names, every agent, or anything else. While a rule runs, the project (and, for an
-agent rule, the document) it is given are stand-ins that note what is asked of them. A stored
-result is reused when its agent is the same object as before (an agent an edit did not touch is
+A rule reads its agent (or its document), and may ask the project the questions of
+`checks.context.ProjectView`, and nothing else. While a rule runs, the view (and, for an agent
+rule, the document) it is given are stand-ins that note what is asked of them. A stored result
+is reused when its agent is the same object as before (an agent an edit did not touch is
 carried over as is, on the same rows, see `abl.model.incremental`) and nothing it consulted
 changed:
 
@@ -13,10 +13,8 @@ changed:
 - `project.handed_over(name)` still gives an equal set of names;
 - `project.graph_facts(name, routes)` still gives equal facts;
 - `project.namesakes(name)` still gives the same places;
-- `all_agents()`, `agents_by_name()`, `parents_of()`, `graph()`: every agent is still the same
-  object (the handoff graph is a function of the agents alone);
-- anything else asked of the project, or the document of an `all_agents()` entry: every document
-  is still the same object;
+- `project.behavior_profiles()`: every agent is still the same object;
+- `project.tool_libraries()`: every document is still the same object;
 - the rule's own file, read through `source.index` on the agent's own lines, or through
   `source.text`: the agent (hence those lines) is the same and the file's line ends are of the
   same kind; read in any other way (other lines, other attributes): the document is the same.
@@ -28,9 +26,8 @@ each one that asked nothing whose answer changed (an agent of the same blocks co
 same agent) and reported only on the agent's own rows is taken over, every row moved by the same
 number. So an agent rule's message never holds a line number.
 
-Two things are taken on trust, as the contract for agent rules: `source.text` is read at the
-agent's own lines (and for the kind of line ends a fix should use), and the documents inside
-`agents_by_name()` entries are read for their paths (to say where an agent is). Document rules
+One thing is taken on trust, as the contract for agent rules: `source.text` is read at the
+agent's own lines (and for the kind of line ends a fix should use). Document rules
 are stored per document. A rule that fails is not stored, so it runs (and is reported) again.
 """
 
@@ -40,17 +37,18 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check
+from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check, ProjectView
 from abl.checks.handoff_text import newline_of
 from abl.checks.layout import Block, blocks
 from abl.diagnostics import Diagnostic, Fix
 from abl.identity import same_objects
 from abl.model import Agent, Document
 from abl.model.incremental import blocks_of
+from abl.model.types import AgentKind, Tool
 from abl.syntax.cst import Node, SourceFile
 from abl.text import LineIndex, Position, Range
-from abl.workspace import AgentRef, Project
-from abl.workspace.graph import ProjectGraph
+from abl.workspace import Project
+from abl.workspace.graph import AgentFacts
 
 RuleRunner = Callable[[str, Callable[[], None]], bool]
 
@@ -393,7 +391,7 @@ class CheckCache:
         found: list[Diagnostic] = []
         watched_project = _WatchedProject(project, reads)
         if agent is None or lines is None:
-            check = Check(watched_project, document, None, found)  # type: ignore[arg-type]
+            check = Check(watched_project, document, None, found)
             finished = run(codes, lambda: rule(check))
         else:
             watched_document = _WatchedDocument(document, lines, reads)
@@ -457,7 +455,7 @@ class CheckCache:
             return
         reads = _Reads()
         found: list[Diagnostic] = []
-        check = Check(_WatchedProject(project, reads), document, None, found)  # type: ignore[arg-type]
+        check = Check(_WatchedProject(project, reads), document, None, found)
         finished = run(codes, lambda: rule(check, block))
         sink.extend(found)
         self.runs.append(RuleRun(document.path, None, codes))
@@ -689,86 +687,52 @@ def _shift(r: Range, delta: int) -> Range:
 # --- stand-ins that note what a rule asks ---------------------------------------------------
 
 
-class _WatchedProject:
-    """The project as a rule sees it: answers as the project does, noting each question."""
+class _WatchedProject(ProjectView):
+    """The project as a rule sees it: answers as the view does, noting each question."""
 
-    __slots__ = ("_project", "_reads")
+    __slots__ = ("_reads",)
 
     def __init__(self, project: Project, reads: _Reads) -> None:
-        self._project = project
+        super().__init__(project)
         self._reads = reads
 
     def agent(self, name: str) -> Agent | None:
-        found = self._project.agent(name)
+        found = super().agent(name)
         self._reads.agents[name] = found
         return found
 
     def agent_names(self) -> list[str]:
         self._reads.names = True
-        return self._project.agent_names()
+        return super().agent_names()
 
-    def all_agents(self) -> Iterator[_WatchedRef]:
-        self._reads.roster = True
-        for ref in self._project.all_agents():
-            yield _WatchedRef(ref.agent, ref.document, self._reads)
-
-    def parents_of(self, child: str) -> list[Agent]:
-        self._reads.roster = True
-        return self._project.parents_of(child)
-
-    def graph_facts(self, name: str, routes: tuple[int, ...] = ()) -> object:
-        # Kept by value, like `handed_over`: an edit elsewhere rebuilds the graph, but rarely
-        # changes what it says about this agent.
-        found = self._project.graph_facts(name, routes)
-        self._reads.facts[(name, routes)] = found
-        return found
-
-    def graph(self) -> ProjectGraph:
-        # A function of the agents (and of the default history, whose change empties the cache).
-        self._reads.roster = True
-        return self._project.graph()
-
-    def agents_by_name(self) -> dict[str, list[AgentRef]]:
-        # The project's own entries, unwatched: their documents are read only for paths (module docstring).
-        self._reads.roster = True
-        return self._project.agents_by_name()
-
-    def namesakes(self, name: str) -> tuple:
-        found = self._project.namesakes(name)
+    def namesakes(self, name: str) -> tuple[tuple[str, Range, AgentKind], ...]:
+        found = super().namesakes(name)
         self._reads.namesakes[name] = found
         return found
 
     def handed_over(self, name: str) -> frozenset[str]:
         # Kept by value: an edit elsewhere rebuilds the table, but rarely changes one agent's
         # entry, and an equal answer leaves the rule's result valid (early cutoff).
-        found = self._project.handed_over(name)
+        found = super().handed_over(name)
         self._reads.handed[name] = found
         return found
 
-    @property
-    def default_history(self) -> str:
-        # A project setting, not a document: a change of it empties the cache (`begin`).
-        return self._project.default_history
+    def graph_facts(self, name: str, routes: tuple[int, ...] = ()) -> AgentFacts:
+        # Kept by value, like `handed_over`: an edit elsewhere rebuilds the graph, but rarely
+        # changes what it says about this agent.
+        found = super().graph_facts(name, routes)
+        self._reads.facts[(name, routes)] = found
+        return found
 
-    def __getattr__(self, name: str) -> object:
-        self._reads.documents = True  # anything else may reach any document
-        return getattr(self._project, name)
+    def behavior_profiles(self) -> list[Agent]:
+        self._reads.roster = True  # valid while every agent is the same object
+        return super().behavior_profiles()
 
+    def tool_libraries(self) -> Iterator[tuple[str, list[Tool]]]:
+        self._reads.documents = True  # valid while every document is the same object
+        return super().tool_libraries()
 
-class _WatchedRef:
-    """An `AgentRef` whose document, if a rule looks at it, counts as reading documents."""
-
-    __slots__ = ("_document", "_reads", "agent")
-
-    def __init__(self, agent: Agent, document: Document, reads: _Reads) -> None:
-        self.agent = agent
-        self._document = document
-        self._reads = reads
-
-    @property
-    def document(self) -> Document:
-        self._reads.documents = True
-        return self._document
+    # `default_history` is not noted: a change of the setting empties the cache (`begin`).
 
 
 class _WatchedDocument:

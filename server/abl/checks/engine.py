@@ -13,7 +13,7 @@ from functools import partial
 
 from abl.checks import rules as _rules  # noqa: F401  (importing registers every rule)
 from abl.checks.cache import CheckCache
-from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check
+from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check, ProjectView
 from abl.checks.layout import blocks
 from abl.checks.registry import lookup
 from abl.checks.tabs import with_tab_fix
@@ -62,14 +62,15 @@ def check_file(
         cache.normalised[path] = (key, tuple(result))
         return result
     else:
-        check = Check(project, doc, None, sink)
+        view = ProjectView(project)
+        check = Check(view, doc, None, sink)
         for codes, rule in DOCUMENT_RULES:
             _run(options, codes, partial(rule, check), sink)
         for block in blocks(doc):
             for codes, block_rule in BLOCK_RULES:
                 _run(options, codes, partial(block_rule, check, block), sink)
         for agent in doc.agents:
-            agent_check = Check(project, doc, agent, sink)
+            agent_check = Check(view, doc, agent, sink)
             for codes, agent_rule in AGENT_RULES:
                 _run(options, codes, partial(agent_rule, agent_check, agent), sink)
     return _selected(_normalise(sink), options)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from abl.checks.context import ProjectView
 from abl.model import Agent, declared_variables
 from abl.model.fields import root
-from abl.workspace import Project
 
 # Roots the runtime provides (ABL-REFERENCE §4.2, §4.6), readable in every condition and template.
 RUNTIME_ROOTS = frozenset(
@@ -70,7 +70,7 @@ class AgentScope:
         return sorted(self.own | self.inherited)
 
 
-def agent_scope(project: Project, agent: Agent) -> AgentScope:
+def agent_scope(project: ProjectView, agent: Agent) -> AgentScope:
     own = set(declared_variables(agent))
     any_tool_result = False
     for imported in agent.tool_imports:

@@ -56,16 +56,12 @@ def unknown_behavior_profile(check: Check, agent: Agent) -> None:
     uses = [n for n in agent.sections[1:] if n.is_entry and n.key.upper() in _USE_KEYS and n.has_value]
     if not uses:
         return  # most agents attach no profile: don't walk the project for them
-    by_name = check.project.agents_by_name()
-    profiles: list[str] | None = None
+    declared = {profile.name.text for profile in check.project.behavior_profiles() if profile.name.text}
+    profiles = sorted(declared)
     for node in uses:
         name, _ = unquote(node.value.strip())
-        if not name or any(ref.agent.kind is AgentKind.BEHAVIOR_PROFILE for ref in by_name.get(name, ())):
+        if not name or name in declared:
             continue
-        if profiles is None:  # only for a missing profile: listing them all costs a walk of the project
-            profiles = sorted(
-                {n for n, refs in by_name.items() if any(r.agent.kind is AgentKind.BEHAVIOR_PROFILE for r in refs)}
-            )
         guess = did_you_mean_name(name, profiles)
         offered = fixes.use_instead(guess, node.value_range)
         known = quoted_list([f"`{p}`" for p in profiles])  # a few, and how many more

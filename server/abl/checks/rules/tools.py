@@ -82,11 +82,10 @@ def unknown_tool(check: Check, agent: Agent) -> None:
 def _known_tools(check: Check, agent: Agent) -> set[str] | None:
     known = set(BUILT_IN_TOOLS)
     known.update(t.name.text for t in agent.tools)
-    for doc in check.project.documents.values():
-        known.update(t.name.text for t in doc.library_tools)
-        for other in doc.agents:
-            if other.kind is AgentKind.BEHAVIOR_PROFILE:
-                known.update(_added_by_profile(other))
+    for _, library in check.project.tool_libraries():
+        known.update(t.name.text for t in library)
+    for profile in check.project.behavior_profiles():
+        known.update(_added_by_profile(profile))
     for imported in agent.tool_imports:
         if _library(check, agent, imported.path.text) is None:
             return None
@@ -111,9 +110,9 @@ def _added_by_profile(profile: Agent) -> set[str]:
 def _library(check: Check, agent: Agent, path: str) -> set[str] | None:
     """The tool names of the library an import points at, or None when the project lacks it."""
     wanted = posixpath.normpath(posixpath.join(posixpath.dirname(agent.path.replace("\\", "/")), path))
-    for doc_path, doc in check.project.documents.items():
+    for doc_path, library in check.project.tool_libraries():
         if posixpath.normpath(doc_path.replace("\\", "/")) == wanted:
-            return {t.name.text for t in doc.library_tools}
+            return {t.name.text for t in library}
     return None
 
 
