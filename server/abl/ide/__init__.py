@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from abl import __version__
     from abl.checks.registry import BY_CODE
     from abl.diagnostics import Diagnostic, Severity, TextEdit
+    from abl.gcpause import paused_gc
     from abl.ide.actions import Action
     from abl.ide.completion import Completion, ItemKind
     from abl.ide.edits import WorkspaceEdit
@@ -41,6 +42,7 @@ _WHERE: dict[str, tuple[str, ...]] = {
     "abl": ("__version__",),
     "abl.checks.registry": ("BY_CODE",),
     "abl.diagnostics": ("Diagnostic", "Severity", "TextEdit"),
+    "abl.gcpause": ("paused_gc",),
     "abl.ide.actions": ("Action",),
     "abl.ide.completion": ("Completion", "ItemKind"),
     "abl.ide.edits": ("WorkspaceEdit",),
@@ -120,6 +122,7 @@ __all__ = [
     "fingerprint",
     "graph_view",
     "merge_views",
+    "paused_gc",
     "plain",
     "project_label",
     "read_yaml",

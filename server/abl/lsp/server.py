@@ -137,16 +137,17 @@ class AblServer(LanguageServer):
         self.analyse_and_publish()
 
     def analyse_and_publish(self) -> None:
-        try:
-            result = self.host.analyse()
-        except Exception:  # analysis must never take the server down with it
-            log.exception("analysis failed")
-            return
-        # Open files whose version moved get their diagnostics again even when unchanged: the
-        # version tells the client they are current.
-        moved = {p for p in self.host.open_paths() if self._published.get(p, (None,))[0] != self.host.version(p)}
-        self.publish(set(result.diagnostics) | moved)
-        self._publish_config_problems()
+        with self.heap.quiet():
+            try:
+                result = self.host.analyse()
+            except Exception:  # analysis must never take the server down with it
+                log.exception("analysis failed")
+                return
+            # Open files whose version moved get their diagnostics again even when unchanged: the
+            # version tells the client they are current.
+            moved = {p for p in self.host.open_paths() if self._published.get(p, (None,))[0] != self.host.version(p)}
+            self.publish(set(result.diagnostics) | moved)
+            self._publish_config_problems()
         self.heap.after_activity()
         for listener in self.on_analysed:
             try:
