@@ -29,7 +29,7 @@ from abl.checks.context import Check, agent_rule
 from abl.checks.handoff_text import insert_lines, newline_of
 from abl.diagnostics import Fix, TextEdit
 from abl.model import Agent, HandoffRoute, MapEntry, WriteAccess, produced_fields
-from abl.model.fields import RESERVED_TARGET, root
+from abl.model.fields import RESERVED_TARGET, declaring_names, root
 from abl.model.types import MemoryVar, Name
 from abl.text import Position, Range
 
@@ -63,7 +63,7 @@ def return_target_not_writable(check: Check, agent: Agent) -> None:
                     f"`{text}` is not declared in the `MEMORY` or `GATHER` of {agent.name.text}, {refused}; "
                     "declare it under `MEMORY` `session:`",
                     name.range,
-                    fixes=_declare(check, agent, root(text)),
+                    fixes=_declare(check, agent, text),
                 )
                 continue
             check.report(
@@ -164,10 +164,13 @@ def _repeats(entries: list[MapEntry]) -> Iterator[tuple[MapEntry, MapEntry]]:
         last[key] = entry
 
 
-def _declare(check: Check, agent: Agent, name: str) -> tuple[Fix, ...]:
-    """`- name` in the parent's `MEMORY` session list, creating the list or the section. Only for
-    a name that reads back as itself there: `- n:` would declare `n`, and the fix would repeat."""
-    if _VARIABLE.fullmatch(name) is None:
+def _declare(check: Check, agent: Agent, target: str) -> tuple[Fix, ...]:
+    """`- name` in the parent's `MEMORY` session list, creating the list or the section, where
+    `name` is the target's root. Only when declaring it makes the target writable (`n` declares
+    `n.x` and `n[0]`, not `n[[`) and it reads back as itself (`- n:` would declare `n`): either
+    way the target would stay refused and the fix would repeat."""
+    name = root(target)
+    if _VARIABLE.fullmatch(name) is None or name not in declaring_names(target):
         return ()
     source = check.document.source
     title = f"Declare `{name}` in `MEMORY`"
