@@ -106,7 +106,7 @@ class WriteAccess:
         """None when the agent may write `target`, else why not."""
         if target.startswith("_"):
             return WriteRefusal(RESERVED_TARGET)
-        for prefix in _prefixes(target):
+        for prefix in declaring_names(target):
             if prefix in self._gathered:
                 return None
             found = self._declared.get(prefix)
@@ -117,8 +117,9 @@ class WriteAccess:
         return WriteRefusal(UNDECLARED_TARGET)
 
 
-def _prefixes(target: str) -> list[str]:
-    """`a.b[0].c` → `a.b.c`, `a.b`, `a`: the names that may declare it, longest first."""
+def declaring_names(target: str) -> list[str]:
+    """`a.b[0].c` → `a.b.c`, `a.b`, `a`: the names that may declare it, longest first. Only a
+    closed index is left out: `a[[` is declared by `a[[` alone, not by `a`."""
     parts = _INDEX.sub("", target).split(".")
     return [".".join(parts[:end]) for end in range(len(parts), 0, -1)]
 

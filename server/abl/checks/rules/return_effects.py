@@ -29,8 +29,10 @@ from abl.checks.context import Check, agent_rule
 from abl.checks.handoff_text import insert_lines, newline_of
 from abl.diagnostics import Fix, TextEdit
 from abl.model import Agent, HandoffRoute, MapEntry, WriteAccess, produced_fields
-from abl.model.fields import RESERVED_TARGET, root
+from abl.model.fields import RESERVED_TARGET, declaring_names, root
+from abl.model.nesting import holds_value, read_children
 from abl.model.types import MemoryVar, Name
+from abl.syntax.cst import Node, SourceFile, find_entry
 from abl.text import Position, Range
 
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -63,7 +65,7 @@ def return_target_not_writable(check: Check, agent: Agent) -> None:
                     f"`{text}` is not declared in the `MEMORY` or `GATHER` of {agent.name.text}, {refused}; "
                     "declare it under `MEMORY` `session:`",
                     name.range,
-                    fixes=_declare(check, agent, root(text)),
+                    fixes=_declare(check, agent, text),
                 )
                 continue
             check.report(
@@ -164,25 +166,20 @@ def _repeats(entries: list[MapEntry]) -> Iterator[tuple[MapEntry, MapEntry]]:
         last[key] = entry
 
 
-def _declare(check: Check, agent: Agent, name: str) -> tuple[Fix, ...]:
-    """`- name` in the parent's `MEMORY` session list, creating the list or the section. Only for
-    a name that reads back as itself there: `- n:` would declare `n`, and the fix would repeat."""
-    if _VARIABLE.fullmatch(name) is None:
+def _declare(check: Check, agent: Agent, target: str) -> tuple[Fix, ...]:
+    """`- name` in the parent's `MEMORY` session list, creating the list or the section, where
+    `name` is the target's root. Only when declaring it makes the target writable (`n` declares
+    `n.x` and `n[0]`, not `n[[`) and it reads back as itself (`- n:` would declare `n`): either
+    way the target would stay refused and the fix would repeat."""
+    name = root(target)
+    if _VARIABLE.fullmatch(name) is None or name not in declaring_names(target):
         return ()
     source = check.document.source
     title = f"Declare `{name}` in `MEMORY`"
     memory = agent.section("MEMORY")
     if memory is not None:
-        session = next((c for c in memory.children if c.is_entry and c.key.lower() == "session"), None)
-        if session is not None and session.children:
-            last = session.children[-1]
-            # Items appended to one list: several declarations go in together, in one pass.
-            return (Fix(title, (insert_lines(source, last, last.col, [f"- {name}"], stacks=True),), False),)
-        if session is None and memory.children:
-            column = memory.children[0].col
-            lines = ["session:", f"  - {name}"]
-            return (Fix(title, (insert_lines(source, memory.children[-1], column, lines),), False),)
-        return ()
+        edit = _declaration_in_memory(source, memory, name)
+        return (Fix(title, (edit,), False),) if edit is not None else ()
     handoff = agent.section("HANDOFF")  # a returnable route lives there: the new section goes above it
     if handoff is None:
         return ()
@@ -190,3 +187,22 @@ def _declare(check: Check, agent: Agent, name: str) -> tuple[Fix, ...]:
     at = Position(handoff.row, 0)
     text = f"MEMORY:{nl}  session:{nl}    - {name}{nl}{nl}"
     return (Fix(title, (TextEdit(Range(at, at), text),), False),)
+
+
+def _declaration_in_memory(source: SourceFile, memory: Node, name: str) -> TextEdit | None:
+    """`- name` at the end of the `session:` list the model reads (the later of two, as
+    DUPLICATE_KEY says), or a new `session:` list when there is none. None when no line added
+    there would be read: under a value (`session: [a]`, `MEMORY: none`), or an empty list."""
+    read = read_children(memory)
+    session = find_entry(read, "session")
+    if session is None:
+        if not read:
+            return None
+        lines = ["session:", f"  - {name}"]
+        return insert_lines(source, read[-1], read[0].col, lines)
+    items = read_children(session)
+    if holds_value(session) or not items:
+        return None
+    last = items[-1]
+    # Items appended to one list: several declarations go in together, in one pass.
+    return insert_lines(source, last, last.col, [f"- {name}"], stacks=True)
