@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from abl.ide import host as host_module
 from abl.ide.host import AnalysisHost, StaleAnalysis
 from abl.workspace import projects
 
@@ -187,3 +188,30 @@ def test_suppression_comments_apply_in_the_editor(workspace: Path):
     assert "UNKNOWN_HANDOFF_RETURN_FIELD" not in codes(host, workspace / "sup.abl")
     host.set_text(path, SUPERVISOR + "# abl: ignore[E330]\n", 2)
     assert "UNUSED_SUPPRESSION" in codes(host, workspace / "sup.abl")
+
+
+def test_an_edit_checks_only_the_files_it_can_reach(workspace: Path, monkeypatch: pytest.MonkeyPatch):
+    for n in range(5):  # files that neither reach nor are reached by the edited supervisor
+        (workspace / f"other{n}.abl").write_text(f'AGENT: Other_{n}\nGOAL: "g"\n')
+    host = AnalysisHost()
+    host.add_folder(str(workspace))
+    host.analyse()
+    path = str(workspace / "sup.abl")
+    host.open(path, SUPERVISOR, 1)
+    host.analyse()  # the files' findings settle
+    host.set_text(path, SUPERVISOR.replace('"x"', '"xy"'), 2)
+    host.analyse()
+    checked: list[str] = []
+    real = host_module.check_file
+    monkeypatch.setattr(
+        host_module, "check_file", lambda project, p, *rest: checked.append(p) or real(project, p, *rest)
+    )
+    host.set_text(path, SUPERVISOR.replace("salary:", "annual_income:"), 3)
+    changed = host.analyse().diagnostics
+    assert sorted(checked) == [str(workspace / "child.abl"), path]  # the supervisor and the agent it calls
+    assert set(changed) == {path} and "UNKNOWN_HANDOFF_RETURN_FIELD" not in {d.code for d in changed[path]}
+    assert codes(host, workspace / "other0.abl") == {"UNREACHABLE_AGENT"}  # kept from the last check
+    host.set_text(path, SUPERVISOR.replace("Income_Agent", "Other_0"), 4)
+    host.analyse()  # where a route leads changed: every file that read the graph is looked at
+    assert codes(host, workspace / "other0.abl") == set()  # reached now
+    assert codes(host, workspace / "child.abl") == {"UNREACHABLE_AGENT"}

@@ -187,6 +187,10 @@ class CheckCache:
         self._roster: tuple[Agent, ...] = ()
         self._documents: tuple[Document, ...] = ()
         self._names_version = self._roster_version = self._documents_version = 0
+        self._names_list: list[str] | None = None  # the list `agent_names()` gave (shared until a change)
+        # The project of the last check and its revision then: the changes since are its log's.
+        self._project: Project | None = None
+        self._revision = 0
         self._default_history = "full"
         self._in_session = False
         self._ends_of: dict[int, tuple[Document, int]] = {}  # per check: id(document) → line ends
@@ -219,23 +223,28 @@ class CheckCache:
         self.runs = []
         self.reused = 0
         self._ends_of = {}
-        names = tuple(project.agent_names())
-        if names != self._names:
-            self._names = names
+        names = project.agent_names()  # the same list while no name came or went
+        if names is not self._names_list and tuple(names) != self._names:
+            self._names = tuple(names)
             self._names_version += 1
-        roster = tuple(project.all_agent_objects())
+        self._names_list = names
         self._checks += 1
         self._touched = set()
-        if not same_objects(roster, self._roster):
-            self._roster = roster
-            self._roster_version += 1
-            self._note_touched(project, roster)
+        replaced = project.replaced_since(self._revision) if project is self._project else None
+        self._project, self._revision = project, project.revision
+        if replaced is None:
+            self._compare_whole(project)
+        elif replaced:
+            # Only the agents the edits replaced: a keystroke costs its change, not the roster.
+            self._documents_version += 1
+            self._documents = ()  # the next whole comparison, if any, finds them changed
+            if any(dropped or read for dropped, read in replaced):
+                self._roster_version += 1
+                self._roster = ()
+                for dropped, read in replaced:
+                    self._note_changed(project, dropped, read)
         lineage = project.graph()._lineage
         self._graph_changed, self._lineage = lineage != self._lineage, lineage
-        documents = tuple(project.documents.values())
-        if not same_objects(documents, self._documents):
-            self._documents = documents
-            self._documents_version += 1
         for path in [p for p in self._files if p not in project.documents]:
             del self._files[path]
             self.normalised.pop(path, None)
@@ -243,6 +252,33 @@ class CheckCache:
             # A project setting every route may read: nothing stored holds for the new value.
             self._default_history = project.default_history
             self._files.clear()
+
+    def _compare_whole(self, project: Project) -> None:
+        """Whether the roster and the documents changed, told by comparing all of them (a
+        project the cache has not seen, or one whose changes since were not all kept)."""
+        roster = tuple(project.all_agent_objects())
+        if not same_objects(roster, self._roster):
+            self._roster = roster
+            self._roster_version += 1
+            self._note_touched(project, roster)
+        documents = tuple(project.documents.values())
+        if not same_objects(documents, self._documents):
+            self._documents = documents
+            self._documents_version += 1
+
+    def _note_changed(self, project: Project, removed: Iterable[Agent], added: Iterable[Agent]) -> None:
+        """As `_note_touched`, from what one change replaced."""
+        touched = self._touched
+        for agent in removed:
+            known = self._callees.pop(id(agent), None)
+            touched.add(agent.name.text)
+            if known is not None:
+                touched.update(known[1])
+        for agent in added:
+            callees = project.callees_of(agent)
+            self._callees[id(agent)] = (agent, callees)
+            touched.add(agent.name.text)
+            touched.update(callees)
 
     def _note_touched(self, project: Project, roster: tuple[Agent, ...]) -> None:
         """The names an edit may have changed the answers for: of every agent that is not the
@@ -259,6 +295,24 @@ class CheckCache:
                 self._callees[key] = (agent, callees)
                 touched.add(agent.name.text)
                 touched.update(callees)
+
+    def settled(self, path: str) -> object | None:
+        """What stands for the file's findings as one record, once they have settled (the
+        token `check_file` returns for findings taken over whole); None before."""
+        entry = self._files.get(path)
+        return entry.settled if entry is not None else None
+
+    def take_untouched(self, document: Document, settled: object) -> bool:
+        """In a session: whether the file's findings are still the settled record `settled`
+        (`settled()` at an earlier check), holding with no question asked (`_untouched`); if so
+        the record is taken over, as `check_file` would take it, and a caller that kept what
+        its findings became can use that instead of checking the file."""
+        old = self._files.get(document.path)
+        if old is None or old.settled is not settled or old.document is not document or not self._untouched(old):
+            return False
+        self.reused += old.rules
+        old.valid_at = self._checks
+        return True
 
     def _untouched(self, entry: _FileEntry | _AgentEntry) -> bool:
         """Whether nothing a file's settled record consulted can have changed since the last

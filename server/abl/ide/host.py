@@ -53,8 +53,11 @@ class _ProjectState:
     config: Config = DEFAULT_CONFIG
     config_problems: tuple[ConfigProblem, ...] = ()
     # Per file: the checker's findings, the text and the configuration they were filtered
-    # with, and what the filter kept; a file no edit reached is not filtered again.
-    filtered: dict[str, tuple[list[Diagnostic], str, Config, tuple[Diagnostic, ...]]] = field(default_factory=dict)
+    # with, what the filter kept, and the cache's settled record of them (`CheckCache.settled`);
+    # a file no edit reached is not filtered again, nor checked while its record holds.
+    filtered: dict[str, tuple[list[Diagnostic], str, Config, tuple[Diagnostic, ...], object | None]] = field(
+        default_factory=dict
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,14 +295,22 @@ class AnalysisHost:
                 elif not config.is_included(path):
                     diags = ()  # read to resolve names, not reported (`exclude`)
                 else:
-                    found = check_file(project, path, self._options, state.cache)
                     text = project.texts[path]
                     known = state.filtered.get(path)
+                    if (
+                        known is not None
+                        and known[4] is not None
+                        and known[1] is text
+                        and known[2] is config
+                        and state.cache.take_untouched(project.documents[path], known[4])
+                    ):
+                        continue  # findings that settled and hold as they are: nothing to look at
+                    found = check_file(project, path, self._options, state.cache)
                     if known is not None and known[1] is text and known[2] is config and same_objects(known[0], found):
                         diags = known[3]
                     else:
                         diags = tuple(config.filter(path, text, found))
-                        state.filtered[path] = (found, text, config, diags)
+                    state.filtered[path] = (found, text, config, diags, state.cache.settled(path))
                 if state.diagnostics.get(path) != diags:
                     state.diagnostics[path] = diags
                     changed[path] = diags

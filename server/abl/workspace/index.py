@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,10 +82,16 @@ class Project:
     _names: list[str] | None = None  # `agent_names()`, sorted once per change: every agent's checks ask
     _handed: _HandedOver = field(default_factory=lambda: _HandedOver())
     _handed_synced: bool = False
+    _handed_at: int = -1  # the revision `_handed` was last brought up to
     _graph: ProjectGraph | None = None
     _graph_before: ProjectGraph | None = None  # the graph before the last change, until rebuilt
     _graph_builder: GraphBuilder | None = None
     last_edit: AgentChanges | None = None
+    # Bumped whenever a document is replaced or removed; `replaced_since` says what each bump did.
+    revision: int = 0
+    # The latest `_KEPT_CHANGES` bumps: (revision, agents dropped, agents read afresh), held
+    # weakly so that the log keeps no replaced tree alive.
+    _log: list[tuple[int, tuple[weakref.ref[Agent], ...], tuple[weakref.ref[Agent], ...]]] = field(default_factory=list)
     # Which folder this is and why it is a project (for a user asking which files were read).
     origin: str = ""
     # The files the user asked about, when the others were read only to resolve names.
@@ -97,11 +104,13 @@ class Project:
         """Set a file's text; re-lowers it only when the text changed."""
         if self.texts.get(path) == text and path in self.documents:
             return self.documents[path]
+        old = self.documents.get(path)
         doc = load_document(text, path)
         self.documents[path] = doc
         self.texts[path] = text
         self.read_diagnostics[path] = read_diagnostics
         self._agents_changed()
+        self._logged(tuple(old.agents) if old is not None else (), tuple(doc.agents))
         return doc
 
     def edit(self, path: str, text: str) -> AgentChanges:
@@ -128,14 +137,35 @@ class Project:
                 self._agents, keys_changed = _retabled(table, path, old, doc, self.documents)
                 self._names = None if keys_changed else names
             changes = AgentChanges(path, tuple(changed), tuple(removed))
+            self._logged(changes.removed, changes.changed)
         self.last_edit = changes
         return changes
 
     def remove(self, path: str) -> None:
-        self.documents.pop(path, None)
+        old = self.documents.pop(path, None)
         self.texts.pop(path, None)
         self.read_diagnostics.pop(path, None)
         self._agents_changed()
+        if old is not None:
+            self._logged(tuple(old.agents), ())
+
+    def replaced_since(self, revision: int) -> list[tuple[list[Agent], list[Agent]]] | None:
+        """What each replacement or removal of a document since `revision` (a past `revision`)
+        did, in order: (agents dropped, agents read afresh). An agent not listed is the object it
+        was, and a document changed only where one was listed; an agent since freed is left out
+        (no reader held it). None when the log no longer reaches back that far."""
+        if revision == self.revision:
+            return []
+        log = self._log
+        if revision > self.revision or not log or log[0][0] > revision + 1:
+            return None
+        return [(_alive(dropped), _alive(read)) for at, dropped, read in log if at > revision]
+
+    def _logged(self, dropped: tuple[Agent, ...], read: tuple[Agent, ...]) -> None:
+        self.revision += 1
+        self._log.append((self.revision, tuple(map(weakref.ref, dropped)), tuple(map(weakref.ref, read))))
+        if len(self._log) > _KEPT_CHANGES:
+            del self._log[: len(self._log) - _KEPT_CHANGES]
 
     def _agents_changed(self) -> None:
         self._agents = None
@@ -199,7 +229,13 @@ class Project:
 
     def _sync_handed(self) -> None:
         if not self._handed_synced:
-            self._handed.sync(self.all_agent_objects())
+            replaced = self.replaced_since(self._handed_at) if self._handed_at >= 0 else None
+            if replaced is None:
+                self._handed.sync(self.all_agent_objects())
+            else:
+                for dropped, read in replaced:  # only what the edits since replaced
+                    self._handed.replace(dropped, read)
+            self._handed_at = self.revision
             self._handed_synced = True
 
     def handed_over(self, name: str) -> frozenset[str]:
@@ -228,6 +264,15 @@ class Project:
             self._graph = None
             return self.graph()
         return self._graph
+
+
+# How many document changes a project remembers for `replaced_since`: a reader (the check cache)
+# asks after every batch of edits, and a longer gap makes it look at the whole project instead.
+_KEPT_CHANGES = 64
+
+
+def _alive(refs: tuple[weakref.ref[Agent], ...]) -> list[Agent]:
+    return [agent for agent in (ref() for ref in refs) if agent is not None]
 
 
 def _retabled(
@@ -292,24 +337,43 @@ class _HandedOver:
         self._merged: dict[str, frozenset[str]] = {}
 
     def sync(self, agents: Iterable[Agent]) -> None:
+        """Bring the table to exactly `agents`."""
         current = {id(agent): agent for agent in agents}
         # What an agent read from the same blocks handed over (one that only moved): names
         # only, no positions, so the agent need not be read again.
         gone: dict[tuple, tuple[tuple[str, frozenset[str]], ...]] = {}
         for key in [k for k, (agent, _) in self._callers.items() if current.get(k) is not agent]:
-            agent, handed = self._callers.pop(key)
-            gone[blocks_of(agent)] = handed
-            for callee, _names in handed:
-                self._by_callee[callee].pop(key, None)
-                self._merged.pop(callee, None)
+            self._drop(key, gone)
         for key, agent in current.items():
             if key not in self._callers:
-                kept = gone.get(blocks_of(agent)) if gone else None
-                handed = kept if kept is not None else _handed_by(agent)
-                self._callers[key] = (agent, handed)
-                for callee, names in handed:
-                    self._by_callee.setdefault(callee, {})[key] = names
-                    self._merged.pop(callee, None)
+                self._add(agent, gone)
+
+    def replace(self, dropped: Iterable[Agent], read: Iterable[Agent]) -> None:
+        """Bring the table up to date with one change: `dropped` are gone, `read` came."""
+        gone: dict[tuple, tuple[tuple[str, frozenset[str]], ...]] = {}
+        for agent in dropped:
+            kept = self._callers.get(id(agent))
+            if kept is not None and kept[0] is agent:
+                self._drop(id(agent), gone)
+        for agent in read:
+            if id(agent) not in self._callers:
+                self._add(agent, gone)
+
+    def _drop(self, key: int, gone: dict[tuple, tuple[tuple[str, frozenset[str]], ...]]) -> None:
+        agent, handed = self._callers.pop(key)
+        gone[blocks_of(agent)] = handed
+        for callee, _names in handed:
+            self._by_callee[callee].pop(key, None)
+            self._merged.pop(callee, None)
+
+    def _add(self, agent: Agent, gone: dict[tuple, tuple[tuple[str, frozenset[str]], ...]]) -> None:
+        kept = gone.get(blocks_of(agent)) if gone else None
+        handed = kept if kept is not None else _handed_by(agent)
+        key = id(agent)
+        self._callers[key] = (agent, handed)
+        for callee, names in handed:
+            self._by_callee.setdefault(callee, {})[key] = names
+            self._merged.pop(callee, None)
 
     def callees_of(self, agent: Agent) -> tuple[str, ...]:
         kept = self._callers.get(id(agent))
