@@ -9,11 +9,13 @@ line). A line is read when a node on it was looked at, or when it lies in a bloc
 walk takes whole: an open block (the catalogue checks the keys it knows and passes the rest on,
 as `TESTS` and other keys the catalogue marks as ignored), or a block it goes into with a key
 that takes its lines as written (text, a map of the author's own names) and looks at none of
-them. A list of strings is no such block: a line nested under one of its items is read by
-nothing. Comments and blank lines are trivia, not lines. Every other line must carry a
-diagnostic, or lie under a line whose diagnostic says that everything under it is ignored
-(`UNKNOWN_KEY`...). A reader that asks a line's kind to pass it by counts as looking at it: the
-check cannot tell a line skipped from a line read once its kind was asked.
+them; in a map of the author's own names (a shorthand lookup table's pairs too) it checks the
+shape of each line and takes what is nested under a name whole, as that name's value. A list of
+strings is no such block: a line nested under one of its items is read by nothing. Comments
+and blank lines are trivia, not lines. Every other line must carry a diagnostic, or lie under a
+line whose diagnostic says that everything under it is ignored (`UNKNOWN_KEY`...). A reader
+that asks a line's kind to pass it by counts as looking at it: the check cannot tell a line
+skipped from a line read once its kind was asked.
 
 Under a value the lowering read, `KEY_UNDER_VALUE` is held exactly: a line the lowering never
 looked at is reported by it, and a line it reports was not looked at by the lowering (the
@@ -22,10 +24,10 @@ message says nothing reads it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from abl.checks.context import Check
 from abl.checks.layout import blocks
@@ -40,6 +42,7 @@ from abl.syntax.cst import Node, NodeKind
 from abl.text import Range
 from abl.workspace import Project
 
+T = TypeVar("T")
 CODE = "KEY_UNDER_VALUE"
 # The codes whose message says the line is ignored with everything nested under it.
 IGNORED_WITH_WHAT_IS_UNDER = frozenset(
@@ -173,8 +176,12 @@ def _recording_whole(whole: set[int]) -> Iterator[None]:
     def recorded_inside(walk: structure._Walk, key: Key, node: Node) -> None:
         entered.add(id(node))
         inside(walk, key, node)
-        if _open(key) or (_takes_lines_whole(key) and not any(id(line) in _Traced.seen for line in _under(node))):
+        if _open(key) or (_takes_lines_whole(key) and not _looked_under(node)):
             whole.add(id(node))
+        elif _takes_lines_whole(key) or _measured(structure._Walk._map_written_as_block, key, node):
+            # A map of the author's own names: the walk checks the shape of each line and
+            # passes what is nested under a name on as written, that name's value.
+            whole.update(id(entry) for entry in _measured(_entries, node) if not _looked_under(entry))
 
     def recorded_entry(walk: structure._Walk, block: Key, node: Node, seen: dict[object, Node]) -> None:
         entry(walk, block, node, seen)
@@ -187,6 +194,23 @@ def _recording_whole(whole: set[int]) -> Iterator[None]:
         yield
     finally:
         structure._Walk.inside, structure._Walk.entry = inside, entry  # type: ignore[method-assign]
+
+
+def _looked_under(node: Node) -> bool:
+    return any(id(line) in _Traced.seen for line in _under(node))
+
+
+def _entries(node: Node) -> list[Node]:
+    return [child for child in node.children if child.is_entry]
+
+
+def _measured(read: Callable[..., T], *args: object) -> T:
+    """`read(*args)` without counting what it asks as read: the check's own bookkeeping."""
+    outer, _Traced.measuring = _Traced.measuring, True
+    try:
+        return read(*args)
+    finally:
+        _Traced.measuring = outer
 
 
 def _under(node: Node) -> Iterator[Node]:

@@ -322,6 +322,8 @@ class _Walk:
                 )
             elif content.is_text and block.item_head is not None:
                 self._nested_under_value(block, content, "the name this item declares")  # `- order_id`
+            elif content.is_text and _keyword_phrase(block, content.value):
+                self._nested_under_value(block, content, "the condition of this item")  # `- WHEN x`
             elif (
                 content.is_text
                 and block.item_head is None
@@ -382,6 +384,12 @@ class _Walk:
                     self.inside(key.entry, child)
             elif child.is_entry:
                 self.entry(key, child, seen)
+            else:
+                self._syntax(
+                    child.head_range,
+                    f"`{key.name}` declares each tool as a `name(params) -> type` line, not a list item, "
+                    "so nothing reads this one; take out the `-`",
+                )
 
     # --- values ---------------------------------------------------------------------------------
 
