@@ -21,13 +21,20 @@ On top of the edges, three analyses of how the runtime walks them:
 - **Cycles.** The runtime refuses a handoff to an agent already in the active handoff chain
   (`recursion`), and a permanent handoff does not leave the chain. So a loop of handoff routes
   that is not closed by a hand-back is refused when it comes round. Cycles are searched among
-  `HANDOFF` routes only (a self-route is `SELF_HANDOFF_TARGET`'s business).
+  `HANDOFF` routes only (a self-route is `SELF_HANDOFF_TARGET`'s business). A group of agents
+  that loop is reported by its first agent in project order, and the groups in that order, so
+  that a group no edit touched keeps its place whatever happens to the others.
 
 **Invariants.** Building never raises, on any project (half-typed files, missing targets,
 duplicate names: the first agent of a name is the one routes reach, as everywhere). The graph
 is a function of the project's agents alone, so it can be rebuilt whenever the roster changes,
 and it imports nothing from the checks. An agent's own edges are computed once per agent
-object and reused while the agent is unchanged.
+object and reused while the agent is unchanged. After an edit that changes where routes lead,
+the analyses start from the last assembly's: what the supervisors reach is kept while the
+agents they reach lead where they led (and only grown when their handoffs only grew), the
+waiting parents are recounted for the returnable routes whose reach changed, and the groups of
+looping agents are found again in the region of the changed routes only; each equals what a
+build from scratch finds.
 """
 
 from __future__ import annotations
@@ -134,7 +141,9 @@ class ProjectGraph:
     edges: list[GraphEdge]
     roots: tuple[str, ...]
     unreachable: tuple[str, ...]
-    cycles: tuple[tuple[str, ...], ...]  # one cycle per group of agents that loop, in route order
+    # One cycle per group of agents that loop, in route order from the group's first agent (in
+    # project order); the groups by the project position of that agent.
+    cycles: tuple[tuple[str, ...], ...]
     has_supervisor: bool
     default_history: str = "full"  # what a route without `HISTORY` gets in this project
     _cycle_groups: dict[str, int] = field(default_factory=dict, repr=False)  # agent → its group
@@ -442,7 +451,10 @@ class GraphBuilder:
         if last is not None and shape == self._last_shape:
             graph = _reposition(last, roster, parts, fresh, shifted)
         else:
-            graph, self._reuse = _assemble(roster, parts, default_history, self._reuse)
+            # The last assembly's tables are taken over and changed: should this one fail
+            # half-way, the next starts from nothing rather than from them.
+            before, self._reuse = self._reuse, _Reuse()
+            graph, self._reuse = _assemble(roster, parts, default_history, before)
         self._last, self._last_shape, self._roster = graph, shape, roster
         self._offsets, self._backs = _layout(graph, roster, parts)
         return graph
@@ -587,10 +599,27 @@ class _Reuse:
     """What putting the graph together again can take from the last time, so that an edit that
     changes where one route leads (a `RETURN` toggled) costs its effect, not the project's size:
     each unchanged draft's edge with its target, each edge marked as a hand-back, each way back,
-    and the agents within reach of each returnable child over permanent handoffs (kept while no
-    agent in that reach changed its permanent routes). Each assembly keeps what it used only."""
+    the agents within reach of each returnable child over permanent handoffs (kept while no
+    agent in that reach changed its permanent routes), which parents may be waiting where, and
+    the three analyses with what they were worked out from. Each assembly keeps what it used
+    only, and takes over (changes) some of the last one's tables: a `_Reuse` serves once."""
 
-    __slots__ = ("backs", "marked", "permanent", "targeted", "within")
+    __slots__ = (
+        "backs",
+        "cycles",
+        "loops",
+        "marked",
+        "names",
+        "onward",
+        "pairs",
+        "permanent",
+        "reachability",
+        "reached",
+        "supervisors",
+        "targeted",
+        "waits",
+        "within",
+    )
 
     def __init__(self) -> None:
         self.targeted: dict[int, tuple[GraphEdge, str, GraphEdge]] = {}  # id(draft edge) → (it, target, edge)
@@ -598,6 +627,15 @@ class _Reuse:
         self.backs: dict[int, tuple[GraphEdge, Range, GraphEdge]] = {}  # id(route) → (it, where, way back)
         self.permanent: dict[str, list[str]] = {}  # agent → where its permanent handoffs lead
         self.within: dict[str, set[str]] = {}  # child → `_within(child, permanent, NESTING_LIMIT)`
+        self.pairs: dict[tuple[str, str], None] = {}  # (parent, child) of every returnable route
+        self.waits: dict[str, dict[str, int]] = {}  # `_waiting_parents`
+        self.names: list[str] = []  # the agents routes reach, in project order
+        self.supervisors: tuple[str, ...] = ()
+        self.onward: dict[str, list[str]] = {}  # agent → where its handoffs and delegates lead
+        self.reached: set[str] = set()  # what the supervisors reach
+        self.reachability: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # roots, unreachable
+        self.loops: dict[str, list[str]] = {}  # agent → where its routes that may loop lead
+        self.cycles = _Cycles([])
 
 
 def _assemble(
@@ -605,7 +643,7 @@ def _assemble(
 ) -> tuple[ProjectGraph, _Reuse]:
     reuse = _Reuse()
     if before is None:
-        before = reuse
+        before = _Reuse()
     nodes: dict[str, GraphNode] = {}
     first: list[Agent] = []
     for agent in roster:
@@ -619,6 +657,7 @@ def _assemble(
 
     edges: list[GraphEdge] = []
     others: dict[str, GraphNode] = {}
+    ways: dict[tuple[str, int | None], Range] = {}  # route → where its way back is drawn
     for agent in first:
         _, drafts, tools, _, _ = parts[id(agent)]
         for tool in tools:
@@ -626,6 +665,8 @@ def _assemble(
             if tool_id not in others:
                 others[tool_id] = GraphNode(tool_id, NodeKind.TOOL, tool.name, tool.path, tool.range)
         for draft in drafts:
+            if draft.back is not None:
+                ways[(agent.name.text, draft.edge.route)] = draft.back
             target = draft.target
             if isinstance(target, str):
                 if target == ESCALATION_ID and target not in others:
@@ -643,12 +684,18 @@ def _assemble(
             edges.append(_targeted(draft.edge, node_id, before, reuse))
     nodes.update(others)
 
-    edges = _mark_hand_backs(edges, agent_ids, before, reuse)
-    edges.extend(_return_edges(first, parts, edges, agent_ids, before, reuse))
-    has_supervisor = any(a.kind is AgentKind.SUPERVISOR for a in first)
-    roots, unreachable = _reachability(first, edges, agent_ids, has_supervisor)
-    graph = ProjectGraph(nodes, edges, roots, unreachable, (), has_supervisor, default_history)
-    _find_cycles(graph, [a.name.text for a in first])
+    names = [a.name.text for a in first]
+    supervisors = tuple(a.name.text for a in first if a.kind is AgentKind.SUPERVISOR)
+    # The analyses can start from the last ones while the agents routes reach are the same.
+    same_agents = names == before.names and supervisors == before.supervisors
+    reuse.names, reuse.supervisors = names, supervisors
+    ends = _RouteEnds(edges, agent_ids)
+    edges = _mark_hand_backs(edges, _waiting_parents(ends, before, reuse), before, reuse)
+    loops, by_route = _loops_and_routes(edges, agent_ids)
+    edges.extend(_return_edges(edges, ways, agent_ids, before, reuse))
+    roots, unreachable = _reachability(names, supervisors, ends.onward, same_agents, before, reuse)
+    graph = ProjectGraph(nodes, edges, roots, unreachable, (), bool(supervisors), default_history, _by_route=by_route)
+    _find_cycles(graph, names, loops, same_agents, before, reuse)
     return graph, reuse
 
 
@@ -761,23 +808,19 @@ def _targeted(draft: GraphEdge, target: str, before: _Reuse, reuse: _Reuse) -> G
 
 
 def _return_edges(
-    first: list[Agent],
-    parts: dict[int, _Parts],
     edges: list[GraphEdge],
+    ways: dict[tuple[str, int | None], Range],
     agent_ids: set[str],
     before: _Reuse,
     reuse: _Reuse,
 ) -> Iterator[GraphEdge]:
     """The built-in way back of every returnable route into a local agent, drawn where the
-    route says what happens on return."""
-    backs = {
-        (agent.name.text, d.edge.route): d.back for agent in first for d in parts[id(agent)][1] if d.back is not None
-    }
+    route says what happens on return (`ways`)."""
     for e in edges:
-        if e.kind is not EdgeKind.HANDOFF or not e.returnable or e.target not in agent_ids or e.key is None:
+        if e.kind is not EdgeKind.HANDOFF or not e.returnable or e.via is not None or e.route is None:
             continue
-        where = backs.get(e.key)
-        if where is None:
+        where = ways.get((e.source, e.route))
+        if where is None or e.target not in agent_ids:
             continue
         known = before.backs.get(id(e))
         if known is not None and known[0] is e and known[1] == where:
@@ -797,43 +840,108 @@ def _return_edges(
         yield back
 
 
-def _mark_hand_backs(edges: list[GraphEdge], agent_ids: set[str], before: _Reuse, reuse: _Reuse) -> list[GraphEdge]:
-    """Mark the routes that lead to a waiting parent (module docstring, "Hand-backs")."""
-    permanent: dict[str, list[str]] = {}
-    returnable: list[tuple[str, str]] = []
-    for e in edges:
-        if e.kind is EdgeKind.HANDOFF and e.via is None and e.source in agent_ids and e.target in agent_ids:
-            if e.returnable:
-                returnable.append((e.source, e.target))
-            else:
-                permanent.setdefault(e.source, []).append(e.target)
+class _RouteEnds:
+    """Where the routes between local agents lead, as the analyses read them: one pass over
+    the edges (before hand-backs are marked, which none of these depends on)."""
+
+    __slots__ = ("onward", "permanent", "returnable")
+
+    def __init__(self, edges: list[GraphEdge], agent_ids: set[str]) -> None:
+        self.permanent: dict[str, list[str]] = {}  # `HANDOFF` routes that do not return
+        self.returnable: list[tuple[str, str]] = []  # (parent, child) of the routes that do
+        self.onward: dict[str, list[str]] = {}  # handoffs of any kind, and delegates
+        for e in edges:
+            kind = e.kind
+            if kind is not EdgeKind.HANDOFF and kind is not EdgeKind.DELEGATE:
+                continue
+            source, target = e.source, e.target
+            if source not in agent_ids or target not in agent_ids:
+                continue
+            self.onward.setdefault(source, []).append(target)
+            if kind is EdgeKind.HANDOFF and e.via is None:
+                if e.returnable:
+                    self.returnable.append((source, target))
+                else:
+                    self.permanent.setdefault(source, []).append(target)
+
+
+def _waiting_parents(ends: _RouteEnds, before: _Reuse, reuse: _Reuse) -> dict[str, dict[str, int]]:
+    """The parents that may be waiting while each agent is active (module docstring,
+    "Hand-backs"), each with how many returnable (parent, child) pairs have the agent within the
+    child's reach: the last assembly's table, changed by the pairs that came, went, or whose
+    child's reach is another."""
+    permanent, was = ends.permanent, before.permanent
     reuse.permanent = permanent
-    if not returnable:
-        return edges
     # A reach is the same while no agent in it leads elsewhere by a permanent handoff: the search
     # that found it followed the routes of those agents only.
-    was = before.permanent
     changed = {a for a in permanent.keys() | was.keys() if permanent.get(a) != was.get(a)}
-    # waits_for[x]: the parents that may be waiting while x is active.
-    waits_for: dict[str, set[str]] = {}
-    for parent, child in returnable:
+    pairs = dict.fromkeys(ends.returnable)
+    waits = before.waits  # taken over: the last assembly's `_Reuse` is not read again
+    for parent, child in before.pairs:
+        if (parent, child) not in pairs:
+            _count(waits, before.within[child], parent, -1)
+    for parent, child in pairs:
         reach = reuse.within.get(child)
         if reach is None:
             reach = before.within.get(child)
             if reach is None or not changed.isdisjoint(reach):
                 reach = _within(child, permanent, NESTING_LIMIT)
             reuse.within[child] = reach
-        for active in reach:
-            waits_for.setdefault(active, set()).add(parent)
+        if (parent, child) in before.pairs:
+            counted = before.within[child]
+            if counted is reach:
+                continue
+            _count(waits, counted, parent, -1)
+        _count(waits, reach, parent, 1)
+    reuse.pairs, reuse.waits = pairs, waits
+    return waits
+
+
+def _count(waits: dict[str, dict[str, int]], reach: set[str], parent: str, step: int) -> None:
+    """Count `parent` as waiting (`step` 1) or no longer (-1) while each agent of `reach` is active."""
+    for active in reach:
+        parents = waits.setdefault(active, {})
+        count = parents.get(parent, 0) + step
+        if count:
+            parents[parent] = count
+            continue
+        del parents[parent]
+        if not parents:
+            del waits[active]
+
+
+def _mark_hand_backs(
+    edges: list[GraphEdge], waits: dict[str, dict[str, int]], before: _Reuse, reuse: _Reuse
+) -> list[GraphEdge]:
+    """Mark the routes that lead to a waiting parent (module docstring, "Hand-backs")."""
+    if not waits:
+        return edges
     marked = []
     for e in edges:
-        if e.kind is EdgeKind.HANDOFF and e.target in waits_for.get(e.source, ()):
+        if e.kind is EdgeKind.HANDOFF and e.target in waits.get(e.source, ()):
             known = before.marked.get(id(e))
             hand_back = known[1] if known is not None and known[0] is e else replace(e, hand_back=True)
             reuse.marked[id(e)] = (e, hand_back)
             e = hand_back
         marked.append(e)
     return marked
+
+
+def _loops_and_routes(
+    edges: list[GraphEdge], agent_ids: set[str]
+) -> tuple[dict[str, list[str]], dict[tuple[str, int], GraphEdge]]:
+    """Where the `HANDOFF` routes that can close a loop lead (not hand-backs, not to the agent
+    itself, into a local agent), by agent; and every `HANDOFF` route's edge, by its key."""
+    loops: dict[str, list[str]] = {}
+    by_route: dict[tuple[str, int], GraphEdge] = {}
+    for e in edges:
+        if e.kind is not EdgeKind.HANDOFF or e.via is not None or e.route is None:
+            continue  # not `GraphEdge.key`'s route: spelled out, as this runs over every edge
+        source, target = e.source, e.target
+        by_route[(source, e.route)] = e
+        if not e.hand_back and source != target and target in agent_ids:
+            loops.setdefault(source, []).append(target)
+    return loops, by_route
 
 
 def _within(start: str, adjacency: dict[str, list[str]], limit: int) -> set[str]:
@@ -854,28 +962,70 @@ def _within(start: str, adjacency: dict[str, list[str]], limit: int) -> set[str]
 
 
 def _reachability(
-    agents: list[Agent], edges: list[GraphEdge], agent_ids: set[str], has_supervisor: bool
+    names: list[str],
+    supervisors: tuple[str, ...],
+    onward: dict[str, list[str]],
+    same_agents: bool,
+    before: _Reuse,
+    reuse: _Reuse,
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The roots and the agents no root reaches (module docstring, "Roots and reachability")."""
-    onward: dict[str, list[str]] = {}
-    routed_to: set[str] = set()
-    for e in edges:
-        if e.kind in (EdgeKind.HANDOFF, EdgeKind.DELEGATE) and e.source in agent_ids and e.target in agent_ids:
-            onward.setdefault(e.source, []).append(e.target)
-            if e.source != e.target:
-                routed_to.add(e.target)
-    names = [a.name.text for a in agents]
-    if has_supervisor:
-        roots = [a.name.text for a in agents if a.kind is AgentKind.SUPERVISOR]
-        reached = _reach(roots, onward)
-        return tuple(roots), tuple(n for n in names if n not in reached)
+    """The roots and the agents no root reaches (module docstring, "Roots and reachability"):
+    the last ones while the same agents lead where they led; from what the supervisors reached
+    when the handoffs only grew out of it."""
+    reuse.onward = onward
+    if same_agents and onward == before.onward:
+        reuse.reached, reuse.reachability = before.reached, before.reachability
+        return before.reachability
+    if not supervisors:
+        reuse.reachability = (_entry_roots(names, onward), ())
+        return reuse.reachability
+    reached = _reached_after(before, onward) if same_agents else None
+    if reached is before.reached:
+        reuse.reached, reuse.reachability = reached, before.reachability
+        return before.reachability
+    if reached is None:
+        reached = _reach(supervisors, onward)
+    reuse.reached = reached
+    reuse.reachability = (supervisors, tuple(n for n in names if n not in reached))
+    return reuse.reachability
+
+
+def _reached_after(before: _Reuse, onward: dict[str, list[str]]) -> set[str] | None:
+    """What the supervisors reach now, from what they reached at the last assembly (the same
+    set when that did not change), or None when an agent they reached lost a handoff: then
+    what they reach can shrink, and is searched again."""
+    reached, was = before.reached, before.onward
+    grown: list[str] = []
+    for source in onward.keys() | was.keys():
+        now, then = onward.get(source), was.get(source)
+        if now == then or source not in reached:
+            continue  # an agent no supervisor reaches leads nowhere they go
+        if not set(then or ()) <= set(now or ()):
+            return None
+        grown.extend(t for t in now or () if t not in reached)
+    if not grown:
+        return reached
+    reached = reached | set(grown)
+    stack = list(set(grown))
+    while stack:
+        for nxt in onward.get(stack.pop(), ()):
+            if nxt not in reached:
+                reached.add(nxt)
+                stack.append(nxt)
+    return reached
+
+
+def _entry_roots(names: list[str], onward: dict[str, list[str]]) -> tuple[str, ...]:
+    """A project without a supervisor: the agents nothing routes to and, for a group that only
+    routes among itself, its first agent."""
+    routed_to = {t for source, targets in onward.items() for t in targets if t != source}
     roots = [n for n in names if n not in routed_to]
     reached = _reach(roots, onward)
-    for name in names:  # a group that only routes among itself: its first agent is a root
+    for name in names:
         if name not in reached:
             roots.append(name)
             reached |= _reach([name], onward)
-    return tuple(roots), ()
+    return tuple(roots)
 
 
 def _reach(starts: Iterable[str], adjacency: dict[str, list[str]]) -> set[str]:
@@ -892,42 +1042,135 @@ def _reach(starts: Iterable[str], adjacency: dict[str, list[str]]) -> set[str]:
 # --- cycles -----------------------------------------------------------------------------------
 
 
-def _find_cycles(graph: ProjectGraph, order: list[str]) -> None:
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """Agents that loop: a strongly connected component of two or more over the routes that can
+    close a loop, with the paths from and towards its first agent (its root, in project order)
+    that `cycle_through` puts a cycle together from, and its shortest cycle through the root."""
+
+    root: str
+    members: frozenset[str]
+    from_root: dict[str, str]  # node → the one before it on a shortest path from the root
+    towards_root: dict[str, str]  # node → the one after it on a shortest path to the root
+    cycle: tuple[str, ...]
+
+
+class _Cycles:
+    """The groups of a graph, by the project position of their roots, with the tables a
+    `ProjectGraph` keeps of them (shared by every graph of these groups, never changed)."""
+
+    __slots__ = ("cycles", "from_root", "group_of", "groups", "roots", "towards_root")
+
+    def __init__(self, groups: list[_Group]) -> None:
+        self.groups = groups
+        self.group_of = {member: index for index, group in enumerate(groups) for member in group.members}
+        self.roots = [g.root for g in groups]
+        self.from_root = [g.from_root for g in groups]
+        self.towards_root = [g.towards_root for g in groups]
+        self.cycles = tuple(g.cycle for g in groups)
+
+    def members_of(self, agent: str) -> frozenset[str] | set[str]:
+        """The agents in a group with `agent` (itself alone when it is in none)."""
+        index = self.group_of.get(agent)
+        return {agent} if index is None else self.groups[index].members
+
+
+def _find_cycles(
+    graph: ProjectGraph,
+    names: list[str],
+    loops: dict[str, list[str]],
+    same_agents: bool,
+    before: _Reuse,
+    reuse: _Reuse,
+) -> None:
     """Group the agents that loop (strongly connected over `HANDOFF` routes that are not
-    hand-backs) and keep, per group, the paths to and from its first agent, from which
-    `cycle_through` puts a cycle together for any route of the group."""
-    adjacency: dict[str, list[str]] = {}
-    for e in graph.edges:
-        if (
-            e.key is not None
-            and not e.hand_back
-            and e.source != e.target
-            and e.target in graph.nodes
-            and graph.nodes[e.target].kind in (NodeKind.AGENT, NodeKind.SUPERVISOR)
-        ):
-            adjacency.setdefault(e.source, []).append(e.target)
-    reverse: dict[str, list[str]] = {}
-    for source, targets in adjacency.items():
-        for target in targets:
-            reverse.setdefault(target, []).append(source)
-    cycles = []
-    position = {name: i for i, name in enumerate(order)}
-    for group in _strong_components(order, adjacency):
-        if len(group) < 2:
+    hand-backs) and keep, per group, the paths to and from its root, from which `cycle_through`
+    puts a cycle together for any route of the group. The groups no changed route touches are
+    the last assembly's."""
+    reuse.loops = loops
+    if same_agents and loops == before.loops:
+        cycles = before.cycles
+    else:
+        position = {name: i for i, name in enumerate(names)}
+        groups = _regroup(before, loops, position) if same_agents else _groups_in(names, loops, loops, position)
+        cycles = _Cycles(groups)
+    reuse.cycles = cycles
+    graph.cycles = cycles.cycles
+    graph._cycle_groups = cycles.group_of
+    graph._group_roots = cycles.roots
+    graph._from_root = cycles.from_root
+    graph._towards_root = cycles.towards_root
+
+
+def _regroup(before: _Reuse, loops: dict[str, list[str]], position: dict[str, int]) -> list[_Group]:
+    """The groups after some agents' loop routes changed: those of the region the change can
+    regroup (`_touched_region`) found again, the others kept."""
+    changed = [a for a in loops.keys() | before.loops.keys() if loops.get(a) != before.loops.get(a)]
+    region = _touched_region(changed, before.cycles, before.loops, loops)
+    kept = [g for g in before.cycles.groups if g.root not in region]
+    inside = {a: [t for t in loops.get(a, ()) if t in region] for a in region}
+    found = _groups_in(sorted(region, key=position.__getitem__), inside, loops, position)
+    return sorted(kept + found, key=lambda g: position[g.root])
+
+
+def _touched_region(
+    changed: list[str], cycles: _Cycles, was: dict[str, list[str]], loops: dict[str, list[str]]
+) -> set[str]:
+    """A set of agents that holds every group, old or new, a changed agent is in, and is made of
+    whole groups, old and new: a group no changed agent was in and none is in now is as it was.
+    (A loop that came uses a new route out of some group, whose agent's new group is searched;
+    one that went used a route that went, whose agent's old group is taken.)"""
+    region: set[str] = set()
+    searched: set[str] = set()
+    for agent in changed:
+        members = cycles.members_of(agent)
+        region |= members
+        if agent in searched:
             continue
-        members = set(group)
-        root = min(group, key=position.__getitem__)
-        index = len(graph._from_root)
-        for name in group:
-            graph._cycle_groups[name] = index
-        graph._group_roots.append(root)
-        graph._from_root.append(_bfs_parents(root, adjacency, members))  # node → the one before it
-        graph._towards_root.append(_bfs_parents(root, reverse, members))  # node → the one after it
-        cycles.append(_first_cycle(root, adjacency, members))
-    graph.cycles = tuple(cycles)
+        came = set(loops.get(agent, ())).difference(was.get(agent, ()))
+        if not came <= members:
+            group = _strong_component_of(agent, loops)
+            searched |= group
+            region |= group
+    return region
 
 
-def _bfs_parents(root: str, adjacency: dict[str, list[str]], members: set[str]) -> dict[str, str]:
+def _strong_component_of(agent: str, adjacency: dict[str, list[str]]) -> set[str]:
+    """The agents `agent` reaches that reach it back (itself included)."""
+    ahead = _reach([agent], adjacency)
+    back: dict[str, list[str]] = {}
+    for source in ahead:
+        for target in adjacency.get(source, ()):
+            if target in ahead:
+                back.setdefault(target, []).append(source)
+    return _reach([agent], back)
+
+
+def _groups_in(
+    order: list[str], inside: dict[str, list[str]], loops: dict[str, list[str]], position: dict[str, int]
+) -> list[_Group]:
+    """The groups among the agents of `order` over the routes of `inside` (which leave none of
+    them), by the position of their roots."""
+    groups = []
+    for component in _strong_components(order, inside):
+        if len(component) < 2:
+            continue
+        component.sort(key=position.__getitem__)
+        root, members = component[0], frozenset(component)
+        # Towards the root: who leads to each member, members in project order.
+        towards: dict[str, list[str]] = {}
+        for source in component:
+            for target in loops.get(source, ()):
+                if target in members:
+                    towards.setdefault(target, []).append(source)
+        from_root = _bfs_parents(root, loops, members)  # node → the one before it
+        towards_root = _bfs_parents(root, towards, members)  # node → the one after it
+        groups.append(_Group(root, members, from_root, towards_root, _first_cycle(root, loops, members)))
+    groups.sort(key=lambda g: position[g.root])
+    return groups
+
+
+def _bfs_parents(root: str, adjacency: dict[str, list[str]], members: frozenset[str]) -> dict[str, str]:
     parents: dict[str, str] = {}
     queue = deque([root])
     while queue:
@@ -939,7 +1182,7 @@ def _bfs_parents(root: str, adjacency: dict[str, list[str]], members: set[str]) 
     return parents
 
 
-def _first_cycle(root: str, adjacency: dict[str, list[str]], members: set[str]) -> tuple[str, ...]:
+def _first_cycle(root: str, adjacency: dict[str, list[str]], members: frozenset[str]) -> tuple[str, ...]:
     """The shortest cycle through `root`, in route order: root, …, the agent that routes back."""
     parents: dict[str, str] = {}
     queue = deque([root])
