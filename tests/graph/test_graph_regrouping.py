@@ -100,3 +100,23 @@ def test_a_group_no_changed_route_touches_is_kept() -> None:
     # A and B's group is the first both times: its paths are the last assembly's, not found again.
     assert after._from_root[0] is before._from_root[0]
     assert after._towards_root[0] is before._towards_root[0]
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        text_of({"C": ["A"]}),  # B renamed: A's route to it leads to a missing agent
+        text_of({"B": ["A"], "D": ["B"]}),  # an agent added: the routes of the other file stay
+        text_of({"B": ["A"], "Hub": ["A"]}),  # a supervisor added: A and B are reached from it
+        "",  # B gone: A's route leads nowhere, and A no longer loops
+    ],
+)
+def test_an_agent_named_or_unnamed_in_another_file(other: str) -> None:
+    # The agents of a.abl are the same objects throughout: only what their routes meet changes.
+    project = Project("/p")
+    project.update("/p/a.abl", text_of({"A": ["B", "~C"], "E": ["B"]}))
+    project.update("/p/b.abl", text_of({"B": ["A"]}))
+    assert project.graph().cycles == (("A", "B"),)
+    for text in (other, text_of({"B": ["A"]})):
+        project.edit("/p/b.abl", text)
+        assert drawn(project.graph()) == drawn(scratch(project))

@@ -598,33 +598,29 @@ def build_graph(agents: Iterable[Agent], default_history: str = "full") -> Proje
 class _Reuse:
     """What putting the graph together again can take from the last time, so that an edit that
     changes where one route leads (a `RETURN` toggled) costs its effect, not the project's size:
-    each unchanged draft's edge with its target, each edge marked as a hand-back, each way back,
-    the agents within reach of each returnable child over permanent handoffs (kept while no
-    agent in that reach changed its permanent routes), which parents may be waiting where, and
-    the three analyses with what they were worked out from. Each assembly keeps what it used
-    only, and takes over (changes) some of the last one's tables: a `_Reuse` serves once."""
+    each agent's share (`_Share`), the agents within reach of each returnable child over
+    permanent handoffs (kept while no agent in that reach changed its permanent routes), which
+    parents may be waiting where, and the three analyses with what they were worked out from.
+    Each assembly keeps what it used only, and takes over (changes) some of the last one's
+    tables: a `_Reuse` serves once."""
 
     __slots__ = (
-        "backs",
         "cycles",
         "loops",
-        "marked",
         "names",
         "onward",
         "pairs",
         "permanent",
         "reachability",
         "reached",
+        "shares",
         "supervisors",
-        "targeted",
         "waits",
         "within",
     )
 
     def __init__(self) -> None:
-        self.targeted: dict[int, tuple[GraphEdge, str, GraphEdge]] = {}  # id(draft edge) → (it, target, edge)
-        self.marked: dict[int, tuple[GraphEdge, GraphEdge]] = {}  # id(edge) → (it, the hand-back)
-        self.backs: dict[int, tuple[GraphEdge, Range, GraphEdge]] = {}  # id(route) → (it, where, way back)
+        self.shares: dict[str, _Share] = {}  # by agent name
         self.permanent: dict[str, list[str]] = {}  # agent → where its permanent handoffs lead
         self.within: dict[str, set[str]] = {}  # child → `_within(child, permanent, NESTING_LIMIT)`
         self.pairs: dict[tuple[str, str], None] = {}  # (parent, child) of every returnable route
@@ -638,62 +634,221 @@ class _Reuse:
         self.cycles = _Cycles([])
 
 
+class _Share:
+    """One agent's share of an assembly: its node, its edges and what the analyses read of them.
+    The next assembly keeps it while the agent's drafts and tools are the same objects; what
+    depends on more is worked out again when that changes: where the routes lead among local
+    agents when the agent names are others (`resolve`), the hand-back marks when the parents
+    that may be waiting while the agent is active are others (`mark`), and what is read of the
+    marked edges when they are other objects (`finish`)."""
+
+    __slots__ = (
+        "agent",
+        "backs",
+        "drafts",
+        "edges",
+        "finished",
+        "hand_backs",
+        "loops",
+        "marked",
+        "mentions",
+        "node",
+        "onward",
+        "others",
+        "pairs",
+        "permanent",
+        "routes",
+        "tools",
+        "unmarked",
+        "ways",
+        "ways_back",
+    )
+
+    def __init__(self, agent: Agent, drafts: tuple[_Draft, ...], tools: tuple[_Tool, ...]) -> None:
+        self.agent, self.drafts, self.tools = agent, drafts, tools
+        self.node = _agent_node(agent)
+        self.edges = [replace(d.edge, target=_target_id(d.target)) for d in drafts]
+        self.ways = {d.edge.route: d.back for d in drafts if d.back is not None}  # route → where its way back is
+        # The nodes other than agents it names, in order; a name is a missing agent's unless local.
+        self.mentions: list[GraphNode | str] = [
+            GraphNode(_tool_id(t.name), NodeKind.TOOL, t.name, t.path, t.range) for t in tools
+        ]
+        for d in drafts:
+            target = d.target
+            if isinstance(target, str):
+                if target == ESCALATION_ID:
+                    self.mentions.append(GraphNode(target, NodeKind.ESCALATION, "human agent", None, None))
+            elif target.remote:
+                node_id = f"remote:{target.name}"
+                self.mentions.append(GraphNode(node_id, NodeKind.REMOTE, target.name, None, None))
+            else:
+                self.mentions.append(target.name)
+        self.others: list[GraphNode] = []
+        self.onward: list[str] = []  # where its handoffs of any kind and delegates lead, among local agents
+        self.permanent: list[str] = []  # where its `HANDOFF` routes that do not return lead
+        self.pairs: list[tuple[str, str]] = []  # (it, child) of each route that returns
+        self.marked: list[GraphEdge] = self.edges
+        self.hand_backs: dict[int, tuple[GraphEdge, GraphEdge]] = {}  # id(edge) → (it, its hand-back)
+        self.finished: list[GraphEdge] | None = None  # the marked edges `finish` read
+        self.loops: list[str] = []  # where its routes that can close a loop lead
+        self.routes: dict[tuple[str, int], GraphEdge] = {}  # its `HANDOFF` routes' edges, by key
+        self.backs: list[GraphEdge] = []  # the ways back of its returnable routes
+        self.ways_back: dict[int, tuple[GraphEdge, Range, GraphEdge]] = {}  # id(route) → (it, where, way back)
+        self.unmarked = True  # not marked since it was made
+
+    def resolve(self, agent_ids: set[str]) -> None:
+        """What depends on which names are local agents."""
+        name = self.agent.name.text
+        self.others = [
+            m if isinstance(m, GraphNode) else _missing_node(m)
+            for m in self.mentions
+            if isinstance(m, GraphNode) or m not in agent_ids
+        ]
+        self.onward, self.permanent, self.pairs = [], [], []
+        for e in self.edges:
+            kind = e.kind
+            if (kind is EdgeKind.HANDOFF or kind is EdgeKind.DELEGATE) and e.target in agent_ids:
+                self.onward.append(e.target)
+                if kind is EdgeKind.HANDOFF and e.via is None:
+                    if e.returnable:
+                        self.pairs.append((name, e.target))
+                    else:
+                        self.permanent.append(e.target)
+        self.finished = None
+
+    def mark(self, parents: dict[str, int] | None) -> None:
+        """Mark the routes to a parent that may be waiting while this agent is active."""
+        self.unmarked = False
+        if not parents:
+            marked = self.edges
+            self.hand_backs = {}
+        else:
+            hand_backs = {}
+            marked = []
+            for e in self.edges:
+                if e.kind is EdgeKind.HANDOFF and e.target in parents:
+                    known = self.hand_backs.get(id(e))
+                    hand_back = known[1] if known is not None and known[0] is e else replace(e, hand_back=True)
+                    hand_backs[id(e)] = (e, hand_back)
+                    e = hand_back
+                marked.append(e)
+            self.hand_backs = hand_backs
+        if len(marked) != len(self.marked) or any(a is not b for a, b in zip(marked, self.marked, strict=True)):
+            self.marked = marked
+
+    def finish(self, agent_ids: set[str]) -> None:
+        """What the analyses and the ways back read of the marked edges."""
+        if self.finished is self.marked:
+            return
+        self.loops, self.routes, self.backs = [], {}, []
+        ways_back = {}
+        for e in self.marked:
+            if e.kind is not EdgeKind.HANDOFF or e.via is not None or e.route is None:
+                continue  # not `GraphEdge.key`'s route: spelled out, as this runs over every edge
+            self.routes[(e.source, e.route)] = e
+            local = e.target in agent_ids
+            if local and not e.hand_back and e.source != e.target:
+                self.loops.append(e.target)
+            where = self.ways.get(e.route) if local and e.returnable else None
+            if where is None:
+                continue
+            known = self.ways_back.get(id(e))
+            if known is not None and known[0] is e and known[1] == where:
+                back = known[2]
+            else:
+                back = GraphEdge(
+                    e.target, e.source, EdgeKind.RETURN, e.path, where, returnable=True, maps=e.maps, route=e.route
+                )
+            ways_back[id(e)] = (e, where, back)
+            self.backs.append(back)
+        self.ways_back = ways_back
+        self.finished = self.marked
+
+
+def _agent_node(agent: Agent) -> GraphNode:
+    name = agent.name.text
+    kind = NodeKind.SUPERVISOR if agent.kind is AgentKind.SUPERVISOR else NodeKind.AGENT
+    return GraphNode(name, kind, name, agent.path, agent.name.range, agent.header)
+
+
+def _missing_node(name: str) -> GraphNode:
+    return GraphNode(name, NodeKind.MISSING, name, None, None)
+
+
+def _target_id(target: _Target | str) -> str:
+    if isinstance(target, str):
+        return target
+    return f"remote:{target.name}" if target.remote else target.name
+
+
+def _share_of(agent: Agent, part: _Parts, known: _Share | None, agent_ids: set[str], same_agents: bool) -> _Share:
+    """The agent's share: the last assembly's while its drafts and tools are the same objects."""
+    _, drafts, tools, _, _ = part
+    if known is None or known.drafts is not drafts or known.tools is not tools:
+        share = _Share(agent, drafts, tools)
+        share.resolve(agent_ids)
+        return share
+    if known.agent is not agent:
+        known.agent, known.node = agent, _agent_node(agent)
+    if not same_agents:
+        known.resolve(agent_ids)
+    return known
+
+
 def _assemble(
     roster: list[Agent], parts: dict[int, _Parts], default_history: str, before: _Reuse | None = None
 ) -> tuple[ProjectGraph, _Reuse]:
     reuse = _Reuse()
     if before is None:
         before = _Reuse()
-    nodes: dict[str, GraphNode] = {}
     first: list[Agent] = []
+    seen: set[str] = set()
     for agent in roster:
-        name = agent.name.text
-        if name in nodes:
-            continue  # a duplicate name: routes reach the first one
-        kind = NodeKind.SUPERVISOR if agent.kind is AgentKind.SUPERVISOR else NodeKind.AGENT
-        nodes[name] = GraphNode(name, kind, name, agent.path, agent.name.range, agent.header)
-        first.append(agent)
-    agent_ids = set(nodes)
-
-    edges: list[GraphEdge] = []
-    others: dict[str, GraphNode] = {}
-    ways: dict[tuple[str, int | None], Range] = {}  # route → where its way back is drawn
-    for agent in first:
-        _, drafts, tools, _, _ = parts[id(agent)]
-        for tool in tools:
-            tool_id = _tool_id(tool.name)
-            if tool_id not in others:
-                others[tool_id] = GraphNode(tool_id, NodeKind.TOOL, tool.name, tool.path, tool.range)
-        for draft in drafts:
-            if draft.back is not None:
-                ways[(agent.name.text, draft.edge.route)] = draft.back
-            target = draft.target
-            if isinstance(target, str):
-                if target == ESCALATION_ID and target not in others:
-                    others[target] = GraphNode(target, NodeKind.ESCALATION, "human agent", None, None)
-                edges.append(_targeted(draft.edge, target, before, reuse))
-                continue
-            if target.remote:
-                node_id = f"remote:{target.name}"
-                others.setdefault(node_id, GraphNode(node_id, NodeKind.REMOTE, target.name, None, None))
-            elif target.name in agent_ids:
-                node_id = target.name
-            else:
-                node_id = target.name
-                others.setdefault(node_id, GraphNode(node_id, NodeKind.MISSING, target.name, None, None))
-            edges.append(_targeted(draft.edge, node_id, before, reuse))
-    nodes.update(others)
-
+        if agent.name.text not in seen:  # of a duplicate name, routes reach the first one
+            seen.add(agent.name.text)
+            first.append(agent)
     names = [a.name.text for a in first]
+    agent_ids = set(names)
     supervisors = tuple(a.name.text for a in first if a.kind is AgentKind.SUPERVISOR)
     # The analyses can start from the last ones while the agents routes reach are the same.
     same_agents = names == before.names and supervisors == before.supervisors
     reuse.names, reuse.supervisors = names, supervisors
-    ends = _RouteEnds(edges, agent_ids)
-    edges = _mark_hand_backs(edges, _waiting_parents(ends, before, reuse), before, reuse)
-    loops, by_route = _loops_and_routes(edges, agent_ids)
-    edges.extend(_return_edges(edges, ways, agent_ids, before, reuse))
-    roots, unreachable = _reachability(names, supervisors, ends.onward, same_agents, before, reuse)
+
+    shares = reuse.shares
+    nodes: dict[str, GraphNode] = {}
+    others: dict[str, GraphNode] = {}
+    onward: dict[str, list[str]] = {}
+    permanent: dict[str, list[str]] = {}
+    pairs: list[tuple[str, str]] = []
+    for agent, name in zip(first, names, strict=True):
+        share = shares[name] = _share_of(agent, parts[id(agent)], before.shares.get(name), agent_ids, same_agents)
+        nodes[name] = share.node
+        for node in share.others:
+            if node.id not in others:
+                others[node.id] = node
+        if share.onward:
+            onward[name] = share.onward
+        if share.permanent:
+            permanent[name] = share.permanent
+        pairs.extend(share.pairs)
+    nodes.update(others)
+
+    waits, rewaited = _waiting_parents(permanent, pairs, before, reuse)
+    edges: list[GraphEdge] = []
+    backs: list[GraphEdge] = []
+    loops: dict[str, list[str]] = {}
+    by_route: dict[tuple[str, int], GraphEdge] = {}
+    for name, share in shares.items():
+        if share.unmarked or name in rewaited:
+            share.mark(waits.get(name))
+        share.finish(agent_ids)
+        edges.extend(share.marked)
+        backs.extend(share.backs)
+        if share.loops:
+            loops[name] = share.loops
+        by_route.update(share.routes)
+    edges.extend(backs)
+    roots, unreachable = _reachability(names, supervisors, onward, same_agents, before, reuse)
     graph = ProjectGraph(nodes, edges, roots, unreachable, (), bool(supervisors), default_history, _by_route=by_route)
     _find_cycles(graph, names, loops, same_agents, before, reuse)
     return graph, reuse
@@ -798,88 +953,24 @@ def _place_tools(nodes: dict[str, GraphNode], first: list[Agent], parts: dict[in
                 nodes[tool_id] = replace(node, path=tool.path, range=tool.range)
 
 
-def _targeted(draft: GraphEdge, target: str, before: _Reuse, reuse: _Reuse) -> GraphEdge:
-    """A draft's edge leading to `target` (the last assembly's object, when it led there)."""
-    known = before.targeted.get(id(draft))
-    same = known is not None and known[0] is draft and known[1] == target
-    edge = known[2] if known is not None and same else replace(draft, target=target)
-    reuse.targeted[id(draft)] = (draft, target, edge)
-    return edge
-
-
-def _return_edges(
-    edges: list[GraphEdge],
-    ways: dict[tuple[str, int | None], Range],
-    agent_ids: set[str],
-    before: _Reuse,
-    reuse: _Reuse,
-) -> Iterator[GraphEdge]:
-    """The built-in way back of every returnable route into a local agent, drawn where the
-    route says what happens on return (`ways`)."""
-    for e in edges:
-        if e.kind is not EdgeKind.HANDOFF or not e.returnable or e.via is not None or e.route is None:
-            continue
-        where = ways.get((e.source, e.route))
-        if where is None or e.target not in agent_ids:
-            continue
-        known = before.backs.get(id(e))
-        if known is not None and known[0] is e and known[1] == where:
-            back = known[2]
-        else:
-            back = GraphEdge(
-                e.target,
-                e.source,
-                EdgeKind.RETURN,
-                e.path,
-                where,
-                returnable=True,
-                maps=e.maps,
-                route=e.route,
-            )
-        reuse.backs[id(e)] = (e, where, back)
-        yield back
-
-
-class _RouteEnds:
-    """Where the routes between local agents lead, as the analyses read them: one pass over
-    the edges (before hand-backs are marked, which none of these depends on)."""
-
-    __slots__ = ("onward", "permanent", "returnable")
-
-    def __init__(self, edges: list[GraphEdge], agent_ids: set[str]) -> None:
-        self.permanent: dict[str, list[str]] = {}  # `HANDOFF` routes that do not return
-        self.returnable: list[tuple[str, str]] = []  # (parent, child) of the routes that do
-        self.onward: dict[str, list[str]] = {}  # handoffs of any kind, and delegates
-        for e in edges:
-            kind = e.kind
-            if kind is not EdgeKind.HANDOFF and kind is not EdgeKind.DELEGATE:
-                continue
-            source, target = e.source, e.target
-            if source not in agent_ids or target not in agent_ids:
-                continue
-            self.onward.setdefault(source, []).append(target)
-            if kind is EdgeKind.HANDOFF and e.via is None:
-                if e.returnable:
-                    self.returnable.append((source, target))
-                else:
-                    self.permanent.setdefault(source, []).append(target)
-
-
-def _waiting_parents(ends: _RouteEnds, before: _Reuse, reuse: _Reuse) -> dict[str, dict[str, int]]:
+def _waiting_parents(
+    permanent: dict[str, list[str]], returnable: list[tuple[str, str]], before: _Reuse, reuse: _Reuse
+) -> tuple[dict[str, dict[str, int]], set[str]]:
     """The parents that may be waiting while each agent is active (module docstring,
     "Hand-backs"), each with how many returnable (parent, child) pairs have the agent within the
     child's reach: the last assembly's table, changed by the pairs that came, went, or whose
-    child's reach is another."""
-    permanent, was = ends.permanent, before.permanent
+    child's reach is another. Also the agents whose waiting parents are others than before."""
+    was = before.permanent
     reuse.permanent = permanent
     # A reach is the same while no agent in it leads elsewhere by a permanent handoff: the search
     # that found it followed the routes of those agents only.
     changed = {a for a in permanent.keys() | was.keys() if permanent.get(a) != was.get(a)}
-    pairs = dict.fromkeys(ends.returnable)
+    pairs = dict.fromkeys(returnable)
     waits = before.waits  # taken over: the last assembly's `_Reuse` is not read again
+    rewaited: set[str] = set()
     for parent, child in before.pairs:
         if (parent, child) not in pairs:
-            _count(waits, before.within[child], parent, -1)
+            _count(waits, before.within[child], parent, -1, rewaited)
     for parent, child in pairs:
         reach = reuse.within.get(child)
         if reach is None:
@@ -891,57 +982,28 @@ def _waiting_parents(ends: _RouteEnds, before: _Reuse, reuse: _Reuse) -> dict[st
             counted = before.within[child]
             if counted is reach:
                 continue
-            _count(waits, counted, parent, -1)
-        _count(waits, reach, parent, 1)
+            _count(waits, counted, parent, -1, rewaited)
+        _count(waits, reach, parent, 1, rewaited)
     reuse.pairs, reuse.waits = pairs, waits
-    return waits
+    return waits, rewaited
 
 
-def _count(waits: dict[str, dict[str, int]], reach: set[str], parent: str, step: int) -> None:
-    """Count `parent` as waiting (`step` 1) or no longer (-1) while each agent of `reach` is active."""
+def _count(waits: dict[str, dict[str, int]], reach: set[str], parent: str, step: int, rewaited: set[str]) -> None:
+    """Count `parent` as waiting (`step` 1) or no longer (-1) while each agent of `reach` is
+    active, noting in `rewaited` the agents for which it starts or stops waiting."""
     for active in reach:
         parents = waits.setdefault(active, {})
         count = parents.get(parent, 0) + step
+        if count and parent in parents:
+            parents[parent] = count
+            continue
+        rewaited.add(active)
         if count:
             parents[parent] = count
             continue
         del parents[parent]
         if not parents:
             del waits[active]
-
-
-def _mark_hand_backs(
-    edges: list[GraphEdge], waits: dict[str, dict[str, int]], before: _Reuse, reuse: _Reuse
-) -> list[GraphEdge]:
-    """Mark the routes that lead to a waiting parent (module docstring, "Hand-backs")."""
-    if not waits:
-        return edges
-    marked = []
-    for e in edges:
-        if e.kind is EdgeKind.HANDOFF and e.target in waits.get(e.source, ()):
-            known = before.marked.get(id(e))
-            hand_back = known[1] if known is not None and known[0] is e else replace(e, hand_back=True)
-            reuse.marked[id(e)] = (e, hand_back)
-            e = hand_back
-        marked.append(e)
-    return marked
-
-
-def _loops_and_routes(
-    edges: list[GraphEdge], agent_ids: set[str]
-) -> tuple[dict[str, list[str]], dict[tuple[str, int], GraphEdge]]:
-    """Where the `HANDOFF` routes that can close a loop lead (not hand-backs, not to the agent
-    itself, into a local agent), by agent; and every `HANDOFF` route's edge, by its key."""
-    loops: dict[str, list[str]] = {}
-    by_route: dict[tuple[str, int], GraphEdge] = {}
-    for e in edges:
-        if e.kind is not EdgeKind.HANDOFF or e.via is not None or e.route is None:
-            continue  # not `GraphEdge.key`'s route: spelled out, as this runs over every edge
-        source, target = e.source, e.target
-        by_route[(source, e.route)] = e
-        if not e.hand_back and source != target and target in agent_ids:
-            loops.setdefault(source, []).append(target)
-    return loops, by_route
 
 
 def _within(start: str, adjacency: dict[str, list[str]], limit: int) -> set[str]:
