@@ -518,14 +518,18 @@ class GraphBuilder:
                     edge = replace(draft.edge, target=previous.target, hand_back=previous.hand_back)
                     edges[at + k] = previous if edge == previous else edge
                 key = edges[at + k].key
-                for back_at in self._backs.get(key, ()) if key is not None else ():
-                    back = edges[back_at]
-                    if delta and back_at not in moved_backs:
-                        edges[back_at] = movable.moved(back, delta)
+                if not delta or key is None:
+                    continue
+                for back_at in self._backs.get(key, ()):
+                    if back_at not in moved_backs:
+                        edges[back_at] = movable.moved(edges[back_at], delta)
                         moved_backs.add(back_at)
-                    elif delta is None and draft.back is not None:
-                        sent = edges[at + k]
-                        now = replace(back, path=sent.path, range=draft.back, maps=sent.maps)
+            if delta is None:
+                mine = edges[at : at + len(part[1])]
+                for key, (senders, where) in _ways_back_of(mine, part[1], nodes).items():
+                    for back_at, sent in zip(self._backs.get(key, ()), senders, strict=False):
+                        back = edges[back_at]
+                        now = replace(back, path=sent.path, range=where, maps=sent.maps)
                         edges[back_at] = back if now == back else now
         graph = _with_analyses_of(last, nodes, edges)
         # The same analyses: every finding holds, but those of a replaced agent whose header is
@@ -881,7 +885,7 @@ def _reposition(
     edges: list[GraphEdge] = []
     at = 0  # the edges follow the first agents' drafts in order, then come the ways back
     moved: dict[str, int] = {}  # the agents that only moved, by name → rows
-    backs: dict[tuple[str, int], tuple[GraphEdge, Range]] = {}  # re-read routes' edges, ways back
+    backs: dict[tuple[str, int], tuple[list[GraphEdge], Range]] = {}  # re-read routes: `_ways_back_of`
     for agent in first:
         drafts = parts[id(agent)][1]
         delta = shifted.get(id(agent))
@@ -891,24 +895,28 @@ def _reposition(
             if delta:
                 moved[agent.name.text] = delta
         else:
+            mine = []
             for draft, previous in zip(drafts, last.edges[at : at + len(drafts)], strict=True):
                 # Where the edge leads (and whether it hands back) is the last graph's; what it
                 # carries and where it is written are the agent's as it is now.
                 edge = replace(draft.edge, target=previous.target, hand_back=previous.hand_back)
-                edges.append(previous if edge == previous else edge)
-                if edge.key is not None and draft.back is not None:
-                    backs[edge.key] = (edge, draft.back)
+                mine.append(previous if edge == previous else edge)
+            edges.extend(mine)
+            backs.update(_ways_back_of(mine, drafts, last.nodes))
         at += len(drafts)
+    taken: Counter[tuple[str, int]] = Counter()  # of each route key, the ways back gone through
     for back in last.edges[at:]:
         if back.route is not None:
+            key = (back.target, back.route)
             rows = moved.get(back.target)
-            sent = backs.get((back.target, back.route))
             if rows:
                 back = movable.moved(back, rows)
-            elif sent is not None:
-                edge, where = sent
-                now = replace(back, path=edge.path, range=where, maps=edge.maps)
+            elif key in backs and taken[key] < len(backs[key][0]):
+                senders, where = backs[key]
+                sent = senders[taken[key]]
+                now = replace(back, path=sent.path, range=where, maps=sent.maps)
                 back = back if now == back else now
+            taken[key] += 1
         edges.append(back)
     for node_id, node in last.nodes.items():
         if node_id not in nodes:
@@ -918,6 +926,26 @@ def _reposition(
     graph = _with_analyses_of(last, nodes, edges)
     graph.inherit_facts(last)
     return graph
+
+
+def _ways_back_of(
+    edges: list[GraphEdge], drafts: tuple[_Draft, ...], nodes: dict[str, GraphNode]
+) -> dict[tuple[str, int], tuple[list[GraphEdge], Range]]:
+    """Of one agent's edges (made from `drafts`), the routes with a way back, by key, in order,
+    with where their ways back are drawn: two routes of one index (two `HANDOFF` sections) share
+    the place the last of them gives, and each way back carries its own route's `MAP`."""
+    where: dict[tuple[str, int], Range] = {}
+    senders: dict[tuple[str, int], list[GraphEdge]] = {}
+    for edge, draft in zip(edges, drafts, strict=True):
+        key = edge.key
+        if key is None:
+            continue
+        if draft.back is not None:
+            where[key] = draft.back
+        target = nodes.get(edge.target)
+        if edge.returnable and target is not None and target.kind in (NodeKind.AGENT, NodeKind.SUPERVISOR):
+            senders.setdefault(key, []).append(edge)
+    return {key: (sent, where[key]) for key, sent in senders.items() if key in where}
 
 
 def _with_analyses_of(last: ProjectGraph, nodes: dict[str, GraphNode], edges: list[GraphEdge]) -> ProjectGraph:
