@@ -124,3 +124,25 @@ def test_a_keystroke_in_an_agent_with_two_handoff_sections(tmp_path: Path) -> No
     for edited in (text.replace("GOAL: g", "GOAL: gg"), "# above\n" + text, text):
         project.edit(path, edited)
         assert drawn(project.graph()) == drawn(scratch(project))
+
+
+@pytest.mark.parametrize("second", ["Nowhere", "Desk"])
+def test_each_way_back_of_a_shared_route_index_carries_its_own_map(tmp_path: Path, second: str) -> None:
+    # Route 0 of each section returns; only the first says what it maps on return. The ways back
+    # are drawn where the last one says, each with its own route's MAP (none for the first).
+    (tmp_path / "p").mkdir()
+    text = (
+        "SUPERVISOR: Hub\nGOAL: g\nHANDOFF:\n  - TO: Desk\n    RETURN: true\n"
+        f"HANDOFF:\n  - TO: {second}\n    RETURN: true\n    ON_RETURN:\n      MAP:\n        one: amount\n\n"
+        "AGENT: Desk\nGOAL: d\n"
+    )
+    (tmp_path / "p" / "a.abl").write_text(text, encoding="utf-8")
+    projects, _ = load_projects([str(tmp_path / "p")])
+    project = projects[0]
+    path = next(iter(project.documents))
+    project.graph()
+    for edited in (text.replace("GOAL: g", "GOAL: gg"), text.replace("one: amount", "one: amounts"), text):
+        project.edit(path, edited)
+        assert drawn(project.graph()) == drawn(scratch(project))
+        project.edit(path, "# above\n" + edited)  # moved, then re-read below
+        assert drawn(project.graph()) == drawn(scratch(project))

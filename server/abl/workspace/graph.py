@@ -21,13 +21,20 @@ On top of the edges, three analyses of how the runtime walks them:
 - **Cycles.** The runtime refuses a handoff to an agent already in the active handoff chain
   (`recursion`), and a permanent handoff does not leave the chain. So a loop of handoff routes
   that is not closed by a hand-back is refused when it comes round. Cycles are searched among
-  `HANDOFF` routes only (a self-route is `SELF_HANDOFF_TARGET`'s business).
+  `HANDOFF` routes only (a self-route is `SELF_HANDOFF_TARGET`'s business). A group of agents
+  that loop is reported by its first agent in project order, and the groups in that order, so
+  that a group no edit touched keeps its place whatever happens to the others.
 
 **Invariants.** Building never raises, on any project (half-typed files, missing targets,
 duplicate names: the first agent of a name is the one routes reach, as everywhere). The graph
 is a function of the project's agents alone, so it can be rebuilt whenever the roster changes,
 and it imports nothing from the checks. An agent's own edges are computed once per agent
-object and reused while the agent is unchanged.
+object and reused while the agent is unchanged. After an edit that changes where routes lead,
+the analyses start from the last assembly's: what the supervisors reach is kept while the
+agents they reach lead where they led (and only grown when their handoffs only grew), the
+waiting parents are recounted for the returnable routes whose reach changed, and the groups of
+looping agents are found again in the region of the changed routes only; each equals what a
+build from scratch finds.
 """
 
 from __future__ import annotations
@@ -134,7 +141,9 @@ class ProjectGraph:
     edges: list[GraphEdge]
     roots: tuple[str, ...]
     unreachable: tuple[str, ...]
-    cycles: tuple[tuple[str, ...], ...]  # one cycle per group of agents that loop, in route order
+    # One cycle per group of agents that loop, in route order from the group's first agent (in
+    # project order); the groups by the project position of that agent.
+    cycles: tuple[tuple[str, ...], ...]
     has_supervisor: bool
     default_history: str = "full"  # what a route without `HISTORY` gets in this project
     _cycle_groups: dict[str, int] = field(default_factory=dict, repr=False)  # agent → its group
@@ -442,7 +451,10 @@ class GraphBuilder:
         if last is not None and shape == self._last_shape:
             graph = _reposition(last, roster, parts, fresh, shifted)
         else:
-            graph, self._reuse = _assemble(roster, parts, default_history, self._reuse)
+            # The last assembly's tables are taken over and changed: should this one fail
+            # half-way, the next starts from nothing rather than from them.
+            before, self._reuse = self._reuse, _Reuse()
+            graph, self._reuse = _assemble(roster, parts, default_history, before)
         self._last, self._last_shape, self._roster = graph, shape, roster
         self._offsets, self._backs = _layout(graph, roster, parts)
         return graph
@@ -506,14 +518,18 @@ class GraphBuilder:
                     edge = replace(draft.edge, target=previous.target, hand_back=previous.hand_back)
                     edges[at + k] = previous if edge == previous else edge
                 key = edges[at + k].key
-                for back_at in self._backs.get(key, ()) if key is not None else ():
-                    back = edges[back_at]
-                    if delta and back_at not in moved_backs:
-                        edges[back_at] = movable.moved(back, delta)
+                if not delta or key is None:
+                    continue
+                for back_at in self._backs.get(key, ()):
+                    if back_at not in moved_backs:
+                        edges[back_at] = movable.moved(edges[back_at], delta)
                         moved_backs.add(back_at)
-                    elif delta is None and draft.back is not None:
-                        sent = edges[at + k]
-                        now = replace(back, path=sent.path, range=draft.back, maps=sent.maps)
+            if delta is None:
+                mine = edges[at : at + len(part[1])]
+                for key, (senders, where) in _ways_back_of(mine, part[1], nodes).items():
+                    for back_at, sent in zip(self._backs.get(key, ()), senders, strict=False):
+                        back = edges[back_at]
+                        now = replace(back, path=sent.path, range=where, maps=sent.maps)
                         edges[back_at] = back if now == back else now
         graph = _with_analyses_of(last, nodes, edges)
         # The same analyses: every finding holds, but those of a replaced agent whose header is
@@ -586,18 +602,201 @@ def build_graph(agents: Iterable[Agent], default_history: str = "full") -> Proje
 class _Reuse:
     """What putting the graph together again can take from the last time, so that an edit that
     changes where one route leads (a `RETURN` toggled) costs its effect, not the project's size:
-    each unchanged draft's edge with its target, each edge marked as a hand-back, each way back,
-    and the agents within reach of each returnable child over permanent handoffs (kept while no
-    agent in that reach changed its permanent routes). Each assembly keeps what it used only."""
+    each agent's share (`_Share`), the agents within reach of each returnable child over
+    permanent handoffs (kept while no agent in that reach changed its permanent routes), which
+    parents may be waiting where, and the three analyses with what they were worked out from.
+    Each assembly keeps what it used only, and takes over (changes) some of the last one's
+    tables: a `_Reuse` serves once."""
 
-    __slots__ = ("backs", "marked", "permanent", "targeted", "within")
+    __slots__ = (
+        "cycles",
+        "loops",
+        "names",
+        "onward",
+        "pairs",
+        "permanent",
+        "reachability",
+        "reached",
+        "shares",
+        "supervisors",
+        "waits",
+        "within",
+    )
 
     def __init__(self) -> None:
-        self.targeted: dict[int, tuple[GraphEdge, str, GraphEdge]] = {}  # id(draft edge) → (it, target, edge)
-        self.marked: dict[int, tuple[GraphEdge, GraphEdge]] = {}  # id(edge) → (it, the hand-back)
-        self.backs: dict[int, tuple[GraphEdge, Range, GraphEdge]] = {}  # id(route) → (it, where, way back)
+        self.shares: dict[str, _Share] = {}  # by agent name
         self.permanent: dict[str, list[str]] = {}  # agent → where its permanent handoffs lead
         self.within: dict[str, set[str]] = {}  # child → `_within(child, permanent, NESTING_LIMIT)`
+        self.pairs: dict[tuple[str, str], None] = {}  # (parent, child) of every returnable route
+        self.waits: dict[str, dict[str, int]] = {}  # `_waiting_parents`
+        self.names: list[str] = []  # the agents routes reach, in project order
+        self.supervisors: tuple[str, ...] = ()
+        self.onward: dict[str, list[str]] = {}  # agent → where its handoffs and delegates lead
+        self.reached: set[str] = set()  # what the supervisors reach
+        self.reachability: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # roots, unreachable
+        self.loops: dict[str, list[str]] = {}  # agent → where its routes that may loop lead
+        self.cycles = _Cycles([])
+
+
+class _Share:
+    """One agent's share of an assembly: its node, its edges and what the analyses read of them.
+    The next assembly keeps it while the agent's drafts and tools are the same objects; what
+    depends on more is worked out again when that changes: where the routes lead among local
+    agents when the agent names are others (`resolve`), the hand-back marks when the parents
+    that may be waiting while the agent is active are others (`mark`), and what is read of the
+    marked edges when they are other objects (`finish`)."""
+
+    __slots__ = (
+        "agent",
+        "backs",
+        "drafts",
+        "edges",
+        "finished",
+        "hand_backs",
+        "loops",
+        "marked",
+        "mentions",
+        "node",
+        "onward",
+        "others",
+        "pairs",
+        "permanent",
+        "routes",
+        "tools",
+        "unmarked",
+        "ways",
+        "ways_back",
+    )
+
+    def __init__(self, agent: Agent, drafts: tuple[_Draft, ...], tools: tuple[_Tool, ...]) -> None:
+        self.agent, self.drafts, self.tools = agent, drafts, tools
+        self.node = _agent_node(agent)
+        self.edges = [replace(d.edge, target=_target_id(d.target)) for d in drafts]
+        self.ways = {d.edge.route: d.back for d in drafts if d.back is not None}  # route → where its way back is
+        # The nodes other than agents it names, in order; a name is a missing agent's unless local.
+        self.mentions: list[GraphNode | str] = [
+            GraphNode(_tool_id(t.name), NodeKind.TOOL, t.name, t.path, t.range) for t in tools
+        ]
+        for d in drafts:
+            target = d.target
+            if isinstance(target, str):
+                if target == ESCALATION_ID:
+                    self.mentions.append(GraphNode(target, NodeKind.ESCALATION, "human agent", None, None))
+            elif target.remote:
+                node_id = f"remote:{target.name}"
+                self.mentions.append(GraphNode(node_id, NodeKind.REMOTE, target.name, None, None))
+            else:
+                self.mentions.append(target.name)
+        self.others: list[GraphNode] = []
+        self.onward: list[str] = []  # where its handoffs of any kind and delegates lead, among local agents
+        self.permanent: list[str] = []  # where its `HANDOFF` routes that do not return lead
+        self.pairs: list[tuple[str, str]] = []  # (it, child) of each route that returns
+        self.marked: list[GraphEdge] = self.edges
+        self.hand_backs: dict[int, tuple[GraphEdge, GraphEdge]] = {}  # id(edge) → (it, its hand-back)
+        self.finished: list[GraphEdge] | None = None  # the marked edges `finish` read
+        self.loops: list[str] = []  # where its routes that can close a loop lead
+        self.routes: dict[tuple[str, int], GraphEdge] = {}  # its `HANDOFF` routes' edges, by key
+        self.backs: list[GraphEdge] = []  # the ways back of its returnable routes
+        self.ways_back: dict[int, tuple[GraphEdge, Range, GraphEdge]] = {}  # id(route) → (it, where, way back)
+        self.unmarked = True  # not marked since it was made
+
+    def resolve(self, agent_ids: set[str]) -> None:
+        """What depends on which names are local agents."""
+        name = self.agent.name.text
+        self.others = [
+            m if isinstance(m, GraphNode) else _missing_node(m)
+            for m in self.mentions
+            if isinstance(m, GraphNode) or m not in agent_ids
+        ]
+        self.onward, self.permanent, self.pairs = [], [], []
+        for e in self.edges:
+            kind = e.kind
+            if (kind is EdgeKind.HANDOFF or kind is EdgeKind.DELEGATE) and e.target in agent_ids:
+                self.onward.append(e.target)
+                if kind is EdgeKind.HANDOFF and e.via is None:
+                    if e.returnable:
+                        self.pairs.append((name, e.target))
+                    else:
+                        self.permanent.append(e.target)
+        self.finished = None
+
+    def mark(self, parents: dict[str, int] | None) -> None:
+        """Mark the routes to a parent that may be waiting while this agent is active."""
+        self.unmarked = False
+        if not parents:
+            marked = self.edges
+            self.hand_backs = {}
+        else:
+            hand_backs = {}
+            marked = []
+            for e in self.edges:
+                if e.kind is EdgeKind.HANDOFF and e.target in parents:
+                    known = self.hand_backs.get(id(e))
+                    hand_back = known[1] if known is not None and known[0] is e else replace(e, hand_back=True)
+                    hand_backs[id(e)] = (e, hand_back)
+                    e = hand_back
+                marked.append(e)
+            self.hand_backs = hand_backs
+        if len(marked) != len(self.marked) or any(a is not b for a, b in zip(marked, self.marked, strict=True)):
+            self.marked = marked
+
+    def finish(self, agent_ids: set[str]) -> None:
+        """What the analyses and the ways back read of the marked edges."""
+        if self.finished is self.marked:
+            return
+        self.loops, self.routes, self.backs = [], {}, []
+        ways_back = {}
+        for e in self.marked:
+            if e.kind is not EdgeKind.HANDOFF or e.via is not None or e.route is None:
+                continue  # not `GraphEdge.key`'s route: spelled out, as this runs over every edge
+            self.routes[(e.source, e.route)] = e
+            local = e.target in agent_ids
+            if local and not e.hand_back and e.source != e.target:
+                self.loops.append(e.target)
+            where = self.ways.get(e.route) if local and e.returnable else None
+            if where is None:
+                continue
+            known = self.ways_back.get(id(e))
+            if known is not None and known[0] is e and known[1] == where:
+                back = known[2]
+            else:
+                back = GraphEdge(
+                    e.target, e.source, EdgeKind.RETURN, e.path, where, returnable=True, maps=e.maps, route=e.route
+                )
+            ways_back[id(e)] = (e, where, back)
+            self.backs.append(back)
+        self.ways_back = ways_back
+        self.finished = self.marked
+
+
+def _agent_node(agent: Agent) -> GraphNode:
+    name = agent.name.text
+    kind = NodeKind.SUPERVISOR if agent.kind is AgentKind.SUPERVISOR else NodeKind.AGENT
+    return GraphNode(name, kind, name, agent.path, agent.name.range, agent.header)
+
+
+def _missing_node(name: str) -> GraphNode:
+    return GraphNode(name, NodeKind.MISSING, name, None, None)
+
+
+def _target_id(target: _Target | str) -> str:
+    if isinstance(target, str):
+        return target
+    return f"remote:{target.name}" if target.remote else target.name
+
+
+def _share_of(agent: Agent, part: _Parts, known: _Share | None, agent_ids: set[str], same_agents: bool) -> _Share:
+    """The agent's share: the last assembly's while its drafts and tools are the same objects."""
+    _, drafts, tools, _, _ = part
+    if known is None or known.drafts is not drafts or known.tools is not tools:
+        share = _Share(agent, drafts, tools)
+        share.resolve(agent_ids)
+        return share
+    if known.agent is not agent:
+        known.agent, known.node = agent, _agent_node(agent)
+    if not same_agents:
+        known.resolve(agent_ids)
+    return known
 
 
 def _assemble(
@@ -605,50 +804,57 @@ def _assemble(
 ) -> tuple[ProjectGraph, _Reuse]:
     reuse = _Reuse()
     if before is None:
-        before = reuse
-    nodes: dict[str, GraphNode] = {}
+        before = _Reuse()
     first: list[Agent] = []
+    seen: set[str] = set()
     for agent in roster:
-        name = agent.name.text
-        if name in nodes:
-            continue  # a duplicate name: routes reach the first one
-        kind = NodeKind.SUPERVISOR if agent.kind is AgentKind.SUPERVISOR else NodeKind.AGENT
-        nodes[name] = GraphNode(name, kind, name, agent.path, agent.name.range, agent.header)
-        first.append(agent)
-    agent_ids = set(nodes)
+        if agent.name.text not in seen:  # of a duplicate name, routes reach the first one
+            seen.add(agent.name.text)
+            first.append(agent)
+    names = [a.name.text for a in first]
+    agent_ids = set(names)
+    supervisors = tuple(a.name.text for a in first if a.kind is AgentKind.SUPERVISOR)
+    # The analyses can start from the last ones while the agents routes reach are the same.
+    same_agents = names == before.names and supervisors == before.supervisors
+    reuse.names, reuse.supervisors = names, supervisors
 
-    edges: list[GraphEdge] = []
+    shares = reuse.shares
+    nodes: dict[str, GraphNode] = {}
     others: dict[str, GraphNode] = {}
-    for agent in first:
-        _, drafts, tools, _, _ = parts[id(agent)]
-        for tool in tools:
-            tool_id = _tool_id(tool.name)
-            if tool_id not in others:
-                others[tool_id] = GraphNode(tool_id, NodeKind.TOOL, tool.name, tool.path, tool.range)
-        for draft in drafts:
-            target = draft.target
-            if isinstance(target, str):
-                if target == ESCALATION_ID and target not in others:
-                    others[target] = GraphNode(target, NodeKind.ESCALATION, "human agent", None, None)
-                edges.append(_targeted(draft.edge, target, before, reuse))
-                continue
-            if target.remote:
-                node_id = f"remote:{target.name}"
-                others.setdefault(node_id, GraphNode(node_id, NodeKind.REMOTE, target.name, None, None))
-            elif target.name in agent_ids:
-                node_id = target.name
-            else:
-                node_id = target.name
-                others.setdefault(node_id, GraphNode(node_id, NodeKind.MISSING, target.name, None, None))
-            edges.append(_targeted(draft.edge, node_id, before, reuse))
+    onward: dict[str, list[str]] = {}
+    permanent: dict[str, list[str]] = {}
+    pairs: list[tuple[str, str]] = []
+    for agent, name in zip(first, names, strict=True):
+        share = shares[name] = _share_of(agent, parts[id(agent)], before.shares.get(name), agent_ids, same_agents)
+        nodes[name] = share.node
+        for node in share.others:
+            if node.id not in others:
+                others[node.id] = node
+        if share.onward:
+            onward[name] = share.onward
+        if share.permanent:
+            permanent[name] = share.permanent
+        pairs.extend(share.pairs)
     nodes.update(others)
 
-    edges = _mark_hand_backs(edges, agent_ids, before, reuse)
-    edges.extend(_return_edges(first, parts, edges, agent_ids, before, reuse))
-    has_supervisor = any(a.kind is AgentKind.SUPERVISOR for a in first)
-    roots, unreachable = _reachability(first, edges, agent_ids, has_supervisor)
-    graph = ProjectGraph(nodes, edges, roots, unreachable, (), has_supervisor, default_history)
-    _find_cycles(graph, [a.name.text for a in first])
+    waits, rewaited = _waiting_parents(permanent, pairs, before, reuse)
+    edges: list[GraphEdge] = []
+    backs: list[GraphEdge] = []
+    loops: dict[str, list[str]] = {}
+    by_route: dict[tuple[str, int], GraphEdge] = {}
+    for name, share in shares.items():
+        if share.unmarked or name in rewaited:
+            share.mark(waits.get(name))
+        share.finish(agent_ids)
+        edges.extend(share.marked)
+        backs.extend(share.backs)
+        if share.loops:
+            loops[name] = share.loops
+        by_route.update(share.routes)
+    edges.extend(backs)
+    roots, unreachable = _reachability(names, supervisors, onward, same_agents, before, reuse)
+    graph = ProjectGraph(nodes, edges, roots, unreachable, (), bool(supervisors), default_history, _by_route=by_route)
+    _find_cycles(graph, names, loops, same_agents, before, reuse)
     return graph, reuse
 
 
@@ -679,7 +885,7 @@ def _reposition(
     edges: list[GraphEdge] = []
     at = 0  # the edges follow the first agents' drafts in order, then come the ways back
     moved: dict[str, int] = {}  # the agents that only moved, by name → rows
-    backs: dict[tuple[str, int], tuple[GraphEdge, Range]] = {}  # re-read routes' edges, ways back
+    backs: dict[tuple[str, int], tuple[list[GraphEdge], Range]] = {}  # re-read routes: `_ways_back_of`
     for agent in first:
         drafts = parts[id(agent)][1]
         delta = shifted.get(id(agent))
@@ -689,24 +895,28 @@ def _reposition(
             if delta:
                 moved[agent.name.text] = delta
         else:
+            mine = []
             for draft, previous in zip(drafts, last.edges[at : at + len(drafts)], strict=True):
                 # Where the edge leads (and whether it hands back) is the last graph's; what it
                 # carries and where it is written are the agent's as it is now.
                 edge = replace(draft.edge, target=previous.target, hand_back=previous.hand_back)
-                edges.append(previous if edge == previous else edge)
-                if edge.key is not None and draft.back is not None:
-                    backs[edge.key] = (edge, draft.back)
+                mine.append(previous if edge == previous else edge)
+            edges.extend(mine)
+            backs.update(_ways_back_of(mine, drafts, last.nodes))
         at += len(drafts)
+    taken: Counter[tuple[str, int]] = Counter()  # of each route key, the ways back gone through
     for back in last.edges[at:]:
         if back.route is not None:
+            key = (back.target, back.route)
             rows = moved.get(back.target)
-            sent = backs.get((back.target, back.route))
             if rows:
                 back = movable.moved(back, rows)
-            elif sent is not None:
-                edge, where = sent
-                now = replace(back, path=edge.path, range=where, maps=edge.maps)
+            elif key in backs and taken[key] < len(backs[key][0]):
+                senders, where = backs[key]
+                sent = senders[taken[key]]
+                now = replace(back, path=sent.path, range=where, maps=sent.maps)
                 back = back if now == back else now
+            taken[key] += 1
         edges.append(back)
     for node_id, node in last.nodes.items():
         if node_id not in nodes:
@@ -716,6 +926,26 @@ def _reposition(
     graph = _with_analyses_of(last, nodes, edges)
     graph.inherit_facts(last)
     return graph
+
+
+def _ways_back_of(
+    edges: list[GraphEdge], drafts: tuple[_Draft, ...], nodes: dict[str, GraphNode]
+) -> dict[tuple[str, int], tuple[list[GraphEdge], Range]]:
+    """Of one agent's edges (made from `drafts`), the routes with a way back, by key, in order,
+    with where their ways back are drawn: two routes of one index (two `HANDOFF` sections) share
+    the place the last of them gives, and each way back carries its own route's `MAP`."""
+    where: dict[tuple[str, int], Range] = {}
+    senders: dict[tuple[str, int], list[GraphEdge]] = {}
+    for edge, draft in zip(edges, drafts, strict=True):
+        key = edge.key
+        if key is None:
+            continue
+        if draft.back is not None:
+            where[key] = draft.back
+        target = nodes.get(edge.target)
+        if edge.returnable and target is not None and target.kind in (NodeKind.AGENT, NodeKind.SUPERVISOR):
+            senders.setdefault(key, []).append(edge)
+    return {key: (sent, where[key]) for key, sent in senders.items() if key in where}
 
 
 def _with_analyses_of(last: ProjectGraph, nodes: dict[str, GraphNode], edges: list[GraphEdge]) -> ProjectGraph:
@@ -751,89 +981,57 @@ def _place_tools(nodes: dict[str, GraphNode], first: list[Agent], parts: dict[in
                 nodes[tool_id] = replace(node, path=tool.path, range=tool.range)
 
 
-def _targeted(draft: GraphEdge, target: str, before: _Reuse, reuse: _Reuse) -> GraphEdge:
-    """A draft's edge leading to `target` (the last assembly's object, when it led there)."""
-    known = before.targeted.get(id(draft))
-    same = known is not None and known[0] is draft and known[1] == target
-    edge = known[2] if known is not None and same else replace(draft, target=target)
-    reuse.targeted[id(draft)] = (draft, target, edge)
-    return edge
-
-
-def _return_edges(
-    first: list[Agent],
-    parts: dict[int, _Parts],
-    edges: list[GraphEdge],
-    agent_ids: set[str],
-    before: _Reuse,
-    reuse: _Reuse,
-) -> Iterator[GraphEdge]:
-    """The built-in way back of every returnable route into a local agent, drawn where the
-    route says what happens on return."""
-    backs = {
-        (agent.name.text, d.edge.route): d.back for agent in first for d in parts[id(agent)][1] if d.back is not None
-    }
-    for e in edges:
-        if e.kind is not EdgeKind.HANDOFF or not e.returnable or e.target not in agent_ids or e.key is None:
-            continue
-        where = backs.get(e.key)
-        if where is None:
-            continue
-        known = before.backs.get(id(e))
-        if known is not None and known[0] is e and known[1] == where:
-            back = known[2]
-        else:
-            back = GraphEdge(
-                e.target,
-                e.source,
-                EdgeKind.RETURN,
-                e.path,
-                where,
-                returnable=True,
-                maps=e.maps,
-                route=e.route,
-            )
-        reuse.backs[id(e)] = (e, where, back)
-        yield back
-
-
-def _mark_hand_backs(edges: list[GraphEdge], agent_ids: set[str], before: _Reuse, reuse: _Reuse) -> list[GraphEdge]:
-    """Mark the routes that lead to a waiting parent (module docstring, "Hand-backs")."""
-    permanent: dict[str, list[str]] = {}
-    returnable: list[tuple[str, str]] = []
-    for e in edges:
-        if e.kind is EdgeKind.HANDOFF and e.via is None and e.source in agent_ids and e.target in agent_ids:
-            if e.returnable:
-                returnable.append((e.source, e.target))
-            else:
-                permanent.setdefault(e.source, []).append(e.target)
+def _waiting_parents(
+    permanent: dict[str, list[str]], returnable: list[tuple[str, str]], before: _Reuse, reuse: _Reuse
+) -> tuple[dict[str, dict[str, int]], set[str]]:
+    """The parents that may be waiting while each agent is active (module docstring,
+    "Hand-backs"), each with how many returnable (parent, child) pairs have the agent within the
+    child's reach: the last assembly's table, changed by the pairs that came, went, or whose
+    child's reach is another. Also the agents whose waiting parents are others than before."""
+    was = before.permanent
     reuse.permanent = permanent
-    if not returnable:
-        return edges
     # A reach is the same while no agent in it leads elsewhere by a permanent handoff: the search
     # that found it followed the routes of those agents only.
-    was = before.permanent
     changed = {a for a in permanent.keys() | was.keys() if permanent.get(a) != was.get(a)}
-    # waits_for[x]: the parents that may be waiting while x is active.
-    waits_for: dict[str, set[str]] = {}
-    for parent, child in returnable:
+    pairs = dict.fromkeys(returnable)
+    waits = before.waits  # taken over: the last assembly's `_Reuse` is not read again
+    rewaited: set[str] = set()
+    for parent, child in before.pairs:
+        if (parent, child) not in pairs:
+            _count(waits, before.within[child], parent, -1, rewaited)
+    for parent, child in pairs:
         reach = reuse.within.get(child)
         if reach is None:
             reach = before.within.get(child)
             if reach is None or not changed.isdisjoint(reach):
                 reach = _within(child, permanent, NESTING_LIMIT)
             reuse.within[child] = reach
-        for active in reach:
-            waits_for.setdefault(active, set()).add(parent)
-    marked = []
-    for e in edges:
-        if e.kind is EdgeKind.HANDOFF and e.target in waits_for.get(e.source, ()):
-            known = before.marked.get(id(e))
-            hand_back = known[1] if known is not None and known[0] is e else replace(e, hand_back=True)
-            reuse.marked[id(e)] = (e, hand_back)
-            e = hand_back
-        marked.append(e)
-    return marked
+        if (parent, child) in before.pairs:
+            counted = before.within[child]
+            if counted is reach:
+                continue
+            _count(waits, counted, parent, -1, rewaited)
+        _count(waits, reach, parent, 1, rewaited)
+    reuse.pairs, reuse.waits = pairs, waits
+    return waits, rewaited
+
+
+def _count(waits: dict[str, dict[str, int]], reach: set[str], parent: str, step: int, rewaited: set[str]) -> None:
+    """Count `parent` as waiting (`step` 1) or no longer (-1) while each agent of `reach` is
+    active, noting in `rewaited` the agents for which it starts or stops waiting."""
+    for active in reach:
+        parents = waits.setdefault(active, {})
+        count = parents.get(parent, 0) + step
+        if count and parent in parents:
+            parents[parent] = count
+            continue
+        rewaited.add(active)
+        if count:
+            parents[parent] = count
+            continue
+        del parents[parent]
+        if not parents:
+            del waits[active]
 
 
 def _within(start: str, adjacency: dict[str, list[str]], limit: int) -> set[str]:
@@ -854,28 +1052,70 @@ def _within(start: str, adjacency: dict[str, list[str]], limit: int) -> set[str]
 
 
 def _reachability(
-    agents: list[Agent], edges: list[GraphEdge], agent_ids: set[str], has_supervisor: bool
+    names: list[str],
+    supervisors: tuple[str, ...],
+    onward: dict[str, list[str]],
+    same_agents: bool,
+    before: _Reuse,
+    reuse: _Reuse,
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The roots and the agents no root reaches (module docstring, "Roots and reachability")."""
-    onward: dict[str, list[str]] = {}
-    routed_to: set[str] = set()
-    for e in edges:
-        if e.kind in (EdgeKind.HANDOFF, EdgeKind.DELEGATE) and e.source in agent_ids and e.target in agent_ids:
-            onward.setdefault(e.source, []).append(e.target)
-            if e.source != e.target:
-                routed_to.add(e.target)
-    names = [a.name.text for a in agents]
-    if has_supervisor:
-        roots = [a.name.text for a in agents if a.kind is AgentKind.SUPERVISOR]
-        reached = _reach(roots, onward)
-        return tuple(roots), tuple(n for n in names if n not in reached)
+    """The roots and the agents no root reaches (module docstring, "Roots and reachability"):
+    the last ones while the same agents lead where they led; from what the supervisors reached
+    when the handoffs only grew out of it."""
+    reuse.onward = onward
+    if same_agents and onward == before.onward:
+        reuse.reached, reuse.reachability = before.reached, before.reachability
+        return before.reachability
+    if not supervisors:
+        reuse.reachability = (_entry_roots(names, onward), ())
+        return reuse.reachability
+    reached = _reached_after(before, onward) if same_agents else None
+    if reached is before.reached:
+        reuse.reached, reuse.reachability = reached, before.reachability
+        return before.reachability
+    if reached is None:
+        reached = _reach(supervisors, onward)
+    reuse.reached = reached
+    reuse.reachability = (supervisors, tuple(n for n in names if n not in reached))
+    return reuse.reachability
+
+
+def _reached_after(before: _Reuse, onward: dict[str, list[str]]) -> set[str] | None:
+    """What the supervisors reach now, from what they reached at the last assembly (the same
+    set when that did not change), or None when an agent they reached lost a handoff: then
+    what they reach can shrink, and is searched again."""
+    reached, was = before.reached, before.onward
+    grown: list[str] = []
+    for source in onward.keys() | was.keys():
+        now, then = onward.get(source), was.get(source)
+        if now == then or source not in reached:
+            continue  # an agent no supervisor reaches leads nowhere they go
+        if not set(then or ()) <= set(now or ()):
+            return None
+        grown.extend(t for t in now or () if t not in reached)
+    if not grown:
+        return reached
+    reached = reached | set(grown)
+    stack = list(set(grown))
+    while stack:
+        for nxt in onward.get(stack.pop(), ()):
+            if nxt not in reached:
+                reached.add(nxt)
+                stack.append(nxt)
+    return reached
+
+
+def _entry_roots(names: list[str], onward: dict[str, list[str]]) -> tuple[str, ...]:
+    """A project without a supervisor: the agents nothing routes to and, for a group that only
+    routes among itself, its first agent."""
+    routed_to = {t for source, targets in onward.items() for t in targets if t != source}
     roots = [n for n in names if n not in routed_to]
     reached = _reach(roots, onward)
-    for name in names:  # a group that only routes among itself: its first agent is a root
+    for name in names:
         if name not in reached:
             roots.append(name)
             reached |= _reach([name], onward)
-    return tuple(roots), ()
+    return tuple(roots)
 
 
 def _reach(starts: Iterable[str], adjacency: dict[str, list[str]]) -> set[str]:
@@ -892,42 +1132,135 @@ def _reach(starts: Iterable[str], adjacency: dict[str, list[str]]) -> set[str]:
 # --- cycles -----------------------------------------------------------------------------------
 
 
-def _find_cycles(graph: ProjectGraph, order: list[str]) -> None:
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """Agents that loop: a strongly connected component of two or more over the routes that can
+    close a loop, with the paths from and towards its first agent (its root, in project order)
+    that `cycle_through` puts a cycle together from, and its shortest cycle through the root."""
+
+    root: str
+    members: frozenset[str]
+    from_root: dict[str, str]  # node → the one before it on a shortest path from the root
+    towards_root: dict[str, str]  # node → the one after it on a shortest path to the root
+    cycle: tuple[str, ...]
+
+
+class _Cycles:
+    """The groups of a graph, by the project position of their roots, with the tables a
+    `ProjectGraph` keeps of them (shared by every graph of these groups, never changed)."""
+
+    __slots__ = ("cycles", "from_root", "group_of", "groups", "roots", "towards_root")
+
+    def __init__(self, groups: list[_Group]) -> None:
+        self.groups = groups
+        self.group_of = {member: index for index, group in enumerate(groups) for member in group.members}
+        self.roots = [g.root for g in groups]
+        self.from_root = [g.from_root for g in groups]
+        self.towards_root = [g.towards_root for g in groups]
+        self.cycles = tuple(g.cycle for g in groups)
+
+    def members_of(self, agent: str) -> frozenset[str] | set[str]:
+        """The agents in a group with `agent` (itself alone when it is in none)."""
+        index = self.group_of.get(agent)
+        return {agent} if index is None else self.groups[index].members
+
+
+def _find_cycles(
+    graph: ProjectGraph,
+    names: list[str],
+    loops: dict[str, list[str]],
+    same_agents: bool,
+    before: _Reuse,
+    reuse: _Reuse,
+) -> None:
     """Group the agents that loop (strongly connected over `HANDOFF` routes that are not
-    hand-backs) and keep, per group, the paths to and from its first agent, from which
-    `cycle_through` puts a cycle together for any route of the group."""
-    adjacency: dict[str, list[str]] = {}
-    for e in graph.edges:
-        if (
-            e.key is not None
-            and not e.hand_back
-            and e.source != e.target
-            and e.target in graph.nodes
-            and graph.nodes[e.target].kind in (NodeKind.AGENT, NodeKind.SUPERVISOR)
-        ):
-            adjacency.setdefault(e.source, []).append(e.target)
-    reverse: dict[str, list[str]] = {}
-    for source, targets in adjacency.items():
-        for target in targets:
-            reverse.setdefault(target, []).append(source)
-    cycles = []
-    position = {name: i for i, name in enumerate(order)}
-    for group in _strong_components(order, adjacency):
-        if len(group) < 2:
+    hand-backs) and keep, per group, the paths to and from its root, from which `cycle_through`
+    puts a cycle together for any route of the group. The groups no changed route touches are
+    the last assembly's."""
+    reuse.loops = loops
+    if same_agents and loops == before.loops:
+        cycles = before.cycles
+    else:
+        position = {name: i for i, name in enumerate(names)}
+        groups = _regroup(before, loops, position) if same_agents else _groups_in(names, loops, loops, position)
+        cycles = _Cycles(groups)
+    reuse.cycles = cycles
+    graph.cycles = cycles.cycles
+    graph._cycle_groups = cycles.group_of
+    graph._group_roots = cycles.roots
+    graph._from_root = cycles.from_root
+    graph._towards_root = cycles.towards_root
+
+
+def _regroup(before: _Reuse, loops: dict[str, list[str]], position: dict[str, int]) -> list[_Group]:
+    """The groups after some agents' loop routes changed: those of the region the change can
+    regroup (`_touched_region`) found again, the others kept."""
+    changed = [a for a in loops.keys() | before.loops.keys() if loops.get(a) != before.loops.get(a)]
+    region = _touched_region(changed, before.cycles, before.loops, loops)
+    kept = [g for g in before.cycles.groups if g.root not in region]
+    inside = {a: [t for t in loops.get(a, ()) if t in region] for a in region}
+    found = _groups_in(sorted(region, key=position.__getitem__), inside, loops, position)
+    return sorted(kept + found, key=lambda g: position[g.root])
+
+
+def _touched_region(
+    changed: list[str], cycles: _Cycles, was: dict[str, list[str]], loops: dict[str, list[str]]
+) -> set[str]:
+    """A set of agents that holds every group, old or new, a changed agent is in, and is made of
+    whole groups, old and new: a group no changed agent was in and none is in now is as it was.
+    (A loop that came uses a new route out of some group, whose agent's new group is searched;
+    one that went used a route that went, whose agent's old group is taken.)"""
+    region: set[str] = set()
+    searched: set[str] = set()
+    for agent in changed:
+        members = cycles.members_of(agent)
+        region |= members
+        if agent in searched:
             continue
-        members = set(group)
-        root = min(group, key=position.__getitem__)
-        index = len(graph._from_root)
-        for name in group:
-            graph._cycle_groups[name] = index
-        graph._group_roots.append(root)
-        graph._from_root.append(_bfs_parents(root, adjacency, members))  # node → the one before it
-        graph._towards_root.append(_bfs_parents(root, reverse, members))  # node → the one after it
-        cycles.append(_first_cycle(root, adjacency, members))
-    graph.cycles = tuple(cycles)
+        came = set(loops.get(agent, ())).difference(was.get(agent, ()))
+        if not came <= members:
+            group = _strong_component_of(agent, loops)
+            searched |= group
+            region |= group
+    return region
 
 
-def _bfs_parents(root: str, adjacency: dict[str, list[str]], members: set[str]) -> dict[str, str]:
+def _strong_component_of(agent: str, adjacency: dict[str, list[str]]) -> set[str]:
+    """The agents `agent` reaches that reach it back (itself included)."""
+    ahead = _reach([agent], adjacency)
+    back: dict[str, list[str]] = {}
+    for source in ahead:
+        for target in adjacency.get(source, ()):
+            if target in ahead:
+                back.setdefault(target, []).append(source)
+    return _reach([agent], back)
+
+
+def _groups_in(
+    order: list[str], inside: dict[str, list[str]], loops: dict[str, list[str]], position: dict[str, int]
+) -> list[_Group]:
+    """The groups among the agents of `order` over the routes of `inside` (which leave none of
+    them), by the position of their roots."""
+    groups = []
+    for component in _strong_components(order, inside):
+        if len(component) < 2:
+            continue
+        component.sort(key=position.__getitem__)
+        root, members = component[0], frozenset(component)
+        # Towards the root: who leads to each member, members in project order.
+        towards: dict[str, list[str]] = {}
+        for source in component:
+            for target in loops.get(source, ()):
+                if target in members:
+                    towards.setdefault(target, []).append(source)
+        from_root = _bfs_parents(root, loops, members)  # node → the one before it
+        towards_root = _bfs_parents(root, towards, members)  # node → the one after it
+        groups.append(_Group(root, members, from_root, towards_root, _first_cycle(root, loops, members)))
+    groups.sort(key=lambda g: position[g.root])
+    return groups
+
+
+def _bfs_parents(root: str, adjacency: dict[str, list[str]], members: frozenset[str]) -> dict[str, str]:
     parents: dict[str, str] = {}
     queue = deque([root])
     while queue:
@@ -939,7 +1272,7 @@ def _bfs_parents(root: str, adjacency: dict[str, list[str]], members: set[str]) 
     return parents
 
 
-def _first_cycle(root: str, adjacency: dict[str, list[str]], members: set[str]) -> tuple[str, ...]:
+def _first_cycle(root: str, adjacency: dict[str, list[str]], members: frozenset[str]) -> tuple[str, ...]:
     """The shortest cycle through `root`, in route order: root, …, the agent that routes back."""
     parents: dict[str, str] = {}
     queue = deque([root])
