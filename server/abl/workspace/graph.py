@@ -500,6 +500,7 @@ class GraphBuilder:
                 del by_blocks[blocks_of(old_agent)]
             parts[id(agent)] = part
             by_blocks[blocks_of(agent)] = part
+            self._reuse.forget(old_agent, part)
             at = self._offsets[i]
             if at < 0:
                 continue  # a second agent of its name: no node, no edges
@@ -636,6 +637,20 @@ class _Reuse:
         self.reachability: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # roots, unreachable
         self.loops: dict[str, list[str]] = {}  # agent → where its routes that may loop lead
         self.cycles = _Cycles([])
+
+    def forget(self, replaced: Agent, part: _Parts) -> None:
+        """An agent replaced between assemblies: its share takes the new agent while the drafts
+        and tools are the same objects, and is dropped otherwise, so that no share holds on to
+        a replaced agent (and through its blocks, the file's text of its time)."""
+        name = replaced.name.text
+        share = self.shares.get(name)
+        if share is None or share.agent is not replaced:
+            return
+        agent, drafts, tools = part[0], part[1], part[2]
+        if share.drafts is drafts and share.tools is tools and agent.name.text == name:
+            share.agent, share.node = agent, _agent_node(agent)
+        else:
+            del self.shares[name]
 
 
 class _Share:
