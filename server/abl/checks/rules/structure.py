@@ -262,6 +262,8 @@ class _Walk:
                 self._unknown_key(key, child)
             elif child.is_item:
                 self._under_list_value(key, child)
+            else:
+                self._nested_under_value(key, child)  # a value written without its dash
 
     def _under_list_value(self, key: Key, item: Node) -> None:
         """An item of a list of values is one value: the lines nested under it are read by nothing."""
