@@ -152,7 +152,9 @@ class ProjectGraph:
     _group_roots: list[str] = field(default_factory=list, repr=False)
     _by_route: dict[tuple[str, int], GraphEdge] | None = field(default=None, repr=False)
     _missing: list[str] | None = field(default=None, repr=False)  # names routes give that no agent has
-    _facts: dict[tuple[str, tuple[int, ...]], AgentFacts] = field(default_factory=dict, repr=False)
+    # agent → the routes asked about → the findings. Graphs of one lineage share the inner
+    # tables, so an inner table is never changed once made: a finding added copies it.
+    _facts: dict[str, dict[tuple[int, ...], AgentFacts]] = field(default_factory=dict, repr=False)
     _loops: dict[tuple[str, int], LoopEnds] | None = field(default=None, repr=False)  # route → its loop
     # Graphs of one lineage share their analyses (`GraphBuilder`): the edits between them moved
     # agents but changed no route.
@@ -168,9 +170,11 @@ class ProjectGraph:
     def facts(self, agent: str, routes: tuple[int, ...] = ()) -> AgentFacts:
         """The graph's findings about `agent` (and about its routes with the given indexes),
         worked out once per graph: the check cache asks for them after every edit."""
-        known = self._facts.get((agent, routes))
+        asked = self._facts.get(agent)
+        known = asked.get(routes) if asked is not None else None
         if known is None:
-            known = self._facts[(agent, routes)] = self._find_facts(agent, routes)
+            known = self._find_facts(agent, routes)
+            self._facts[agent] = {**asked, routes: known} if asked is not None else {routes: known}
         return known
 
     def inherit_facts(self, before: ProjectGraph) -> None:
@@ -183,10 +187,12 @@ class ProjectGraph:
         self._facts_from = id(before)
         if before._lineage != self._lineage and self._analysis_key() != before._analysis_key():
             return
-        for (agent, routes), facts in before._facts.items():
+        for agent, asked in before._facts.items():
             node = self.nodes.get(agent)
-            if node is not None and facts.declared_by is node.header:
-                self._facts[(agent, routes)] = facts
+            kept = _declared_by(asked, node.header) if node is not None else None
+            if kept:
+                mine = self._facts.get(agent)
+                self._facts[agent] = {**kept, **mine} if mine else kept
 
     def _analysis_key(self) -> tuple:
         """Everything the findings are made of, comparable between two graphs (worked out once
@@ -272,6 +278,14 @@ class ProjectGraph:
         if self._by_route is None:
             self._by_route = {e.key: e for e in self.edges if e.key is not None}
         return self._by_route
+
+
+def _declared_by(asked: dict[tuple[int, ...], AgentFacts], header: object) -> dict[tuple[int, ...], AgentFacts] | None:
+    """The findings among `asked` that name `header` as the agent's (all of them, the same
+    table, in the usual case; None when none does)."""
+    if all(facts.declared_by is header for facts in asked.values()):
+        return asked
+    return {routes: facts for routes, facts in asked.items() if facts.declared_by is header} or None
 
 
 # --- one agent's edges ------------------------------------------------------------------------
@@ -535,9 +549,17 @@ class GraphBuilder:
         graph = _with_analyses_of(last, nodes, edges)
         # The same analyses: every finding holds, but those of a replaced agent whose header is
         # another (`AgentFacts.declared_by`).
-        for asked, facts in last._facts.items():
-            if asked[0] not in touched or facts.declared_by is nodes[asked[0]].header:
-                graph._facts[asked] = facts
+        facts = dict(last._facts)
+        for name in touched:
+            asked = facts.get(name)
+            if asked is None:
+                continue
+            kept = _declared_by(asked, nodes[name].header)
+            if kept:
+                facts[name] = kept
+            else:
+                del facts[name]
+        graph._facts = {**facts, **graph._facts} if graph._facts else facts
         graph._facts_from = id(last)
         self._parts, self._by_blocks, self._last, self._roster = parts, by_blocks, graph, roster
         return graph
