@@ -187,12 +187,21 @@ class ProjectGraph:
         self._facts_from = id(before)
         if before._lineage != self._lineage and self._analysis_key() != before._analysis_key():
             return
-        for agent, asked in before._facts.items():
-            node = self.nodes.get(agent)
-            kept = _declared_by(asked, node.header) if node is not None else None
+        # Every finding names its graph's node's header (`facts`), so those of an agent whose
+        # node is the same object hold as they are; only re-read or moved agents are looked at.
+        facts, nodes, nodes_before = dict(before._facts), self.nodes, before.nodes
+        for agent in [a for a, node in nodes.items() if nodes_before.get(a) is not node]:
+            asked = facts.get(agent)
+            kept = _declared_by(asked, nodes[agent].header) if asked is not None else None
             if kept:
-                mine = self._facts.get(agent)
-                self._facts[agent] = {**kept, **mine} if mine else kept
+                facts[agent] = kept
+            elif asked is not None:
+                del facts[agent]
+        for agent in facts.keys() - nodes.keys():
+            del facts[agent]
+        for agent, mine in self._facts.items():
+            facts[agent] = {**facts.get(agent, {}), **mine}
+        self._facts = facts
 
     def _analysis_key(self) -> tuple:
         """Everything the findings are made of, comparable between two graphs (worked out once
@@ -425,15 +434,53 @@ class GraphBuilder:
         self._by_blocks: dict[tuple, _Parts] = {}
         self._default_history = "full"
         self._last: ProjectGraph | None = None
-        self._last_shape: tuple = ()
+        self._last_shape: list[tuple] = []  # each roster agent's `_shape`, in roster order
         self._roster: list[Agent] = []
         # Where each agent of the last roster put its edges in the last graph's edge list (-1: a
         # second agent of a name, which puts none), and where each way back is, by route.
         self._offsets: list[int] = []
         self._backs: dict[tuple[str, int], list[int]] = {}
         self._reuse = _Reuse()
+        # `build_files`: each file's agent list at the last build with its part of the roster
+        # (by the list's id), and those parts in file order.
+        self._files: dict[int, tuple[list[Agent], list[Agent]]] = {}
+        self._file_rosters: list[list[Agent]] = []
 
     def build(self, agents: Iterable[Agent], default_history: str = "full") -> ProjectGraph:
+        self._files, self._file_rosters = {}, []
+        return self._build(_roster_of(agents), default_history, None)
+
+    def build_files(self, files: Iterable[list[Agent]], default_history: str = "full") -> ProjectGraph:
+        """`build` over the agents of each file in turn. A file whose agent list is the object
+        it was at the last build gives its part of the roster without a pass over its agents,
+        and the agents an edit replaced are found in the files whose lists are others: a
+        keystroke costs a pass over the files, not over every agent."""
+        known, before = self._files, self._file_rosters
+        if default_history != self._default_history:
+            known, before = {}, []
+        files_now: dict[int, tuple[list[Agent], list[Agent]]] = {}
+        rosters: list[list[Agent]] = []
+        changed: list[int] | None = []  # where the roster holds other agents than the last one
+        at = 0
+        for k, agents in enumerate(files):
+            kept = known.get(id(agents))
+            mine = kept[1] if kept is not None and kept[0] is agents else _roster_of(agents)
+            files_now[id(agents)] = (agents, mine)
+            rosters.append(mine)
+            if changed is not None:
+                was = before[k] if k < len(before) else None
+                if was is None or len(was) != len(mine):
+                    changed = None  # agents added or removed: the roster is compared whole
+                elif was is not mine:
+                    changed.extend(at + i for i, (a, b) in enumerate(zip(mine, was, strict=True)) if a is not b)
+            at += len(mine)
+        if len(rosters) != len(before):
+            changed = None
+        graph = self._build(list(itertools.chain.from_iterable(rosters)), default_history, changed)
+        self._files, self._file_rosters = files_now, rosters
+        return graph
+
+    def _build(self, roster: list[Agent], default_history: str, changed: list[int] | None) -> ProjectGraph:
         if default_history != self._default_history:
             self._parts = {}
             self._by_blocks = {}
@@ -441,26 +488,19 @@ class GraphBuilder:
             self._roster = []
             self._reuse = _Reuse()
             self._default_history = default_history
-        roster = [a for a in agents if a.kind is not AgentKind.BEHAVIOR_PROFILE and a.name.text]
-        patched = self._patch(roster)
+        patched = self._patch(roster, changed)
         if patched is not None:
             return patched
-        parts: dict[int, _Parts] = {}
-        by_blocks: dict[tuple, _Parts] = {}
         fresh: set[int] = set()
         shifted: dict[int, int] = {}  # id of an agent that only moved → rows it moved
-        for agent in roster:
-            kept = self._parts.get(id(agent))
-            if kept is None or kept[0] is not agent:
-                kept, delta = self._part_of(agent)
-                if delta is None:
-                    fresh.add(id(agent))
-                else:
-                    shifted[id(agent)] = delta
-            parts[id(agent)] = kept
-            by_blocks[blocks_of(agent)] = kept
+        if changed is not None and len(roster) == len(self._roster) and len(changed) <= len(roster) // 4:
+            parts, by_blocks, shape = self._parts_replaced(roster, changed, fresh, shifted)
+        else:
+            parts, by_blocks = {}, {}
+            for agent in roster:
+                parts[id(agent)] = by_blocks[blocks_of(agent)] = self._part_kept(agent, fresh, shifted)
+            shape = [parts[id(a)][3] for a in roster]
         self._parts, self._by_blocks = parts, by_blocks
-        shape = tuple(parts[id(a)][3] for a in roster)
         last = self._last
         if last is not None and shape == self._last_shape:
             graph = _reposition(last, roster, parts, fresh, shifted)
@@ -472,6 +512,37 @@ class GraphBuilder:
         self._last, self._last_shape, self._roster = graph, shape, roster
         self._offsets, self._backs = _layout(graph, roster, parts)
         return graph
+
+    def _part_kept(self, agent: Agent, fresh: set[int], shifted: dict[int, int]) -> _Parts:
+        """The agent's part: the last build's for this object, else `_part_of`, noted in
+        `fresh` (read) or `shifted` (moved, by the rows it moved)."""
+        kept = self._parts.get(id(agent))
+        if kept is not None and kept[0] is agent:
+            return kept
+        part, delta = self._part_of(agent)
+        if delta is None:
+            fresh.add(id(agent))
+        else:
+            shifted[id(agent)] = delta
+        return part
+
+    def _parts_replaced(
+        self, roster: list[Agent], changed: list[int], fresh: set[int], shifted: dict[int, int]
+    ) -> tuple[dict[int, _Parts], dict[tuple, _Parts], list[tuple]]:
+        """The last build's parts, by agent and by blocks, and its shape, with the agents at
+        `changed` (the only places where the roster holds other objects) replaced: every
+        replaced agent taken out before any is put in, as one may have moved to another place."""
+        parts, by_blocks, shape = dict(self._parts), dict(self._by_blocks), list(self._last_shape)
+        for i in changed:
+            old = self._roster[i]
+            old_part = parts.pop(id(old), None)
+            if old_part is not None and by_blocks.get(blocks_of(old)) is old_part:
+                del by_blocks[blocks_of(old)]
+        for i in changed:
+            agent = roster[i]
+            part = parts[id(agent)] = by_blocks[blocks_of(agent)] = self._part_kept(agent, fresh, shifted)
+            shape[i] = part[3]
+        return parts, by_blocks, shape
 
     def _part_of(self, agent: Agent) -> tuple[_Parts, int | None]:
         """An agent's part, not kept for this object: taken over (moved) from an agent of the
@@ -486,14 +557,15 @@ class GraphBuilder:
         drafts, tools = _agent_drafts(agent, self._default_history)
         return (agent, drafts, tools, _shape(agent, drafts), rows), None
 
-    def _patch(self, roster: list[Agent]) -> ProjectGraph | None:
-        """The usual keystroke: a few agents of the roster are other objects, each of the shape
-        its predecessor had and declaring no tool. The last graph with their nodes and edges
-        replaced, in time of the change (None for any other edit)."""
+    def _patch(self, roster: list[Agent], changed: list[int] | None = None) -> ProjectGraph | None:
+        """The usual keystroke: a few agents of the roster are other objects (at `changed`, when
+        known), each of the shape its predecessor had and declaring no tool. The last graph with
+        their nodes and edges replaced, in time of the change (None for any other edit)."""
         last, before = self._last, self._roster
         if last is None or len(roster) != len(before):
             return None
-        changed = [i for i, (a, b) in enumerate(zip(roster, before, strict=True)) if a is not b]
+        if changed is None:
+            changed = [i for i, (a, b) in enumerate(zip(roster, before, strict=True)) if a is not b]
         if not changed or len(changed) > max(_PATCHED_AGENTS, len(roster) // 4):
             return None if changed else last
         news: list[tuple[int, _Parts, int | None]] = []
@@ -615,6 +687,11 @@ def _shape(agent: Agent, drafts: tuple[_Draft, ...]) -> tuple:
         agent.kind,
         tuple((d.target, d.edge.kind, d.edge.returnable, d.edge.via, d.edge.route) for d in drafts),
     )
+
+
+def _roster_of(agents: Iterable[Agent]) -> list[Agent]:
+    """The agents a graph has nodes for: every agent with a name, but behavior profiles."""
+    return [a for a in agents if a.kind is not AgentKind.BEHAVIOR_PROFILE and a.name.text]
 
 
 def build_graph(agents: Iterable[Agent], default_history: str = "full") -> ProjectGraph:

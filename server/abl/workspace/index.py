@@ -79,6 +79,9 @@ class Project:
     read_diagnostics: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)  # "path: why" for files found but not read
     _agents: dict[str, list[AgentRef]] | None = None
+    # `namesakes()` by name, with the `agents_by_name()` list each was made from: every agent's
+    # checks ask; an edit drops the names of the file it changed (no entry keeps an old agent).
+    _namesakes: dict[str, tuple[list[AgentRef], tuple[tuple[str, Range, AgentKind], ...]]] = field(default_factory=dict)
     _names: list[str] | None = None  # `agent_names()`, sorted once per change: every agent's checks ask
     _handed: _HandedOver = field(default_factory=lambda: _HandedOver())
     _handed_synced: bool = False
@@ -131,11 +134,14 @@ class Project:
             self.documents[path] = doc
             self.texts[path] = text
             self.read_diagnostics[path] = ()
-            table, names = self._agents, self._names
+            table, names, sakes = self._agents, self._names, self._namesakes
             self._agents_changed()
             if table is not None:
                 self._agents, keys_changed = _retabled(table, path, old, doc, self.documents)
                 self._names = None if keys_changed else names
+                for agent in (*old.agents, *doc.agents):
+                    sakes.pop(agent.name.text, None)
+                self._namesakes = sakes
             changes = AgentChanges(path, tuple(changed), tuple(removed))
             self._logged(changes.removed, changes.changed)
         self.last_edit = changes
@@ -170,6 +176,7 @@ class Project:
     def _agents_changed(self) -> None:
         self._agents = None
         self._names = None
+        self._namesakes = {}
         self._handed_synced = False
         if self._graph is not None:
             self._graph_before = self._graph  # its findings may carry over to the next graph
@@ -198,9 +205,14 @@ class Project:
     def namesakes(self, name: str) -> tuple[tuple[str, Range, AgentKind], ...]:
         """Where every agent called `name` is declared: (path, name range, kind), in project
         order. Plain values, so that an answer can be compared after an edit."""
-        return tuple(
-            (ref.document.path, ref.agent.name.range, ref.agent.kind) for ref in self.agents_by_name().get(name, ())
-        )
+        refs = self.agents_by_name().get(name, [])
+        known = self._namesakes.get(name)
+        if known is not None and known[0] is refs:
+            return known[1]
+        places = tuple((ref.document.path, ref.agent.name.range, ref.agent.kind) for ref in refs)
+        if refs:
+            self._namesakes[name] = (refs, places)
+        return places
 
     def agent_names(self) -> list[str]:
         """Every agent name, sorted. The list is shared until the next change: read it, don't modify it."""
@@ -256,7 +268,8 @@ class Project:
 
             if self._graph_builder is None:
                 self._graph_builder = GraphBuilder()
-            self._graph = self._graph_builder.build(self.all_agent_objects(), self.default_history)
+            files = [doc.agents for doc in self.documents.values()]
+            self._graph = self._graph_builder.build_files(files, self.default_history)
             if self._graph_before is not None:
                 self._graph.inherit_facts(self._graph_before)
                 self._graph_before = None
