@@ -27,6 +27,7 @@ from typing import Any
 from abl.expr.values import MAX_INT
 from abl.runtime.events import EVENTS
 from abl.runtime.session_types import SessionError
+from abl.syntax.limits import MAX_FILE_BYTES
 
 FORMAT = "abl-session"
 FORMAT_VERSION = 2
@@ -37,7 +38,9 @@ MAX_VALUE_DEPTH = 64  # lists and objects inside each other in a value or a trac
 MAX_COUNT = 10**9  # turns, sequence numbers, clock ticks, ids handed out
 MAX_MS = 10**13  # declared time, in milliseconds (about 300 years)
 # Integers in values are below MAX_INT, the bound of what expressions give (larger ones become floats).
-MAX_NAME = 1_000  # characters of an agent, thread or variable name
+# Characters of an agent, thread or variable name: each is read from a source file (a `SET`
+# target, an `AS` name), so none is longer than the largest file the project reads.
+MAX_NAME = MAX_FILE_BYTES
 
 HISTORY_MODES = ("full", "none", "summary_only", "auto", "last_n")
 THREAD_STATUSES = ("active", "waiting", "completed")
