@@ -7,7 +7,9 @@ and reports:
   free-form names are not checked), with "did you mean" from the catalogue;
 - `DUPLICATE_KEY`: the same key twice in one block, naming the one that wins;
 - `INVALID_VALUE`: a one-line value outside the key's allowed words, or of the wrong kind
-  (a word where a number or `true`/`false` is expected, a plain value where a block is);
+  (a word where a number or `true`/`false` is expected, a plain value where a block is), and
+  an `AS` whose value is no variable name (`AS: slots list`), under which no step can read the
+  result;
 - `SYNTAX_ERROR`: a line the catalogue says must be `key: value` that is not (`order_id`
   directly under a block of named entries), a line nested under an item of a list of one-line
   values (`LIMITATIONS`) or under a bare name (`- order_id`, an intent without a description)
@@ -48,6 +50,8 @@ from abl.syntax.values import read_value
 from abl.text import Range
 
 V = ValueKind
+
+_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 # Value kinds whose one-line form this walk does not judge: free text, names resolved by other
 # rules, and values with codes of their own (action phrases, durations, history modes).
@@ -413,6 +417,9 @@ class _Walk:
             if shapes <= {V.BOOL, V.INT, V.NUMBER, V.ENUM}:
                 self._invalid(key, node, f"`{key.name}` takes {_kind_words(key)}, not a {written.kind.value}")
             return
+        if shapes == {V.NAME} and key.refers_to == "variable":
+            self._variable_name(key, node, written.text.strip())
+            return
         if shapes & _UNCHECKED:
             return
         text = written.text.strip()
@@ -421,6 +428,18 @@ class _Walk:
         problem = self._why_not(key, shapes, text)
         if problem is not None:
             self._invalid(key, node, problem, text)
+
+    def _variable_name(self, key: Key, node: Node, text: str) -> None:
+        """`AS: booking`: the value names the variable that holds a result, which later steps
+        read by that name; a value that is no name (`f AS: g`) stores it where none can."""
+        if _VARIABLE.fullmatch(text) is None:
+            self.check.report(
+                "INVALID_VALUE",
+                f"`{key.name}` names the variable that holds the result, and `{clipped(text)}` is not a "
+                "name (letters, digits and `_`, not starting with a digit, parts joined by `.`), so no "
+                "later step can read it",
+                node.value_range,
+            )
 
     def _fits(self, key: Key, shapes: frozenset[ValueKind], text: str) -> bool:
         if V.BOOL in shapes and text.lower() in _BOOLS:
