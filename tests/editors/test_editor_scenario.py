@@ -41,7 +41,7 @@ SERVER = [sys.executable, "-m", "abl", "lsp"]
 LENS_PROJECT = REPO / "examples" / "loan-supervisor"
 # The editors give up on their own (30 s for the first step, 10 s for each later one and each
 # lens); this is only the backstop for one that hangs.
-TIMEOUT_S = 120
+TIMEOUT_S = 180
 
 
 def _scenario_spec(root: Path, result: Path, *, steps: list[dict[str, Any]], lenses: list[str]) -> dict[str, Any]:

@@ -16,7 +16,7 @@
 
 local FILETYPE = 'abl_agent' -- our own name: Neovim maps `*.abl` to another language
 local FIRST_STEP_WAIT_MS = 30000 -- server start-up and the workspace's first analysis
-local STEP_WAIT_MS = 30000 -- returns as soon as the step shows; a deletion is heard by polling, late on a busy machine
+local STEP_WAIT_MS = 60000 -- returns as soon as the step shows; a deletion is heard by polling, late on a busy machine
 local REQUEST_WAIT_MS = 10000
 local POLL_MS = 50
 local SEVERITY_NAMES = { [1] = 'error', [2] = 'warning' }
