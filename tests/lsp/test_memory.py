@@ -4,11 +4,12 @@ so the next allocation does not walk it; the collector is back on afterwards, fa
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Iterator
 
 import pytest
 
-from abl.lsp.memory import HeapKeeper
+from abl.lsp.memory import EDITS_BETWEEN_FULL_COLLECTIONS, HeapKeeper
 
 
 @pytest.fixture
@@ -38,3 +39,26 @@ def test_the_collector_is_back_on_after_a_failure(collector_on: None) -> None:
     with pytest.raises(RuntimeError), keeper.quiet():
         raise RuntimeError("analysis failed")
     assert gc.isenabled()
+
+
+def test_garbage_frozen_by_edits_is_collected_after_enough_of_them(collector_on: None) -> None:
+    """A cycle alive when an edit froze the heap and dropped afterwards is freed within
+    `EDITS_BETWEEN_FULL_COLLECTIONS` edits, though the editor never pauses."""
+    keeper = HeapKeeper(busy=lambda: False)
+    keeper.settle()
+
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    in_flight = Cycle()
+    alive = weakref.ref(in_flight)
+    with keeper.quiet():
+        pass  # frozen with everything alive now, the cycle too
+    del in_flight
+    gc.collect()
+    assert alive() is not None  # frozen: no collection sees it
+    for _ in range(EDITS_BETWEEN_FULL_COLLECTIONS - 1):
+        with keeper.quiet():
+            pass
+    assert alive() is None
