@@ -146,3 +146,18 @@ def test_each_way_back_of_a_shared_route_index_carries_its_own_map(tmp_path: Pat
         assert drawn(project.graph()) == drawn(scratch(project))
         project.edit(path, "# above\n" + edited)  # moved, then re-read below
         assert drawn(project.graph()) == drawn(scratch(project))
+
+
+def test_the_reuse_tables_hold_only_the_agents_of_now(tmp_path: Path) -> None:
+    """Each agent's share of the last assembly (kept for the next one) follows the agent through
+    moves and keystrokes: a replaced agent held there would keep its blocks, and through them a
+    copy of the file's text of its time, alive for as long as the graph lives."""
+    project = generated_project(tmp_path, 30)
+    project.graph()
+    path = sorted(project.documents)[0]
+    for text in [*edits(project.texts[path]), project.texts[path]]:
+        project.edit(path, text)
+        project.graph()
+        now = {id(ref.agent) for ref in project.all_agents()}
+        held = project._graph_builder._reuse.shares.values()  # type: ignore[union-attr]
+        assert all(id(share.agent) in now for share in held), "a share holds a replaced agent"

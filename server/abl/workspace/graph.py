@@ -504,6 +504,7 @@ class GraphBuilder:
         last = self._last
         if last is not None and shape == self._last_shape:
             graph = _reposition(last, roster, parts, fresh, shifted)
+            self._reuse.follow(roster, parts)
         else:
             # The last assembly's tables are taken over and changed: should this one fail
             # half-way, the next starts from nothing rather than from them.
@@ -736,6 +737,19 @@ class _Reuse:
         self.reachability: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # roots, unreachable
         self.loops: dict[str, list[str]] = {}  # agent → where its routes that may loop lead
         self.cycles = _Cycles([])
+
+    def follow(self, roster: list[Agent], parts: dict[int, _Parts]) -> None:
+        """After the graph took the last one's analyses over (`_reposition`): each share of an
+        agent the roster holds another object of (moved or re-read) `forget`s the one it had."""
+        seen: set[str] = set()
+        for agent in roster:
+            name = agent.name.text
+            if name in seen:
+                continue  # a second agent of a name: the share is the first one's
+            seen.add(name)
+            share = self.shares.get(name)
+            if share is not None and share.agent is not agent:
+                self.forget(share.agent, parts[id(agent)])
 
     def forget(self, replaced: Agent, part: _Parts) -> None:
         """An agent replaced between assemblies: its share takes the new agent while the drafts
