@@ -74,11 +74,7 @@ class _Traced(Node):
     measuring = False
 
     def range(self) -> Range:
-        outer, _Traced.measuring = _Traced.measuring, True
-        try:
-            return Node.range(self)
-        finally:
-            _Traced.measuring = outer
+        return _measured(Node.range, self)
 
     @property  # type: ignore[override]
     def kind(self) -> NodeKind:
@@ -144,11 +140,7 @@ _KEYS_BESIDE_VALUE = nesting.keys_beside_value
 def _keys_beside_value_unread(children: list[Node]) -> list[Node]:
     """`nesting.keys_beside_value`, which looks at each line's kind only to leave the lines that
     are not keys: those stay unread (`KEY_UNDER_VALUE` reports them); the keys kept are read."""
-    outer, _Traced.measuring = _Traced.measuring, True
-    try:
-        return _KEYS_BESIDE_VALUE(children)
-    finally:
-        _Traced.measuring = outer
+    return _measured(_KEYS_BESIDE_VALUE, children)
 
 
 @contextmanager

@@ -530,10 +530,21 @@ class GraphBuilder:
     def _parts_replaced(
         self, roster: list[Agent], changed: list[int], fresh: set[int], shifted: dict[int, int]
     ) -> tuple[dict[int, _Parts], dict[tuple, _Parts], list[tuple]]:
-        """The last build's parts, by agent and by blocks, and its shape, with the agents at
-        `changed` (the only places where the roster holds other objects) replaced: every
-        replaced agent taken out before any is put in, as one may have moved to another place."""
-        parts, by_blocks, shape = dict(self._parts), dict(self._by_blocks), list(self._last_shape)
+        """`_with_parts_at` the agents' own parts (`_part_kept`), and the last shape with theirs."""
+        parts, by_blocks = self._with_parts_at(roster, changed, lambda i: self._part_kept(roster[i], fresh, shifted))
+        shape = list(self._last_shape)
+        for i in changed:
+            shape[i] = parts[id(roster[i])][3]
+        return parts, by_blocks, shape
+
+    def _with_parts_at(
+        self, roster: list[Agent], changed: list[int], part_at: Callable[[int], _Parts]
+    ) -> tuple[dict[int, _Parts], dict[tuple, _Parts]]:
+        """The last build's parts, by agent and by blocks, with the agents at `changed` (the
+        only places where `roster` holds other objects than the last roster) given `part_at`
+        theirs: every replaced agent taken out before any is put in, as one may have moved to
+        another place of the roster."""
+        parts, by_blocks = dict(self._parts), dict(self._by_blocks)
         for i in changed:
             old = self._roster[i]
             old_part = parts.pop(id(old), None)
@@ -541,9 +552,8 @@ class GraphBuilder:
                 del by_blocks[blocks_of(old)]
         for i in changed:
             agent = roster[i]
-            part = parts[id(agent)] = by_blocks[blocks_of(agent)] = self._part_kept(agent, fresh, shifted)
-            shape[i] = part[3]
-        return parts, by_blocks, shape
+            parts[id(agent)] = by_blocks[blocks_of(agent)] = part_at(i)
+        return parts, by_blocks
 
     def _part_of(self, agent: Agent) -> tuple[_Parts, int | None]:
         """An agent's part, not kept for this object: taken over (moved) from an agent of the
@@ -576,18 +586,14 @@ class GraphBuilder:
             if part[3] != old[3] or part[2] or old[2]:
                 return None  # another shape, or tools, whose nodes are placed project-wide
             news.append((i, part, delta))
-        parts, by_blocks = dict(self._parts), dict(self._by_blocks)
+        made = {i: part for i, part, _ in news}
+        parts, by_blocks = self._with_parts_at(roster, changed, made.__getitem__)
         nodes, edges = dict(last.nodes), list(last.edges)
         touched: set[str] = set()
         moved_backs: set[int] = set()  # two routes of one index (two HANDOFF sections) share ways back
         for i, part, delta in news:
-            old_agent, agent = before[i], roster[i]
-            del parts[id(old_agent)]
-            if by_blocks.get(blocks_of(old_agent)) is self._parts[id(old_agent)]:
-                del by_blocks[blocks_of(old_agent)]
-            parts[id(agent)] = part
-            by_blocks[blocks_of(agent)] = part
-            self._reuse.forget(old_agent, part)
+            agent = roster[i]
+            self._reuse.forget(before[i], part)
             at = self._offsets[i]
             if at < 0:
                 continue  # a second agent of its name: no node, no edges
