@@ -556,3 +556,44 @@ def test_the_agents_by_name_table_after_edits_equals_a_fresh_one() -> None:
             fresh.update(other, body)
         assert _by_name(project) == _by_name(fresh), text
         assert project.agent_names() == fresh.agent_names()
+
+
+def _ring_files(files: int, per_file: int, permanent: int) -> dict[str, str]:
+    """Agents in a ring over several files, each with a returnable route to the next (but the
+    agent at `permanent`) and a permanent one to the seventh after it."""
+    count = files * per_file
+    texts = {}
+    for f in range(files):
+        blocks = []
+        for i in range(f * per_file, (f + 1) * per_file):
+            back = "" if i == permanent else "    RETURN: true\n"
+            blocks.append(
+                f'AGENT: A{i}\nGOAL: "g"\nHANDOFF:\n  - TO: A{(i + 1) % count}\n    WHEN: n == 0\n{back}'
+                f"  - TO: A{(i + 7) % count}\n    WHEN: n == 1\n"
+            )
+        texts[f"/p/f{f}.abl"] = "\n".join(blocks)
+    return texts
+
+
+def test_a_return_toggled_asks_again_only_about_the_agents_whose_graph_facts_changed(monkeypatch) -> None:
+    files = _ring_files(20, 10, -1)
+    project = Project("/p")
+    for path, text in files.items():
+        project.update(path, text)
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    check_project(project, STRICT, cache)  # every file's findings settled
+    asked: list[str] = []
+    real = Project.graph_facts
+    monkeypatch.setattr(
+        Project, "graph_facts", lambda self, name, routes=(): asked.append(name) or real(self, name, routes)
+    )
+    toggled = _ring_files(20, 10, 105)
+    project.edit("/p/f10.abl", toggled["/p/f10.abl"])
+    after = check_project(project, STRICT, cache)
+    named = set(asked)
+    monkeypatch.undo()
+    assert after == _fresh_check(toggled)
+    # Only the findings of the agents the edit re-read, and of those naming them, are asked again:
+    # the graph says no other agent's facts changed.
+    assert named and len(named) < 40, sorted(named)

@@ -201,7 +201,9 @@ class CheckCache:
         self._checks = 0
         self._callees: dict[int, tuple[Agent, tuple[str, ...]]] = {}  # id → (agent, callees)
         self._touched: set[str] = set()
-        self._lineage = -1  # the handoff graph's (`ProjectGraph._lineage`) at the last check
+        self._graph_serial = 0  # the handoff graph's (`ProjectGraph.serial`) at the last check
+        # Whether any agent's graph facts may have changed since then (else the names of those
+        # that may have are among `_touched`).
         self._graph_changed = True
         # The engine's normalised findings of each file, by what they were made from.
         self.normalised: dict[str, tuple[tuple, tuple[Diagnostic, ...]]] = {}
@@ -243,8 +245,13 @@ class CheckCache:
                 self._roster = ()
                 for dropped, read in replaced:
                     self._note_changed(project, dropped, read)
-        lineage = project.graph()._lineage
-        self._graph_changed, self._lineage = lineage != self._lineage, lineage
+        graph = project.graph()
+        changed = graph.facts_changed_since(self._graph_serial)
+        self._graph_serial = graph.serial
+        self._graph_changed = changed is None
+        if changed:
+            # Only the results that read these agents' facts are asked again (`_untouched`).
+            self._touched.update(changed)
         for path in [p for p in self._files if p not in project.documents]:
             del self._files[path]
             self.normalised.pop(path, None)

@@ -63,6 +63,9 @@ NESTING_LIMIT = 10
 ESCALATION_ID = "escalation:human"
 
 _LINEAGES = itertools.count(1)
+_SERIALS = itertools.count(1)
+# How many earlier graphs a graph remembers the changed findings since (`facts_changed_since`).
+_KEPT_DIFFS = 8
 
 
 class NodeKind(str, enum.Enum):
@@ -163,6 +166,10 @@ class ProjectGraph:
     # since the first); asked to take them again, it has them already.
     _facts_from: int = field(default=0, repr=False, compare=False)
     _analysis: tuple | None = field(default=None, repr=False, compare=False)  # `_analysis_key`
+    # Which agents' findings may differ from those of the graphs this one followed
+    # (`follow`): by an earlier graph's serial, their names, or None for any agent's.
+    serial: int = field(default_factory=lambda: next(_SERIALS), repr=False, compare=False)
+    _changed_since: dict[int, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
 
     def node(self, node_id: str) -> GraphNode | None:
         return self.nodes.get(node_id)
@@ -203,6 +210,67 @@ class ProjectGraph:
             facts[agent] = {**facts.get(agent, {}), **mine}
         self._facts = facts
 
+    def follow(self, before: ProjectGraph) -> None:
+        """Note that this graph replaces `before`: which agents' findings may differ from its
+        findings, and from those of the graphs `before` followed (the last few)."""
+        changed = self._facts_changed_from(before)
+        since: dict[int, frozenset[str] | None] = {}
+        for serial, names in list(before._changed_since.items())[-(_KEPT_DIFFS - 1) :]:
+            since[serial] = None if names is None or changed is None else names | changed
+        since[before.serial] = changed
+        self._changed_since = since
+
+    def facts_changed_since(self, serial: int) -> frozenset[str] | None:
+        """The agents whose findings (`facts`, for any routes) may differ from those of the
+        graph numbered `serial`, an earlier graph of the project; None when any may, or when
+        that graph is not one this graph followed. The header a finding names
+        (`AgentFacts.declared_by`) is left out: it changes only with an agent of the name read
+        again or dropped, which the project's change log tells."""
+        if serial == self.serial:
+            return frozenset()
+        return self._changed_since.get(serial)
+
+    def _facts_changed_from(self, before: ProjectGraph) -> frozenset[str] | None:
+        """`facts_changed_since(before.serial)`, from what the two graphs' findings are made of
+        (`_analysis_key`, which taking the findings over compares anyway): a `RETURN` toggled in
+        a project of thousands of agents names the few whose reach or loops it changed."""
+        if before._lineage == self._lineage:
+            return frozenset()  # the same analyses
+        now, then = self._analysis_key(), before._analysis_key()
+        if now == then:
+            return frozenset()
+        roots, unreachable, _, missing, routes, _, towards, away = now
+        roots_then, unreachable_then, _, missing_then, routes_then, _, towards_then, away_then = then
+        if roots != roots_then or missing != missing_then:
+            return None  # in every agent's findings (`roots`), or in any agent's (`named_by_typo`)
+        changed = set(unreachable).symmetric_difference(unreachable_then)
+        # A route's loop is read off its group's two trees of shortest paths and its own ends: it
+        # changes with a tree of its group, or with where the route leads or whether it hands back.
+        if routes != routes_then:
+            changed.update(key[0] for key in routes.keys() ^ routes_then.keys())
+            changed.update(key[0] for key, ends in routes.items() if routes_then.get(key, ends) != ends)
+        if towards != towards_then or away != away_then:
+            group_then = {root: g for g, root in enumerate(before._group_roots)}
+            kept: set[int] = set()
+            for g, root in enumerate(self._group_roots):
+                was = group_then.get(root)
+                if was is not None and towards[g] == towards_then[was] and away[g] == away_then[was]:
+                    kept.add(was)
+                else:
+                    changed.add(root)
+                    changed.update(towards[g])
+            for was, root in enumerate(before._group_roots):
+                if was not in kept:
+                    changed.add(root)
+                    changed.update(towards_then[was])
+        return frozenset(changed)
+
+    def _missing_names(self) -> list[str]:
+        """The names routes give that no agent of the project has."""
+        if self._missing is None:
+            self._missing = [n.label for n in self.nodes.values() if n.kind is NodeKind.MISSING]
+        return self._missing
+
     def _analysis_key(self) -> tuple:
         """Everything the findings are made of, comparable between two graphs (worked out once
         per graph; dictionaries rather than sorted tuples: equality ignores their order)."""
@@ -223,9 +291,7 @@ class ProjectGraph:
         node = self.node(agent)
         if node is None:
             return AgentFacts(None, False, False, self.roots, ())
-        if self._missing is None:
-            self._missing = [n.label for n in self.nodes.values() if n.kind is NodeKind.MISSING]
-        typo = any(did_you_mean(name, [agent]) == agent for name in self._missing)
+        typo = any(did_you_mean(name, [agent]) == agent for name in self._missing_names())
         loops = self._loop_ends()
         cycles = tuple((index, loops[(agent, index)]) for index in routes if (agent, index) in loops)
         return AgentFacts(node.header, agent in self.unreachable, typo, self.roots, cycles)

@@ -272,6 +272,7 @@ class Project:
             self._graph = self._graph_builder.build_files(files, self.default_history)
             if self._graph_before is not None:
                 self._graph.inherit_facts(self._graph_before)
+                self._graph.follow(self._graph_before)
                 self._graph_before = None
         if self._graph.default_history != self.default_history:  # the configuration changed it
             self._graph = None
