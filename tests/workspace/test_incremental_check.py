@@ -597,3 +597,42 @@ def test_a_return_toggled_asks_again_only_about_the_agents_whose_graph_facts_cha
     # Only the findings of the agents the edit re-read, and of those naming them, are asked again:
     # the graph says no other agent's facts changed.
     assert named and len(named) < 40, sorted(named)
+
+
+def test_results_that_read_their_own_document_keep_no_earlier_document_alive() -> None:
+    """A rule that reads its file beyond its agent's lines (the fix of HISTORY_NOT_SET looks at
+    the line after a route that ends the agent) keeps the document in its result: lines typed
+    above the agent and keystrokes in others must leave only the current one (and the one its
+    keystroke path reads from) alive: a result left behind by a moved agent would keep its
+    file's text of that time."""
+    text = "".join(
+        f'AGENT: A{i}\nGOAL: "Help {i}"\nHANDOFF:\n  - TO: A{(i + 1) % 30}\n    WHEN: x IS SET\n' for i in range(30)
+    )
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    project.update("/p/b.abl", 'AGENT: Z\nGOAL: "z"\n')
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    entries = cache._files["/p/a.abl"].agent_results.values()
+    reads = any(r.reads.own_document for e in entries for r in e.results.values())
+    assert reads, "the scenario needs a rule that reads its document"
+    del entries
+
+    def documents_alive() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if type(o).__name__ == "Document")
+
+    before = documents_alive()
+    lines = text.split("\n")
+    for i in range(30):
+        if i % 3 == 0:
+            lines.insert(2, "")
+        elif i % 3 == 1:
+            del lines[2]
+        else:
+            row = next(r for r in range((i * 7) % len(lines), len(lines)) if lines[r].startswith("GOAL"))
+            lines[row] = lines[row].replace("Help", "Help x", 1)
+        project.edit("/p/a.abl", "\n".join(lines))
+        check_project(project, STRICT, cache)
+        project.graph()
+    assert documents_alive() <= before + 1

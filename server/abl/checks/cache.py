@@ -157,6 +157,7 @@ class _AgentEntry:
     # moved, and leaves the rule-by-rule results to be moved if they are ever read (`by_rule`).
     lag: int = 0
     layout: tuple[tuple[int, int], ...] = ()  # its sections' rows, counted from its first row
+    starts: tuple[int, ...] = ()  # the row of each of its sections (`_starts`)
     depends: frozenset[str] = frozenset()  # as `_FileEntry.depends`, for `settled`
     valid_at: int = -1
 
@@ -391,7 +392,7 @@ class CheckCache:
                     moved_from = _by_blocks(old) if old is not None else {}
                 before = moved_from.get(blocks_of(agent))
                 if before is not None:
-                    moved_entry = self._moved_entry(before, agent, lines, project, document)
+                    moved_entry = self._moved_entry(before, agent, project, document)
                     if moved_entry is not None:
                         assert moved_entry.settled is not None
                         entry.agent_results[id(agent)] = moved_entry
@@ -407,7 +408,7 @@ class CheckCache:
                 if len(results) == len(AGENT_RULES)
                 else None
             )
-            made = _AgentEntry(agent, results, settled, lines.rows(), 0, lines.layout())
+            made = _AgentEntry(agent, results, settled, lines.rows(), 0, lines.layout(), _starts(agent))
             if settled is not None:
                 made.depends, made.valid_at = _depends(settled.reads), self._checks
             entry.agent_results[id(agent)] = made
@@ -533,7 +534,7 @@ class CheckCache:
             results[key] = _BlockResult(block, node, shape, line_ends, node.row, tuple(found))
 
     def _moved_entry(
-        self, before: _AgentEntry, agent: Agent, lines: _AgentLines, project: Project, document: Document
+        self, before: _AgentEntry, agent: Agent, project: Project, document: Document
     ) -> _AgentEntry | None:
         """An agent that only moved, all of whose findings the move cannot change (the test of
         `_moved_results`, made once on the settled record of its rules): its settled record,
@@ -541,9 +542,11 @@ class CheckCache:
         stored = before.settled
         if stored is None:
             return None
-        first, last = lines.rows()
-        delta = first - before.rows[0]
-        if lines.layout() != before.layout:
+        # Its sections are the nodes they were (`blocks_of`), each the same text on other rows:
+        # when all moved by one number, so did everything in them, and its lines need no reading.
+        starts = _starts(agent)
+        delta = starts[0] - before.starts[0] if starts and before.starts else 0
+        if len(starts) != len(before.starts) or any(a - b != delta for a, b in zip(starts, before.starts, strict=True)):
             return None  # lines were added or removed between its sections
         if not self._moves_with_its_agent(stored, before.rows, project, document):
             return None
@@ -552,9 +555,10 @@ class CheckCache:
             agent,
             before.results,
             settled,
-            (first, last),
+            (before.rows[0] + delta, before.rows[1] + delta),
             before.lag + delta,
             before.layout,
+            starts,
             _depends(settled.reads),
             self._checks,
         )
@@ -711,6 +715,10 @@ def _moved_result(stored: _Result, delta: int, path: str, reads: _Reads, version
     """`stored` for its agent moved `delta` rows, consulting `reads`, valid at `versions`."""
     diagnostics = tuple(_moved(d, delta, path) for d in stored.diagnostics) if delta else stored.diagnostics
     return _Result(diagnostics, reads, None, stored.line_ends, *versions)
+
+
+def _starts(agent: Agent) -> tuple[int, ...]:
+    return tuple(section.row for section in agent.sections)
 
 
 def _depends(reads: _Reads) -> frozenset[str]:

@@ -37,6 +37,7 @@ class Movable:
 
     # Fields set on a moved copy as it is made, for a class whose copies are asked the same few
     # things right away (an agent: its name, file and blocks), so that asking fills nothing in.
+    # Naming every field copies the value whole, filled in from the start.
     eager_fields: ClassVar[tuple[str, ...]] = ()
 
     if not TYPE_CHECKING:  # hidden from the type checker, which would take any name for a field
@@ -120,7 +121,10 @@ def _move(value: Any, delta: int, done: _Done) -> Any:
             # so that copies never stack up edit after edit.
             source, moves = pending[0], pending[1] + delta
             done[id(source)] = (weakref.ref(source), weakref.ref(copy))
-        object.__setattr__(copy, "_pending", (source, moves, done))
+        # A small value whose every field is asked at once (a name) is copied whole: filling it
+        # in later would cost more than copying it now.
+        whole = kind.eager_fields and len(kind.eager_fields) == len(_fields(kind))
+        object.__setattr__(copy, "_pending", None if whole else (source, moves, done))
         done[id(value)] = (weakref.ref(value), weakref.ref(copy))
         for name in kind.eager_fields:
             object.__setattr__(copy, name, _move(getattr(source, name), moves, done))

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 class Name(Movable):
     """An identifier as written (agent, field, handler, variable), with its range."""
 
+    # Every moved agent's name is read at once (by name tables and the graph): copied whole.
+    eager_fields: ClassVar[tuple[str, ...]] = ("text", "range")
+
     text: str
     range: Range
 

@@ -45,6 +45,7 @@ import itertools
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from abl.model import Agent, movable
 from abl.model.incremental import blocks_of
@@ -87,6 +88,9 @@ class EdgeKind(str, enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class GraphNode(Movable):
+    # A moved agent's node is asked for its header at once (`inherit_facts`): copied whole.
+    eager_fields: ClassVar[tuple[str, ...]] = ("id", "kind", "label", "path", "range", "header")
+
     id: str
     kind: NodeKind
     label: str  # the name as written
