@@ -17,6 +17,7 @@ from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES
 from abl.checks.engine import CheckOptions, check_project
 from abl.model import lower
 from abl.model.incremental import relower
+from abl.model.movable import is_filled
 from abl.syntax import parse
 from abl.syntax.cst import Anchor, Node
 from abl.syntax.incremental import reparse
@@ -202,6 +203,25 @@ def test_column_zero_flow_steps_stay_with_their_agents() -> None:
     assert new.agents[0] is old.agents[0] and new.agents[1] is not old.agents[1]
     assert plain(new) == plain(lower(parse(edited), "/f.abl"))
     assert [(agent.name.text, node.key) for agent, node in new.column_zero_steps] == [("A", "ask"), ("B", "greet")]
+
+
+def test_a_new_line_typed_in_a_section_moves_the_agents_below_without_grouping_the_file_again() -> None:
+    text = (
+        "AGENT: A\nGOAL: a\nPERSONA: p\n"
+        "AGENT: B\nGOAL: b\nFLOW:\n  steps: [greet]\ngreet:\n  SAY: hello\n"
+        "AGENT: C\nGOAL: c\nHANDOFF:\n  - TO: B\n    WHEN: x IS SET\n"
+    )
+    for edited, block in ((text.replace("GOAL: a\n", "GOAL: a\n\n"), 1), (text.replace("p\n", "|\n  p\n  q\n", 1), 2)):
+        old = lower(parse(text), "/f.abl")  # a reparse gives up the tree it starts from
+        source = reparse(old.source, edited)
+        assert source.rows_moved and source.edited_block == block  # the keystroke path, rows moved
+        new = relower(old, source)
+        assert new.edited_agent == 0 and new.agents[0] is not old.agents[0]
+        # B and C only moved: copies of the agents they were, not read again from their blocks.
+        for copy, was in zip(new.agents[1:], old.agents[1:], strict=True):
+            assert copy.header is was.header and not is_filled(copy)
+        assert plain(new) == plain(lower(parse(edited), "/f.abl"))
+        assert [(a, n.key) for a, n in new.column_zero_steps] == [(new.agents[1], "greet")]
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)

@@ -57,16 +57,24 @@ def moved(agent: Agent, delta: int) -> Agent:
 
 
 def _relower_one_section(old: Document, source: SourceFile) -> Document | None:
-    """The keystroke: one section of one agent was re-read, nothing moved. Only that agent is
-    lowered again; the file's grouping into agents is the old one. None for any other edit."""
+    """The keystroke: one section of one agent was re-read, and the blocks below it, if any
+    moved, all moved by the same rows (a new line typed in it). Only that agent is lowered
+    again, the agents below it are moved (`moved`); the file's grouping into agents is the old
+    one. None for any other edit."""
     before_nodes, nodes = old.source.nodes, source.nodes
-    if len(before_nodes) != len(nodes) or source.rows_moved:
+    if len(before_nodes) != len(nodes):
         return None
     if source.edited_block >= 0 and source.edited_from == id(old.source):
         changed = [source.edited_block]  # the reparse re-read that block and kept every other
+    elif source.rows_moved:
+        return None
     else:
         changed = [i for i, (a, b) in enumerate(zip(before_nodes, nodes, strict=True)) if a is not b]
     if len(changed) != 1:
+        return None
+    # The keystroke moves every block below the edited one by the same rows, and no other.
+    shift = source.blocks[changed[0] + 1].row_shift if source.rows_moved else 0
+    if shift and old.library_tools:
         return None
     before, after = before_nodes[changed[0]], nodes[changed[0]]
     # The same key keeps the grouping (headers), the file's kind (a tool library) and which
@@ -82,14 +90,21 @@ def _relower_one_section(old: Document, source: SourceFile) -> Document | None:
         return None
     fresh = Agent(owner.kind, owner.name, owner.path, owner.header)
     fresh.sections = [after if s is before else s for s in owner.sections]
+    agents = list(old.agents)
+    at = next(i for i, a in enumerate(agents) if a is owner)
+    agents[at] = fresh
+    now: dict[int, Agent] = {}  # id of an agent below the edit → its moved copy
+    if shift:
+        for i in range(at + 1, len(agents)):
+            now[id(agents[i])] = agents[i] = moved(agents[i], shift)
     doc = Document(
         old.path,
         source,
-        agents=[fresh if a is owner else a for a in old.agents],
+        agents=agents,
         library_tools=list(old.library_tools),
         is_library=old.is_library,
         stray_sections=list(old.stray_sections),
-        column_zero_steps=[e for e in old.column_zero_steps if e[0] is not owner],
+        column_zero_steps=[(now.get(id(a), a), node) for a, node in old.column_zero_steps if a is not owner],
     )
     fill_agent(source, old.path, fresh, doc)
     by_agent: dict[int, list[tuple[Agent, Node]]] = {}
@@ -98,7 +113,7 @@ def _relower_one_section(old: Document, source: SourceFile) -> Document | None:
     doc.column_zero_steps = [entry for agent in doc.agents for entry in by_agent.get(id(agent), ())]
     old.previous = None  # one generation only: no chain of every version of the file
     doc.previous = old
-    doc.edited_agent = doc.agents.index(fresh)
+    doc.edited_agent = at
     return doc
 
 

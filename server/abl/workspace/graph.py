@@ -103,6 +103,10 @@ class GraphNode(Movable):
 
 @dataclass(frozen=True, slots=True)
 class GraphEdge(Movable):
+    # What is asked of every moved edge at once (which route it is, where it leads: `key`,
+    # `_layout`), set on the copy as it is made; the rest is filled in when read.
+    eager_fields: ClassVar[tuple[str, ...]] = ("source", "target", "kind", "via", "route")
+
     source: str
     target: str
     kind: EdgeKind
