@@ -497,6 +497,20 @@ class CheckCache:
             sink.extend(stored.diagnostics)
             self.reused += 1
             return
+        if stored is not None and stored.node is node and stored.line_ends == line_ends:
+            was = stored.block
+            if was.placement is block.placement and was.document is block.document and was.match is block.match:
+                # The block placed again with the same reading (its agent moved, or was read
+                # again): the result moves with it. It is the old entry's, which is given up.
+                delta = node.row - stored.row
+                stored.block = block
+                if delta:
+                    stored.row = node.row
+                    stored.diagnostics = tuple(_moved(d, delta, document.path) for d in stored.diagnostics)
+                results[key] = stored
+                sink.extend(stored.diagnostics)
+                self.reused += 1
+                return
         shape = (block.placement, block.document, block.match.section if block.match is not None else None)
         if stored is not None and stored.node is node and stored.shape == shape and stored.line_ends == line_ends:
             delta = node.row - stored.row

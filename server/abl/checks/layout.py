@@ -142,7 +142,14 @@ def _blocks(doc: Document) -> Iterator[Block]:
         else:
             placement = Placement.SECTION
         block = before.get(key)
-        if block is None or block.node is not node or block.agent is not owning or block.placement is not placement:
+        if block is not None and (block.node is not node or block.placement is not placement):
+            block = None
+        elif block is not None and block.agent is not owning:
+            # The agent moved (a line added above it) or was read again: of the same kind, the
+            # block is the same catalogue section.
+            kept = owning is not None and block.agent is not None and block.agent.kind is owning.kind
+            block = Block(node, placement, owning, block.document, block.match) if kept else None
+        if block is None:
             kind = document_kind(owning) if owning is not None else DocumentKind.TOOLS_LIBRARY if library else None
             block = Block(node, placement, owning, kind, lookup.section(node.key, kind))
         now[key] = block
