@@ -35,12 +35,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check, ProjectView
 from abl.checks.handoff_text import newline_of
 from abl.checks.layout import Block, blocks
-from abl.diagnostics import Diagnostic, Fix
+from abl.diagnostics import Diagnostic, Fix, TextEdit
 from abl.identity import same_objects
 from abl.model import Agent, Document
 from abl.model.incremental import blocks_of
@@ -755,11 +755,17 @@ def _on_rows(d: Diagnostic, rows: tuple[int, int], path: str) -> bool:
 
 
 def _moved(d: Diagnostic, delta: int, path: str) -> Diagnostic:
-    """A diagnostic of a block that moved `delta` rows, with every range in its file moved too."""
-    fixes = tuple(
-        Fix(f.title, tuple(replace(e, range=_shift(e.range, delta)) for e in f.edits), f.safe) for f in d.fixes
-    )
-    related = tuple((p, _shift(r, delta) if p == path else r, note) for p, r, note in d.related)
+    """A diagnostic of a block that moved `delta` rows, with every range in its file moved too.
+    (Made for every finding below a new line, so built field by field, without `replace`.)"""
+    fixes = d.fixes
+    if fixes:
+        fixes = tuple(
+            Fix(f.title, tuple(TextEdit(_shift(e.range, delta), e.new_text, e.stacks) for e in f.edits), f.safe)
+            for f in fixes
+        )
+    related = d.related
+    if related:
+        related = tuple((p, _shift(r, delta) if p == path else r, note) for p, r, note in related)
     return Diagnostic(d.code, d.severity, d.message, _shift(d.range, delta), fixes, related)
 
 

@@ -579,13 +579,14 @@ class GraphBuilder:
         if last is not None and shape == self._last_shape:
             graph = _reposition(last, roster, parts, fresh, shifted)
             self._reuse.follow(roster, parts)
+            # Of the same shape, the edges are where they were in the list: so is the layout.
         else:
             # The last assembly's tables are taken over and changed: should this one fail
             # half-way, the next starts from nothing rather than from them.
             before, self._reuse = self._reuse, _Reuse()
             graph, self._reuse = _assemble(roster, parts, default_history, before)
+            self._offsets, self._backs = _layout(graph, roster, parts)
         self._last, self._last_shape, self._roster = graph, shape, roster
-        self._offsets, self._backs = _layout(graph, roster, parts)
         return graph
 
     def _part_kept(self, agent: Agent, fresh: set[int], shifted: dict[int, int]) -> _Parts:
