@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from lsprotocol import types as lsp
 from lsprotocol.converters import get_converter
 
-from abl.diagnostics import Diagnostic, Severity
+from abl.diagnostics import Diagnostic, Fix, Severity, TextEdit
 from abl.lsp.convert import Positions
 from abl.lsp.wire import DiagnosticWire
 from abl.text import Position, Range
@@ -80,3 +80,36 @@ def test_a_diagnostic_on_an_edited_line_is_measured_again():
     here = Positions(after, utf16)
     (fragment,) = wire.fragments(PATH, [kept], here, lambda _, here=here: here)
     assert '"character": 11' in fragment  # the end moved one unit to the right
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(ENCODINGS), st.lists(st.tuples(st.integers(0, 7), PIECES), min_size=1, max_size=6))
+def test_findings_made_again_on_moved_rows_equal_a_fresh_serialisation(encoding, edits):
+    """A line added above findings makes each one anew, the same but for its rows: the text
+    written for it then reuses what follows the range of the one it replaces."""
+    unstructure = get_converter().unstructure
+    wire = DiagnosticWire(unstructure)
+    lines = list(LINES)
+
+    def findings() -> list[Diagnostic]:
+        # The same codes and messages wherever the lines are; every other one offers a fix.
+        return [
+            Diagnostic(
+                "E330" if i % 2 else "UNKNOWN_KEY",
+                Severity.ERROR if i % 3 == 0 else Severity.WARNING,
+                f"about `{line.strip()}`",
+                Range.on_line(row, len(line) // 2, len(line)),
+                (Fix("fix it", (TextEdit(Range.on_line(row, 0, 0), "x"),), True),) if i % 2 else (),
+            )
+            for i, (row, line) in enumerate((r, text) for r, text in enumerate(lines) if text.strip())
+        ]
+
+    text = "\n".join(lines)
+    wire.fragments(PATH, findings(), Positions(text, encoding), lambda _: Positions(text, encoding))
+    for row, piece in edits:
+        lines.insert(min(row, len(lines)), piece.replace("\n", "").replace("\r", ""))
+        text = "\n".join(lines)
+        here = Positions(text, encoding)
+        diags = findings()
+        got = wire.fragments(PATH, diags, here, lambda _, here=here: here)
+        assert got == DiagnosticWire(unstructure).fragments(PATH, diags, here, lambda _, here=here: here)

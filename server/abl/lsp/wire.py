@@ -29,6 +29,11 @@ _sending: set[asyncio.Future[Any]] = set()
 _Entry = tuple[Diagnostic, tuple[int, ...], str]
 
 
+# What a diagnostic without related places is written as, but for its range: its code,
+# severity, message and number of fixes.
+_TailKey = tuple[str, object, str, int]
+
+
 class DiagnosticWire:
     """The JSON text of each published diagnostic, per file, for the diagnostics published last."""
 
@@ -37,9 +42,14 @@ class DiagnosticWire:
         self._by_path: dict[str, dict[int, _Entry]] = {}
         # Each file's text and line counts (the analysis's, the client's) when last published.
         self._texts: dict[str, tuple[str, int, int]] = {}
+        # Per file, the JSON that follows the range of a diagnostic without related places, by
+        # what it is made of (`_TailKey`): a line added above moves every finding below it, each
+        # a new object written as before but for its range.
+        self._tails: dict[str, dict[_TailKey, str]] = {}
 
     def fragments(self, path: str, diags: list[Diagnostic], here: Positions, other: PositionsFor) -> list[str]:
         kept = self._by_path.get(path, {})
+        tails = self._tails.setdefault(path, {})
         above, below = _unchanged_rows(self._texts.get(path), here)
         now: dict[int, _Entry] = {}
         out: list[str] = []
@@ -55,16 +65,39 @@ class DiagnosticWire:
                     continue
             where = _client_ranges(d, here, other)
             if entry is None or entry[0] is not d or entry[1] != where:
-                entry = (d, where, json.dumps(self._unstructure(diagnostic(d, here, other))))
+                entry = (d, where, self._written(d, where, tails, here, other))
             now[id(d)] = entry
             out.append(entry[2])
         self._by_path[path] = now  # only what is on the client now is kept
         self._texts[path] = (here.index.text, here.index.line_count, here.client_line_count)
+        if len(tails) > 4 * len(diags) + 64:
+            tails.clear()  # findings gone for good: what is written next starts them again
         return out
+
+    def _written(
+        self, d: Diagnostic, where: tuple[int, ...], tails: dict[_TailKey, str], here: Positions, other: PositionsFor
+    ) -> str:
+        """The JSON text of `d`, whose ranges the client reads as `where`."""
+        if d.related:
+            return json.dumps(self._unstructure(diagnostic(d, here, other)))
+        key = (d.code, d.severity, d.message, len(d.fixes))
+        tail = tails.get(key)
+        if tail is not None:
+            return _RANGE_FIRST.format(*where) + tail
+        text = json.dumps(self._unstructure(diagnostic(d, here, other)))
+        head = _RANGE_FIRST.format(*where)
+        if text.startswith(head):  # the range is written first, as lsprotocol lists it
+            tails[key] = text[len(head) :]
+        return text
 
     def forget(self, path: str) -> None:
         self._by_path.pop(path, None)
         self._texts.pop(path, None)
+        self._tails.pop(path, None)
+
+
+# How `json.dumps` writes a diagnostic's opening range (client lines and characters).
+_RANGE_FIRST = '{{"range": {{"start": {{"line": {}, "character": {}}}, "end": {{"line": {}, "character": {}}}}}'
 
 
 _NONE_BELOW = sys.maxsize  # no row is below it: not even one past the end of the text
