@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 
 from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check, ProjectView
 from abl.checks.handoff_text import newline_of
@@ -117,8 +118,9 @@ class _Result:
 
 @dataclass(slots=True)
 class _BlockResult:
-    """A block rule's findings for one column-0 block, valid while the block's node (hence its
-    text) is the same object and it is read the same way; moved with the block when it moves."""
+    """Every block rule's findings for one column-0 block, valid while the block's node (hence
+    its text) is the same object and it is read the same way; moved with the block when it
+    moves. Kept only when every block rule finished without asking the project anything."""
 
     block: Block  # the placement the findings were made for
     node: Node
@@ -132,7 +134,7 @@ class _BlockResult:
 class _FileEntry:
     document: Document
     document_results: dict[Callable, _Result] = field(default_factory=dict)
-    block_results: dict[tuple[Callable, int], _BlockResult] = field(default_factory=dict)
+    block_results: dict[int, _BlockResult] = field(default_factory=dict)  # by id(node)
     # id(agent) → (the agent, kept alive so the id stays its own; results by rule)
     agent_results: dict[int, _AgentEntry] = field(default_factory=dict)
     # Every result of the file merged into one record (when every rule's result was kept), and
@@ -362,14 +364,30 @@ class CheckCache:
         for codes, rule in DOCUMENT_RULES:
             self._one(project, document, None, rule, codes, entry.document_results, sink, run)
         kept_blocks = old.block_results if old is not None else {}
+        kept_here = entry.block_results
         line_ends = self._line_ends(document)
-        block_runs = 0
+        placed = taken = 0
         for block in blocks(document):
-            for codes, block_rule in BLOCK_RULES:
-                block_runs += 1
-                self._block(
-                    project, document, block, block_rule, codes, line_ends, kept_blocks, entry.block_results, sink, run
-                )
+            placed += 1
+            # The very block object (`abl.checks.layout` keeps it while its node and agent are
+            # the same), on the same row: the common case, decided inline, as every block of the
+            # edited file is asked at every keystroke.
+            node = block.node
+            stored = kept_blocks.get(id(node))
+            if (
+                stored is not None
+                and stored.block is block
+                and stored.row == node.row
+                and stored.line_ends == line_ends
+            ):
+                kept_here[id(node)] = stored
+                if stored.diagnostics:
+                    sink.extend(stored.diagnostics)
+                taken += 1
+            elif self._block(project, document, block, line_ends, stored, kept_here, sink, run):
+                taken += 1
+        block_runs = placed * len(BLOCK_RULES)
+        self.reused += taken * len(BLOCK_RULES)
         moved_from: dict[tuple, _AgentEntry] | None = None  # built when an agent is new
         for agent in document.agents:
             kept = old.agent_results.get(id(agent)) if old is not None else None
@@ -415,7 +433,7 @@ class CheckCache:
         entry.rules = len(DOCUMENT_RULES) + block_runs + len(AGENT_RULES) * len(document.agents)
         complete = (
             len(entry.document_results) == len(DOCUMENT_RULES)
-            and len(entry.block_results) == block_runs
+            and len(entry.block_results) == placed
             and all(a.settled is not None for a in entry.agent_results.values())
         )
         # Merged once the file has stayed the same for a check: the file being typed in changes
@@ -479,24 +497,16 @@ class CheckCache:
         project: Project,
         document: Document,
         block: Block,
-        rule: Callable,
-        codes: str,
         line_ends: int,
-        kept: dict[tuple[Callable, int], _BlockResult],
-        results: dict[tuple[Callable, int], _BlockResult],
+        stored: _BlockResult | None,
+        results: dict[int, _BlockResult],
         sink: list[Diagnostic],
         run: RuleRunner,
-    ) -> None:
+    ) -> bool:
+        """The block rules' findings for a block whose last result (`stored`) is not the very
+        block on the same row: moved with it when it is read the same way (True), else found
+        again (False)."""
         node = block.node
-        key = (rule, id(node))
-        stored = kept.get(key)
-        if stored is not None and stored.block is block and stored.row == node.row and stored.line_ends == line_ends:
-            # The very block object (`abl.checks.layout` keeps it while its node and agent are
-            # the same), on the same row: the common case, decided without building its shape.
-            results[key] = stored
-            sink.extend(stored.diagnostics)
-            self.reused += 1
-            return
         if stored is not None and stored.node is node and stored.line_ends == line_ends:
             was = stored.block
             if was.placement is block.placement and was.document is block.document and was.match is block.match:
@@ -507,34 +517,25 @@ class CheckCache:
                 if delta:
                     stored.row = node.row
                     stored.diagnostics = tuple(_moved(d, delta, document.path) for d in stored.diagnostics)
-                results[key] = stored
+                results[id(node)] = stored
                 sink.extend(stored.diagnostics)
-                self.reused += 1
-                return
+                return True
         shape = (block.placement, block.document, block.match.section if block.match is not None else None)
         if stored is not None and stored.node is node and stored.shape == shape and stored.line_ends == line_ends:
             delta = node.row - stored.row
-            if delta:
-                stored = _BlockResult(
-                    block,
-                    node,
-                    shape,
-                    line_ends,
-                    node.row,
-                    tuple(_moved(d, delta, document.path) for d in stored.diagnostics),
-                )
-            else:
-                stored = _BlockResult(block, node, shape, line_ends, node.row, stored.diagnostics)
-            results[key] = stored
-            sink.extend(stored.diagnostics)
-            self.reused += 1
-            return
+            diagnostics = (
+                tuple(_moved(d, delta, document.path) for d in stored.diagnostics) if delta else stored.diagnostics
+            )
+            results[id(node)] = _BlockResult(block, node, shape, line_ends, node.row, diagnostics)
+            sink.extend(diagnostics)
+            return True
         reads = _Reads()
-        found: list[Diagnostic] = []
-        check = Check(_WatchedProject(project, reads), document, None, found)
-        finished = run(codes, lambda: rule(check, block))
-        sink.extend(found)
-        self.runs.append(RuleRun(document.path, None, codes))
+        check = Check(_WatchedProject(project, reads), document, None, sink)
+        first = len(sink)
+        finished = True
+        for codes, rule in BLOCK_RULES:
+            finished = run(codes, partial(rule, check, block)) and finished
+            self.runs.append(RuleRun(document.path, None, codes))
         consulted = (
             reads.agents
             or reads.handed
@@ -545,7 +546,8 @@ class CheckCache:
             or reads.documents
         )
         if finished and not consulted:  # a block rule that asked the project is not kept
-            results[key] = _BlockResult(block, node, shape, line_ends, node.row, tuple(found))
+            results[id(node)] = _BlockResult(block, node, shape, line_ends, node.row, tuple(sink[first:]))
+        return False
 
     def _moved_entry(
         self, before: _AgentEntry, agent: Agent, project: Project, document: Document
