@@ -162,6 +162,9 @@ class _AgentEntry:
     starts: tuple[int, ...] = ()  # the row of each of its sections (`_starts`)
     depends: frozenset[str] = frozenset()  # as `_FileEntry.depends`, for `settled`
     valid_at: int = -1
+    # Whether everything `settled` reports lies on the agent's own rows (`_on_rows`): found out
+    # at its first move, and true at every later one, as the findings move with the rows.
+    on_own_rows: bool = False
 
     def by_rule(self) -> dict[Callable, _Result]:
         """The results rule by rule, on the agent's rows now (moved the first time they are
@@ -564,7 +567,7 @@ class CheckCache:
         delta = starts[0] - before.starts[0] if starts and before.starts else 0
         if len(starts) != len(before.starts) or any(a - b != delta for a, b in zip(starts, before.starts, strict=True)):
             return None  # lines were added or removed between its sections
-        if not self._moves_with_its_agent(stored, before.rows, project, document):
+        if not self._moves_with_its_agent(stored, before.rows, project, document, before.on_own_rows):
             return None
         settled = _moved_result(stored, delta, document.path, _rebound(stored.reads, project.agent), self._versions())
         return _AgentEntry(
@@ -575,8 +578,9 @@ class CheckCache:
             before.lag + delta,
             before.layout,
             starts,
-            _depends(settled.reads),
+            before.depends,  # the same names asked, answered by the moved agents
             self._checks,
+            on_own_rows=True,
         )
 
     def _moved_results(
@@ -600,12 +604,12 @@ class CheckCache:
         return moved
 
     def _moves_with_its_agent(
-        self, stored: _Result, rows: tuple[int, int], project: Project, document: Document
+        self, stored: _Result, rows: tuple[int, int], project: Project, document: Document, on_rows: bool = False
     ) -> bool:
         """Whether a result made on `rows` holds for its agent moved elsewhere unchanged: it read
         nothing of the file beyond its agent nor every agent or document (one of them changed),
         what it asked is answered the same way (an agent of the same blocks counting as the
-        same), and everything it reports lies on those rows."""
+        same), and everything it reports lies on those rows (known to, when `on_rows`)."""
         reads = stored.reads
         if reads.own_document or reads.roster or reads.documents:
             return False
@@ -613,7 +617,9 @@ class CheckCache:
             return False
         if not self._versions_hold(stored):
             return False
-        return self._same_answers(reads, project) and all(_on_rows(d, rows, document.path) for d in stored.diagnostics)
+        if not self._same_answers(reads, project):
+            return False
+        return on_rows or all(_on_rows(d, rows, document.path) for d in stored.diagnostics)
 
     def _versions(self) -> tuple[int, int, int]:
         return (self._names_version, self._roster_version, self._documents_version)
