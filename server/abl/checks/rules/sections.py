@@ -28,7 +28,7 @@ text take effect that did not before: unsafe.
 from __future__ import annotations
 
 from abl.checks import fixes
-from abl.checks.context import Check, agent_rule, document_rule
+from abl.checks.context import Check, agent_rule, block_rule, document_rule
 from abl.checks.handoff_text import indentation
 from abl.checks.layout import Block, Placement, block_end, blocks, document_kind, last_row
 from abl.diagnostics import Fix, TextEdit
@@ -51,29 +51,28 @@ def _headers() -> str:
     return " or ".join(names)
 
 
-@document_rule("UNKNOWN_SECTION")
-def unknown_section(check: Check) -> None:
-    for block in blocks(check.document):
-        if block.placement in (Placement.HEADER, Placement.FLOW_STEP):
-            continue
-        node = block.node
-        if block.match is None:
-            suggestion = lookup.suggest_section(node.key, block.document)
-            where = f" of {_KIND_WORDS[block.document]} document" if block.document else ""
-            message = f"unknown section `{node.key}`{where}; the platform rejects the file"
-            found: tuple[Fix, ...] = ()
-            if suggestion is not None:
-                message += f"; did you mean `{suggestion}`?"
-                found = (fixes.replace(f"Replace with `{suggestion}`", node.key_range, suggestion, safe=False),)
-            check.report("UNKNOWN_SECTION", message, node.key_range, found)
-        elif not block.match.allowed and block.document is not None:
-            owners = sorted(_KIND_WORDS[k] for k in block.match.section.documents if k in _KIND_WORDS)
-            check.report(
-                "UNKNOWN_SECTION",
-                f"`{node.key}` is a section of {' or '.join(owners)} document, not of "
-                f"{_KIND_WORDS[block.document]} document; the platform rejects it here",
-                node.key_range,
-            )
+@block_rule("UNKNOWN_SECTION")
+def unknown_section(check: Check, block: Block) -> None:
+    if block.placement in (Placement.HEADER, Placement.FLOW_STEP):
+        return
+    node = block.node
+    if block.match is None:
+        suggestion = lookup.suggest_section(node.key, block.document)
+        where = f" of {_KIND_WORDS[block.document]} document" if block.document else ""
+        message = f"unknown section `{node.key}`{where}; the platform rejects the file"
+        found: tuple[Fix, ...] = ()
+        if suggestion is not None:
+            message += f"; did you mean `{suggestion}`?"
+            found = (fixes.replace(f"Replace with `{suggestion}`", node.key_range, suggestion, safe=False),)
+        check.report("UNKNOWN_SECTION", message, node.key_range, found)
+    elif not block.match.allowed and block.document is not None:
+        owners = sorted(_KIND_WORDS[k] for k in block.match.section.documents if k in _KIND_WORDS)
+        check.report(
+            "UNKNOWN_SECTION",
+            f"`{node.key}` is a section of {' or '.join(owners)} document, not of "
+            f"{_KIND_WORDS[block.document]} document; the platform rejects it here",
+            node.key_range,
+        )
 
 
 @document_rule("DUPLICATE_SECTION")
@@ -112,30 +111,28 @@ def removed_keyword(check: Check) -> None:
         check.report("REMOVED_KEYWORD", key.removed, block.node.key_range, (fix,) if fix else ())
 
 
-@document_rule("SECTION_KEYWORD_CASE")
-def section_keyword_case(check: Check) -> None:
-    if not check.document.path.endswith(".abl"):
+@block_rule("SECTION_KEYWORD_CASE")
+def section_keyword_case(check: Check, block: Block) -> None:
+    match = block.match
+    if not check.document.path.endswith(".abl") or match is None or match.canonical_case:
         return
-    for block in blocks(check.document):
-        match = block.match
-        if match is None or match.canonical_case or block.placement is Placement.FLOW_STEP:
-            continue
-        node = block.node
-        check.report(
-            "SECTION_KEYWORD_CASE",
-            f"section keyword `{node.key}` is read as `{match.spelling}`, but `.abl` files write "
-            f"section keywords in uppercase and a strict parser rejects `{node.key}`",
-            node.key_range,
-            (fixes.replace(f"Write `{match.spelling}`", node.key_range, match.spelling, safe=True),),
-        )
+    if block.placement is Placement.FLOW_STEP:
+        return
+    node = block.node
+    check.report(
+        "SECTION_KEYWORD_CASE",
+        f"section keyword `{node.key}` is read as `{match.spelling}`, but `.abl` files write "
+        f"section keywords in uppercase and a strict parser rejects `{node.key}`",
+        node.key_range,
+        (fixes.replace(f"Write `{match.spelling}`", node.key_range, match.spelling, safe=True),),
+    )
 
 
-@document_rule("ROUTING_NOT_EXECUTED")
-def section_not_executed(check: Check) -> None:
-    for block in blocks(check.document):
-        if block.match is None or block.match.section.key.not_executed is None:
-            continue
-        check.report("ROUTING_NOT_EXECUTED", block.match.section.key.not_executed, block.node.key_range)
+@block_rule("ROUTING_NOT_EXECUTED")
+def section_not_executed(check: Check, block: Block) -> None:
+    if block.match is None or block.match.section.key.not_executed is None:
+        return
+    check.report("ROUTING_NOT_EXECUTED", block.match.section.key.not_executed, block.node.key_range)
 
 
 @document_rule("SECTION_OUTSIDE_AGENT")
