@@ -9,6 +9,7 @@ import pytest
 from test_graph_reposition import drawn, scratch
 
 from abl.workspace import Project
+from abl.workspace.graph import _layout
 
 # Triage hands Billing over for good; Billing asks Refunds (returnable); Refunds hands on to
 # Audit for good, and Audit routes to Billing: a hand-back while Billing waits for Refunds,
@@ -115,3 +116,9 @@ def test_a_ring_of_returnable_routes_toggled_route_by_route(size: int) -> None:
         current = current[:at] + "RETURN: " + word + current[at + len("RETURN: true") :]
         project.edit("/p/a.abl", current)
         assert drawn(project.graph()) == drawn(scratch(project)), i
+        # Where each agent's edges and each way back are, which the next keystroke patches at:
+        # kept from the last graph, or found again, it is the layout of the graph now.
+        builder = project._graph_builder
+        assert builder is not None
+        offsets, backs, _ = _layout(project.graph(), builder._roster, builder._parts)
+        assert (builder._offsets, builder._backs) == (offsets, backs), i

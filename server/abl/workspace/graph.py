@@ -514,6 +514,7 @@ class GraphBuilder:
         # second agent of a name, which puts none), and where each way back is, by route.
         self._offsets: list[int] = []
         self._backs: dict[tuple[str, int], list[int]] = {}
+        self._backs_at = 0  # where the ways back start in the last graph's edges
         self._reuse = _Reuse()
         # `build_files`: each file's agent list at the last build with its part of the roster
         # (by the list's id), and those parts in file order.
@@ -585,9 +586,23 @@ class GraphBuilder:
             # half-way, the next starts from nothing rather than from them.
             before, self._reuse = self._reuse, _Reuse()
             graph, self._reuse = _assemble(roster, parts, default_history, before)
-            self._offsets, self._backs = _layout(graph, roster, parts)
+            if self._same_edge_slots(changed, shape):
+                # A route edit (a `RETURN` toggled): every agent's edges where they were, only
+                # the ways back at the end of the list may be others.
+                self._backs = _ways_back(graph, self._backs_at)
+            else:
+                self._offsets, self._backs, self._backs_at = _layout(graph, roster, parts)
         self._last, self._last_shape, self._roster = graph, shape, roster
         return graph
+
+    def _same_edge_slots(self, changed: list[int] | None, shape: list[tuple]) -> bool:
+        """Whether each agent's edges start where they did in the last graph: the agents of
+        the roster at `changed` (the only places it holds other agents) are named as before and
+        have as many edges (`_shape`)."""
+        last = self._last_shape
+        if changed is None or self._last is None or len(shape) != len(last):
+            return False
+        return all(shape[i][0] == last[i][0] and len(shape[i][2]) == len(last[i][2]) for i in changed)
 
     def _part_kept(self, agent: Agent, fresh: set[int], shifted: dict[int, int]) -> _Parts:
         """The agent's part: the last build's for this object, else `_part_of`, noted in
@@ -727,9 +742,10 @@ _PATCHED_AGENTS = 8
 
 def _layout(
     graph: ProjectGraph, roster: list[Agent], parts: dict[int, _Parts]
-) -> tuple[list[int], dict[tuple[str, int], list[int]]]:
+) -> tuple[list[int], dict[tuple[str, int], list[int]], int]:
     """Where each roster agent's edges start in `graph.edges` (-1 for a second agent of a
-    name), and the index of the way back of each returnable route, by the route's key."""
+    name), the index of the way back of each returnable route, by the route's key (`_ways_back`),
+    and where the ways back start."""
     offsets: list[int] = []
     seen: set[str] = set()
     at = 0
@@ -741,11 +757,17 @@ def _layout(
         seen.add(name)
         offsets.append(at)
         at += len(parts[id(agent)][1])
+    return offsets, _ways_back(graph, at), at
+
+
+def _ways_back(graph: ProjectGraph, at: int) -> dict[tuple[str, int], list[int]]:
+    """The index of the way back of each returnable route, by the route's key: the edges from
+    `at` on are the ways back."""
     backs: dict[tuple[str, int], list[int]] = {}
     for index, e in enumerate(graph.edges[at:], at):
         if e.kind is EdgeKind.RETURN and e.route is not None:
             backs.setdefault((e.target, e.route), []).append(index)
-    return offsets, backs
+    return backs
 
 
 def _rows_of(agent: Agent) -> tuple[int, ...]:
