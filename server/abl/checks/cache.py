@@ -510,27 +510,17 @@ class CheckCache:
         block on the same row: moved with it when it is read the same way (True), else found
         again (False)."""
         node = block.node
-        if stored is not None and stored.node is node and stored.line_ends == line_ends:
-            was = stored.block
-            if was.placement is block.placement and was.document is block.document and was.match is block.match:
-                # The block placed again with the same reading (its agent moved, or was read
-                # again): the result moves with it. It is the old entry's, which is given up.
-                delta = node.row - stored.row
-                stored.block = block
-                if delta:
-                    stored.row = node.row
-                    stored.diagnostics = tuple(_moved(d, delta, document.path) for d in stored.diagnostics)
-                results[id(node)] = stored
-                sink.extend(stored.diagnostics)
-                return True
         shape = (block.placement, block.document, block.match.section if block.match is not None else None)
-        if stored is not None and stored.node is node and stored.shape == shape and stored.line_ends == line_ends:
+        if stored is not None and stored.node is node and stored.line_ends == line_ends and stored.shape == shape:
+            # The block placed again with the same reading (its agent moved, or was read again):
+            # the result moves with it. It is the old entry's, which is given up.
             delta = node.row - stored.row
-            diagnostics = (
-                tuple(_moved(d, delta, document.path) for d in stored.diagnostics) if delta else stored.diagnostics
-            )
-            results[id(node)] = _BlockResult(block, node, shape, line_ends, node.row, diagnostics)
-            sink.extend(diagnostics)
+            stored.block = block
+            if delta:
+                stored.row = node.row
+                stored.diagnostics = tuple(_moved(d, delta, document.path) for d in stored.diagnostics)
+            results[id(node)] = stored
+            sink.extend(stored.diagnostics)
             return True
         reads = _Reads()
         check = Check(_WatchedProject(project, reads), document, None, sink)
@@ -564,8 +554,8 @@ class CheckCache:
         # Its sections are the nodes they were (`blocks_of`), each the same text on other rows:
         # when all moved by one number, so did everything in them, and its lines need no reading.
         starts = _starts(agent)
-        delta = starts[0] - before.starts[0] if starts and before.starts else 0
-        if len(starts) != len(before.starts) or any(a - b != delta for a, b in zip(starts, before.starts, strict=True)):
+        delta = starts[0] - before.starts[0]  # its header's: the first of its sections
+        if any(a - b != delta for a, b in zip(starts, before.starts, strict=True)):
             return None  # lines were added or removed between its sections
         if not self._moves_with_its_agent(stored, before.rows, project, document, before.on_own_rows):
             return None

@@ -114,9 +114,9 @@ def removed_keyword(check: Check) -> None:
 @block_rule("SECTION_KEYWORD_CASE")
 def section_keyword_case(check: Check, block: Block) -> None:
     match = block.match
-    if not check.document.path.endswith(".abl") or match is None or match.canonical_case:
+    if match is None or match.canonical_case or block.placement is Placement.FLOW_STEP:
         return
-    if block.placement is Placement.FLOW_STEP:
+    if not check.document.path.endswith(".abl"):
         return
     node = block.node
     check.report(
