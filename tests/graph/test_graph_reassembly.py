@@ -5,11 +5,13 @@ any sequence of such edits the graph must equal one built from scratch."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from test_graph_reposition import drawn, scratch
 
 from abl.workspace import Project
-from abl.workspace.graph import _layout
+from abl.workspace.graph import EdgeKind, _layout
 
 # Triage hands Billing over for good; Billing asks Refunds (returnable); Refunds hands on to
 # Audit for good, and Audit routes to Billing: a hand-back while Billing waits for Refunds,
@@ -120,5 +122,10 @@ def test_a_ring_of_returnable_routes_toggled_route_by_route(size: int) -> None:
         # kept from the last graph, or found again, it is the layout of the graph now.
         builder = project._graph_builder
         assert builder is not None
-        offsets, backs, _ = _layout(project.graph(), builder._roster, builder._parts)
-        assert (builder._offsets, builder._backs) == (offsets, backs), i
+        graph = project.graph()
+        backs = Counter(e.target for e in graph.edges if e.kind is EdgeKind.RETURN)
+        fresh = _layout(builder._roster, builder._parts, backs.__getitem__)
+        assert builder._slots == fresh, i
+        for key in (e.key for e in graph.edges if e.key is not None):
+            ways = [at for at, e in enumerate(graph.edges) if e.kind is EdgeKind.RETURN and (e.target, e.route) == key]
+            assert builder._slots.ways_back(key, graph.edges) == ways, (i, key)

@@ -34,7 +34,10 @@ the analyses start from the last assembly's: what the supervisors reach is kept 
 agents they reach lead where they led (and only grown when their handoffs only grew), the
 waiting parents are recounted for the returnable routes whose reach changed, and the groups of
 looping agents are found again in the region of the changed routes only; each equals what a
-build from scratch finds.
+build from scratch finds. An edit that only makes routes returnable or not (a `RETURN` toggled)
+patches the last graph instead (`GraphBuilder._reroute`): the waiting parents are recounted for
+the reach of the changed agents (`abl.workspace.waiting`), and only the agents whose waiting
+parents changed have their edges marked, ways back drawn and loops regrouped again.
 """
 
 from __future__ import annotations
@@ -56,10 +59,7 @@ from abl.suggest import did_you_mean
 from abl.syntax.cst import Node
 from abl.text import Range
 from abl.workspace.loops import LoopEnds, loop_ends
-
-# The runtime's nesting limit (waiting parents, the active agent and one-way hops): a
-# hand-back through permanent handoffs is looked for no deeper than this.
-NESTING_LIMIT = 10
+from abl.workspace.waiting import NESTING_LIMIT, WaitingParents
 
 ESCALATION_ID = "escalation:human"
 
@@ -144,6 +144,16 @@ class AgentFacts:
     cycles: tuple[tuple[int, LoopEnds], ...]  # (route index, the loop through it, by its ends)
 
 
+@dataclass(frozen=True, slots=True)
+class _Rerouted:
+    """A graph that is the graph numbered `serial` with only these routes marked again and the
+    nodes of these agents made again (`ProjectGraph.note_rerouted`)."""
+
+    serial: int
+    routes: frozenset[tuple[str, int]]
+    nodes: tuple[str, ...]
+
+
 @dataclass(slots=True)
 class ProjectGraph:
     """The graph of one project and what the analyses found (see the module docstring)."""
@@ -178,6 +188,7 @@ class ProjectGraph:
     # (`follow`): by an earlier graph's serial, their names, or None for any agent's.
     serial: int = field(default_factory=lambda: next(_SERIALS), repr=False, compare=False)
     _changed_since: dict[int, frozenset[str] | None] = field(default_factory=dict, repr=False, compare=False)
+    _rerouted: _Rerouted | None = field(default=None, repr=False, compare=False)
 
     def node(self, node_id: str) -> GraphNode | None:
         return self.nodes.get(node_id)
@@ -205,14 +216,19 @@ class ProjectGraph:
         # Every finding names its graph's node's header (`facts`), so those of an agent whose
         # node is the same object hold as they are; only re-read or moved agents are looked at.
         facts, nodes, nodes_before = dict(before._facts), self.nodes, before.nodes
-        for agent in [a for a, node in nodes.items() if nodes_before.get(a) is not node]:
+        hint = self._rerouted
+        if hint is not None and hint.serial == before.serial:
+            suspects, renamed = hint.nodes, False  # the same names, other nodes for these only
+        else:
+            suspects, renamed = tuple(a for a, node in nodes.items() if nodes_before.get(a) is not node), True
+        for agent in suspects:
             asked = facts.get(agent)
             kept = _declared_by(asked, nodes[agent].header) if asked is not None else None
             if kept:
                 facts[agent] = kept
             elif asked is not None:
                 del facts[agent]
-        for agent in facts.keys() - nodes.keys():
+        for agent in facts.keys() - nodes.keys() if renamed else ():
             del facts[agent]
         for agent, mine in self._facts.items():
             facts[agent] = {**facts.get(agent, {}), **mine}
@@ -227,6 +243,32 @@ class ProjectGraph:
             since[serial] = None if names is None or changed is None else names | changed
         since[before.serial] = changed
         self._changed_since = since
+
+    def note_rerouted(self, last: ProjectGraph, keys: list[tuple[str, int]], nodes: tuple[str, ...]) -> None:
+        """Note that this graph is `last` with only the routes `keys` (maybe) marked otherwise,
+        each leading where it led, the nodes of the agents `nodes` made again, and the loops and
+        their groups found again: what its findings are made of (`_analysis_key`) follows from
+        `last`'s, and so do the findings it takes over (`inherit_facts`) and the agents whose
+        findings differ (`follow`), without a pass over every agent."""
+        self._rerouted = _Rerouted(last.serial, frozenset(keys), nodes)
+        if last._analysis is None:
+            return
+        _, _, _, missing, ends, _, _, _ = last._analysis
+        ends = dict(ends)
+        routes = self._route_edges()
+        for key in keys:
+            edge = routes[key]
+            ends[key] = (edge.target, edge.hand_back)
+        self._analysis = (
+            self.roots,
+            self.unreachable,
+            self.cycles,
+            missing,
+            ends,
+            self._cycle_groups,
+            self._towards_root,
+            self._from_root,
+        )
 
     def facts_changed_since(self, serial: int) -> frozenset[str] | None:
         """The agents whose findings (`facts`, for any routes) may differ from those of the
@@ -255,8 +297,11 @@ class ProjectGraph:
         # A route's loop is read off its group's two trees of shortest paths and its own ends: it
         # changes with a tree of its group, or with where the route leads or whether it hands back.
         if routes != routes_then:
-            changed.update(key[0] for key in routes.keys() ^ routes_then.keys())
-            changed.update(key[0] for key, ends in routes.items() if routes_then.get(key, ends) != ends)
+            hint = self._rerouted
+            keys = (
+                hint.routes if hint is not None and hint.serial == before.serial else routes.keys() | routes_then.keys()
+            )
+            changed.update(key[0] for key in keys if routes.get(key) != routes_then.get(key))
         if towards != towards_then or away != away_then:
             group_then = {root: g for g, root in enumerate(before._group_roots)}
             kept: set[int] = set()
@@ -501,7 +546,9 @@ class GraphBuilder:
     Most edits change no route: when every agent has the shape it had at the last build (the
     same names, kinds and edges, positions aside), the analyses of the last graph (roots,
     reachability, hand-backs, cycles, loops and per-agent findings) still hold, and only the
-    positions of the agents the edit re-read are taken over (`_reposition`)."""
+    positions of the agents the edit re-read are taken over (`_reposition`, or `_patch` for a
+    few agents). When the edit only made routes returnable or not, the last graph is patched
+    around the agents whose waiting parents changed (`_reroute`)."""
 
     def __init__(self) -> None:
         self._parts: dict[int, _Parts] = {}
@@ -510,11 +557,7 @@ class GraphBuilder:
         self._last: ProjectGraph | None = None
         self._last_shape: list[tuple] = []  # each roster agent's `_shape`, in roster order
         self._roster: list[Agent] = []
-        # Where each agent of the last roster put its edges in the last graph's edge list (-1: a
-        # second agent of a name, which puts none), and where each way back is, by route.
-        self._offsets: list[int] = []
-        self._backs: dict[tuple[str, int], list[int]] = {}
-        self._backs_at = 0  # where the ways back start in the last graph's edges
+        self._slots = _Slots([], {}, [], [], [0])  # where the last graph's edges are, by agent
         self._reuse = _Reuse()
         # `build_files`: each file's agent list at the last build with its part of the roster
         # (by the list's id), and those parts in file order.
@@ -585,24 +628,85 @@ class GraphBuilder:
             # The last assembly's tables are taken over and changed: should this one fail
             # half-way, the next starts from nothing rather than from them.
             before, self._reuse = self._reuse, _Reuse()
-            graph, self._reuse = _assemble(roster, parts, default_history, before)
-            if self._same_edge_slots(changed, shape):
-                # A route edit (a `RETURN` toggled): every agent's edges where they were, only
-                # the ways back at the end of the list may be others.
-                self._backs = _ways_back(graph, self._backs_at)
+            rerouted = self._reroute(roster, changed, parts, shape, before) if changed is not None else None
+            if rerouted is not None:
+                graph, self._reuse = rerouted
             else:
-                self._offsets, self._backs, self._backs_at = _layout(graph, roster, parts)
+                graph, self._reuse = _assemble(roster, parts, default_history, before)
+                shares = self._reuse.shares
+                self._slots = _layout(roster, parts, lambda name: len(shares[name].backs))
         self._last, self._last_shape, self._roster = graph, shape, roster
         return graph
 
-    def _same_edge_slots(self, changed: list[int] | None, shape: list[tuple]) -> bool:
-        """Whether each agent's edges start where they did in the last graph: the agents of
-        the roster at `changed` (the only places it holds other agents) are named as before and
-        have as many edges (`_shape`)."""
-        last = self._last_shape
-        if changed is None or self._last is None or len(shape) != len(last):
-            return False
-        return all(shape[i][0] == last[i][0] and len(shape[i][2]) == len(last[i][2]) for i in changed)
+    def _reroute(
+        self, roster: list[Agent], changed: list[int], parts: dict[int, _Parts], shape: list[tuple], before: _Reuse
+    ) -> tuple[ProjectGraph, _Reuse] | None:
+        """A route edit that leaves every route leading where it led, only some made returnable
+        or permanent (a `RETURN` toggled): the last graph with the edges of the agents whose
+        waiting parents changed marked again, their ways back and loops with them, in time of
+        the change rather than of the project; None for any other edit. Takes `before` over."""
+        last, slots, shape_before = self._last, self._slots, self._last_shape
+        if last is None or len(shape) != len(shape_before) or len(before.names) != len(slots.firsts):
+            return None
+        if not changed or len(changed) > max(_PATCHED_AGENTS, len(roster) // 4):
+            return None
+        for i in changed:
+            if slots.offsets[i] < 0 or parts[id(roster[i])][2] or not _same_ends(shape[i], shape_before[i]):
+                return None  # a second agent of a name, tools (placed project-wide), other ends
+        reuse = _Reuse()
+        reuse.shares, reuse.waiting, reuse.names, reuse.ids = before.shares, before.waiting, before.names, before.ids
+        reuse.positions, reuse.supervisors, reuse.onward = before.positions, before.supervisors, before.onward
+        reuse.reached, reuse.reachability = before.reached, before.reachability
+        shares, ids = reuse.shares, reuse.ids
+        nodes = dict(last.nodes)
+        moved: list[str] = []  # the agents whose nodes are others
+        remark: set[str] = set()
+        for i in changed:
+            agent = roster[i]
+            name = agent.name.text
+            share = shares[name] = _share_of(agent, parts[id(agent)], shares.get(name), ids, True)
+            if nodes[name] is not share.node:
+                nodes[name] = share.node
+                moved.append(name)
+            if name in reuse.onward:
+                reuse.onward[name] = share.onward  # the same targets
+            remark.add(name)
+            remark |= reuse.waiting.reroute(name, share.permanent, {child for _, child in share.pairs})
+        edges = list(last.edges)
+        by_route = dict(last._route_edges())
+        loops = dict(before.loops)
+        backs: dict[int, list[GraphEdge]] = {}  # by rank: the ways back to an agent marked again
+        for name in remark:
+            kept = shares.get(name)
+            if kept is None:  # dropped when its agent moved: made again
+                agent = roster[slots.firsts[slots.ranks[name]]]
+                kept = shares[name] = _share_of(agent, parts[id(agent)], None, ids, True)
+            share = kept
+            share.mark(reuse.waiting.waits.get(name))
+            share.finish(ids)
+            at = slots.edges_at(name)
+            edges[at : at + len(share.marked)] = share.marked
+            by_route.update(share.routes)
+            if share.loops:
+                loops[name] = share.loops
+            else:
+                loops.pop(name, None)
+            backs[slots.ranks[name]] = share.backs
+        slots = slots.with_backs(edges, backs)
+        graph = ProjectGraph(
+            nodes,
+            edges,
+            last.roots,
+            last.unreachable,
+            (),
+            last.has_supervisor,
+            last.default_history,
+            _by_route=by_route,
+        )
+        _find_cycles(graph, reuse.names, loops, True, before, reuse, remark)
+        graph.note_rerouted(last, [key for name in remark for key in shares[name].routes], tuple(moved))
+        self._slots = slots
+        return graph, reuse
 
     def _part_kept(self, agent: Agent, fresh: set[int], shifted: dict[int, int]) -> _Parts:
         """The agent's part: the last build's for this object, else `_part_of`, noted in
@@ -684,7 +788,7 @@ class GraphBuilder:
         for i, part, delta in news:
             agent = roster[i]
             self._reuse.forget(before[i], part)
-            at = self._offsets[i]
+            at = self._slots.offsets[i]
             if at < 0:
                 continue  # a second agent of its name: no node, no edges
             name = agent.name.text
@@ -704,14 +808,14 @@ class GraphBuilder:
                 key = edges[at + k].key
                 if not delta or key is None:
                     continue
-                for back_at in self._backs.get(key, ()):
+                for back_at in self._slots.ways_back(key, edges):
                     if back_at not in moved_backs:
                         edges[back_at] = movable.moved(edges[back_at], delta)
                         moved_backs.add(back_at)
             if delta is None:
                 mine = edges[at : at + len(part[1])]
                 for key, (senders, where) in _ways_back_of(mine, part[1], nodes).items():
-                    for back_at, sent in zip(self._backs.get(key, ()), senders, strict=False):
+                    for back_at, sent in zip(self._slots.ways_back(key, edges), senders, strict=False):
                         back = edges[back_at]
                         now = replace(back, path=sent.path, range=where, maps=sent.maps)
                         edges[back_at] = back if now == back else now
@@ -740,34 +844,66 @@ class GraphBuilder:
 _PATCHED_AGENTS = 8
 
 
-def _layout(
-    graph: ProjectGraph, roster: list[Agent], parts: dict[int, _Parts]
-) -> tuple[list[int], dict[tuple[str, int], list[int]], int]:
-    """Where each roster agent's edges start in `graph.edges` (-1 for a second agent of a
-    name), the index of the way back of each returnable route, by the route's key (`_ways_back`),
-    and where the ways back start."""
+@dataclass(slots=True)
+class _Slots:
+    """Where each agent's edges and ways back lie in the last graph's edge list: an edit that
+    keeps them there (`_patch`, `_reroute`) writes over an agent's edges in place. The edges
+    of the first agent of each name come in roster order, then the ways back, each agent's
+    (the ways back to it) together, in the same order."""
+
+    offsets: list[int]  # by roster index: where its edges start (-1: a second agent of a name)
+    ranks: dict[str, int]  # name → its place among the first agents of each name
+    firsts: list[int]  # by rank: the roster index of the agent
+    sizes: list[int]  # by rank: how many ways back lead to it
+    backs: list[int]  # by rank: where they start; then where the last ones end
+
+    def edges_at(self, name: str) -> int:
+        return self.offsets[self.firsts[self.ranks[name]]]
+
+    def ways_back(self, key: tuple[str, int], edges: list[GraphEdge]) -> list[int]:
+        """Where the ways back of the route `key` are in `edges` (the last graph's, or a copy)."""
+        rank = self.ranks.get(key[0])
+        if rank is None:
+            return []
+        return [at for at in range(self.backs[rank], self.backs[rank + 1]) if edges[at].route == key[1]]
+
+    def with_backs(self, edges: list[GraphEdge], backs: dict[int, list[GraphEdge]]) -> _Slots:
+        """Put the ways back to the agents of these ranks in `edges` (laid out by these slots)
+        in place of those there: the slots of the result."""
+        starts = self.backs
+        pieces: list[list[GraphEdge]] = []
+        at = starts[0]
+        for rank in sorted(backs):
+            pieces.append(edges[at : starts[rank]])
+            pieces.append(backs[rank])
+            at = starts[rank + 1]
+        pieces.append(edges[at:])
+        edges[starts[0] :] = itertools.chain.from_iterable(pieces)
+        if all(self.sizes[rank] == len(mine) for rank, mine in backs.items()):
+            return self
+        sizes = list(self.sizes)
+        for rank, mine in backs.items():
+            sizes[rank] = len(mine)
+        return replace(self, sizes=sizes, backs=list(itertools.accumulate(sizes, initial=starts[0])))
+
+
+def _layout(roster: list[Agent], parts: dict[int, _Parts], backs: Callable[[str], int]) -> _Slots:
+    """The slots of a graph of `roster` whose agent of each name has `backs(name)` ways back."""
     offsets: list[int] = []
-    seen: set[str] = set()
+    ranks: dict[str, int] = {}
+    firsts: list[int] = []
     at = 0
-    for agent in roster:
+    for index, agent in enumerate(roster):
         name = agent.name.text
-        if name in seen:
+        if name in ranks:
             offsets.append(-1)
             continue
-        seen.add(name)
+        ranks[name] = len(firsts)
+        firsts.append(index)
         offsets.append(at)
         at += len(parts[id(agent)][1])
-    return offsets, _ways_back(graph, at), at
-
-
-def _ways_back(graph: ProjectGraph, at: int) -> dict[tuple[str, int], list[int]]:
-    """The index of the way back of each returnable route, by the route's key: the edges from
-    `at` on are the ways back."""
-    backs: dict[tuple[str, int], list[int]] = {}
-    for index, e in enumerate(graph.edges[at:], at):
-        if e.kind is EdgeKind.RETURN and e.route is not None:
-            backs.setdefault((e.target, e.route), []).append(index)
-    return backs
+    sizes = list(map(backs, ranks))
+    return _Slots(offsets, ranks, firsts, sizes, list(itertools.accumulate(sizes, initial=at)))
 
 
 def _rows_of(agent: Agent) -> tuple[int, ...]:
@@ -793,6 +929,15 @@ def _shape(agent: Agent, drafts: tuple[_Draft, ...]) -> tuple:
     )
 
 
+def _same_ends(now: tuple, then: tuple) -> bool:
+    """Whether two shapes of an agent (`_shape`) differ at most in which routes return."""
+    return (
+        now[:2] == then[:2]
+        and len(now[2]) == len(then[2])
+        and all(a[:2] == b[:2] and a[3:] == b[3:] for a, b in zip(now[2], then[2], strict=True))
+    )
+
+
 def _roster_of(agents: Iterable[Agent]) -> list[Agent]:
     """The agents a graph has nodes for: every agent with a name, but behavior profiles."""
     return [a for a in agents if a.kind is not AgentKind.BEHAVIOR_PROFILE and a.name.text]
@@ -806,40 +951,42 @@ def build_graph(agents: Iterable[Agent], default_history: str = "full") -> Proje
 class _Reuse:
     """What putting the graph together again can take from the last time, so that an edit that
     changes where one route leads (a `RETURN` toggled) costs its effect, not the project's size:
-    each agent's share (`_Share`), the agents within reach of each returnable child over
-    permanent handoffs (kept while no agent in that reach changed its permanent routes), which
-    parents may be waiting where, and the three analyses with what they were worked out from.
-    Each assembly keeps what it used only, and takes over (changes) some of the last one's
-    tables: a `_Reuse` serves once."""
+    each agent's share (`_Share`), which parents may be waiting where (`WaitingParents`), and
+    the three analyses with what they were worked out from. Each assembly keeps what it used
+    only, and takes over (changes) some of the last one's tables: a `_Reuse` serves once."""
 
     __slots__ = (
         "cycles",
+        "ids",
         "loops",
         "names",
         "onward",
-        "pairs",
-        "permanent",
+        "positions",
         "reachability",
         "reached",
         "shares",
         "supervisors",
-        "waits",
-        "within",
+        "waiting",
     )
 
     def __init__(self) -> None:
         self.shares: dict[str, _Share] = {}  # by agent name
-        self.permanent: dict[str, list[str]] = {}  # agent → where its permanent handoffs lead
-        self.within: dict[str, set[str]] = {}  # child → `_within(child, permanent, NESTING_LIMIT)`
-        self.pairs: dict[tuple[str, str], None] = {}  # (parent, child) of every returnable route
-        self.waits: dict[str, dict[str, int]] = {}  # `_waiting_parents`
+        self.waiting = WaitingParents()
         self.names: list[str] = []  # the agents routes reach, in project order
+        self.ids: set[str] = set()  # the same, as a set
+        self.positions: dict[str, int] | None = None  # name → its place in `names`, once asked
         self.supervisors: tuple[str, ...] = ()
         self.onward: dict[str, list[str]] = {}  # agent → where its handoffs and delegates lead
         self.reached: set[str] = set()  # what the supervisors reach
         self.reachability: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # roots, unreachable
         self.loops: dict[str, list[str]] = {}  # agent → where its routes that may loop lead
         self.cycles = _Cycles([])
+
+    def position(self) -> dict[str, int]:
+        """Each agent's place in project order (`names`)."""
+        if self.positions is None:
+            self.positions = {name: i for i, name in enumerate(self.names)}
+        return self.positions
 
     def follow(self, roster: list[Agent], parts: dict[int, _Parts]) -> None:
         """After the graph took the last one's analyses over (`_reposition`): each share of an
@@ -1047,7 +1194,9 @@ def _assemble(
     supervisors = tuple(a.name.text for a in first if a.kind is AgentKind.SUPERVISOR)
     # The analyses can start from the last ones while the agents routes reach are the same.
     same_agents = names == before.names and supervisors == before.supervisors
-    reuse.names, reuse.supervisors = names, supervisors
+    reuse.names, reuse.ids, reuse.supervisors = names, agent_ids, supervisors
+    if same_agents:
+        reuse.positions = before.positions
 
     shares = reuse.shares
     nodes: dict[str, GraphNode] = {}
@@ -1068,7 +1217,8 @@ def _assemble(
         pairs.extend(share.pairs)
     nodes.update(others)
 
-    waits, rewaited = _waiting_parents(permanent, pairs, before, reuse)
+    reuse.waiting, rewaited = before.waiting.recounted(permanent, pairs)
+    waits = reuse.waiting.waits
     edges: list[GraphEdge] = []
     backs: list[GraphEdge] = []
     loops: dict[str, list[str]] = {}
@@ -1212,76 +1362,6 @@ def _place_tools(nodes: dict[str, GraphNode], first: list[Agent], parts: dict[in
                 nodes[tool_id] = replace(node, path=tool.path, range=tool.range)
 
 
-def _waiting_parents(
-    permanent: dict[str, list[str]], returnable: list[tuple[str, str]], before: _Reuse, reuse: _Reuse
-) -> tuple[dict[str, dict[str, int]], set[str]]:
-    """The parents that may be waiting while each agent is active (module docstring,
-    "Hand-backs"), each with how many returnable (parent, child) pairs have the agent within the
-    child's reach: the last assembly's table, changed by the pairs that came, went, or whose
-    child's reach is another. Also the agents whose waiting parents are others than before."""
-    was = before.permanent
-    reuse.permanent = permanent
-    # A reach is the same while no agent in it leads elsewhere by a permanent handoff: the search
-    # that found it followed the routes of those agents only.
-    changed = {a for a in permanent.keys() | was.keys() if permanent.get(a) != was.get(a)}
-    pairs = dict.fromkeys(returnable)
-    waits = before.waits  # taken over: the last assembly's `_Reuse` is not read again
-    rewaited: set[str] = set()
-    for parent, child in before.pairs:
-        if (parent, child) not in pairs:
-            _count(waits, before.within[child], parent, -1, rewaited)
-    for parent, child in pairs:
-        reach = reuse.within.get(child)
-        if reach is None:
-            reach = before.within.get(child)
-            if reach is None or not changed.isdisjoint(reach):
-                reach = _within(child, permanent, NESTING_LIMIT)
-            reuse.within[child] = reach
-        if (parent, child) in before.pairs:
-            counted = before.within[child]
-            if counted is reach:
-                continue
-            _count(waits, counted, parent, -1, rewaited)
-        _count(waits, reach, parent, 1, rewaited)
-    reuse.pairs, reuse.waits = pairs, waits
-    return waits, rewaited
-
-
-def _count(waits: dict[str, dict[str, int]], reach: set[str], parent: str, step: int, rewaited: set[str]) -> None:
-    """Count `parent` as waiting (`step` 1) or no longer (-1) while each agent of `reach` is
-    active, noting in `rewaited` the agents for which it starts or stops waiting."""
-    for active in reach:
-        parents = waits.setdefault(active, {})
-        count = parents.get(parent, 0) + step
-        if count and parent in parents:
-            parents[parent] = count
-            continue
-        rewaited.add(active)
-        if count:
-            parents[parent] = count
-            continue
-        del parents[parent]
-        if not parents:
-            del waits[active]
-
-
-def _within(start: str, adjacency: dict[str, list[str]], limit: int) -> set[str]:
-    """`start` and every node `limit` steps or fewer away from it."""
-    seen = {start}
-    frontier = [start]
-    for _ in range(limit):
-        step = []
-        for node in frontier:
-            for nxt in adjacency.get(node, ()):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    step.append(nxt)
-        if not step:
-            break
-        frontier = step
-    return seen
-
-
 def _reachability(
     names: list[str],
     supervisors: tuple[str, ...],
@@ -1403,17 +1483,25 @@ def _find_cycles(
     same_agents: bool,
     before: _Reuse,
     reuse: _Reuse,
+    changed: Iterable[str] | None = None,
 ) -> None:
     """Group the agents that loop (strongly connected over `HANDOFF` routes that are not
     hand-backs) and keep, per group, the paths to and from its root, from which `cycle_through`
     puts a cycle together for any route of the group. The groups no changed route touches are
-    the last assembly's."""
+    the last assembly's (`changed`, when given, holds every agent whose loop routes may differ
+    from `before`'s)."""
     reuse.loops = loops
     if same_agents and loops == before.loops:
         cycles = before.cycles
     else:
-        position = {name: i for i, name in enumerate(names)}
-        groups = _regroup(before, loops, position) if same_agents else _groups_in(names, loops, loops, position)
+        position = reuse.position()
+        if same_agents:
+            if changed is None:
+                changed = loops.keys() | before.loops.keys()
+            moved = [a for a in changed if loops.get(a) != before.loops.get(a)]
+            groups = _regroup(before, loops, position, moved)
+        else:
+            groups = _groups_in(names, loops, loops, position)
         cycles = _Cycles(groups)
     reuse.cycles = cycles
     graph.cycles = cycles.cycles
@@ -1423,10 +1511,9 @@ def _find_cycles(
     graph._towards_root = cycles.towards_root
 
 
-def _regroup(before: _Reuse, loops: dict[str, list[str]], position: dict[str, int]) -> list[_Group]:
-    """The groups after some agents' loop routes changed: those of the region the change can
-    regroup (`_touched_region`) found again, the others kept."""
-    changed = [a for a in loops.keys() | before.loops.keys() if loops.get(a) != before.loops.get(a)]
+def _regroup(before: _Reuse, loops: dict[str, list[str]], position: dict[str, int], changed: list[str]) -> list[_Group]:
+    """The groups after the loop routes of the agents `changed` changed: those of the region
+    the change can regroup (`_touched_region`) found again, the others kept."""
     region = _touched_region(changed, before.cycles, before.loops, loops)
     kept = [g for g in before.cycles.groups if g.root not in region]
     inside = {a: [t for t in loops.get(a, ()) if t in region] for a in region}
