@@ -58,12 +58,19 @@ SYNTAX_ERROR = Code(
         "and carries on with the next one, so the rest of the file is still checked. The "
         "platform's parser rejects such a file.\n\n"
         "Indentation with tabs whose nesting depends on the tab width is reported separately, "
-        "as TAB_INDENTATION."
+        "as TAB_INDENTATION.\n\n"
+        "A value is one line (quoted or bare) or a `|` block: a key that takes one value, written "
+        "with nothing after its colon and text on the lines below (`GOAL:` over two lines), has "
+        "no value, and nothing reads those lines."
     ),
     bad_example=_tracker('PERSONA: "Brief, cheerful courier assistant\n'),
     good_example=_tracker('PERSONA: "Brief, cheerful courier assistant"\n'),
-    fix="No quick fix: the message says what the parser expected at that point.",
-    fix_safety=FixSafety.NONE,
+    fix=(
+        "Text nested under a key of prose written with nothing after its colon is made the key's "
+        "`|` block (unsafe: the text becomes the value, which changes what runs). Otherwise no "
+        "quick fix: the message says what the parser expected at that point."
+    ),
+    fix_safety=FixSafety.UNSAFE,
     runtime=_REJECTED,
     see_also=("TAB_INDENTATION",),
 )

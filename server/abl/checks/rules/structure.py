@@ -97,6 +97,8 @@ def section_structure(check: Check, block: Block) -> None:
 # Value kinds whose whole block belongs to codes of their own: under them keys are still
 # checked, values are not (a history block's `mode` is E330's, its `count` E331's).
 _OWN_CODES = frozenset({V.HISTORY})
+# Kinds of text, which a `|` block may hold.
+_PROSE = frozenset({V.STRING, V.TEXT, V.TEMPLATE})
 # Kinds that take lines under their key as something other than one value's continuation.
 _NOT_ONE_VALUE = frozenset({V.LIST, V.LIST_OF_BLOCKS, V.MAP, V.BLOCK, V.ANY, V.ASSIGNMENTS, V.SIGNATURES, V.HISTORY})
 
@@ -225,12 +227,15 @@ class _Walk:
         return all(lookup.child(key, c.key) is None for c in entries)
 
     def _free_form(self, key: Key, children: list[Node]) -> None:
-        """Inside a map of free-form names only the shape of each line is checked."""
+        """Inside a map of free-form names only the shape of each line is checked. A `- name`
+        item (the list form of the names) is one value: nothing reads lines nested under it."""
         if V.LIST_OF_BLOCKS in kinds(key):
             return
         for child in children:
             if child.is_text:
                 self.text(key, child)
+            elif child.is_item and child.content is not None and child.content.is_text:
+                self._under_list_value(key, child)
 
     def _nested_under_value(self, block: Key, node: Node, what: str = "") -> None:
         """A text line read as one value of `block` (a bare name, a list value): the lines nested
@@ -247,15 +252,40 @@ class _Walk:
 
     def _under_empty_value(self, key: Key, node: Node) -> None:
         """A key that takes one value (`USE BEHAVIOR_PROFILE: name`, `WHEN: condition`) written
-        with nothing after its colon: a text line under it continues the value, but a `- ` item
-        or a `key:` line under it is read by nothing."""
+        with nothing after its colon: nothing reads the lines nested under it. A value is one
+        line, quoted or bare, or a `|` block: plain text on the lines below is no value (the
+        platform does not fold lines), so `GOAL:` over two lines of text has no goal."""
+        prose = bool(kinds(key) & _PROSE)
+        as_block = self._as_pipe_block(node) if prose else None
+        written = f"after its colon (`{node.key}: ...`)"
+        if prose:
+            written += f" or as a `|` block (`{node.key}: |` above the lines)"
         for line in node.children:
             if line.is_item or line.is_entry:
                 self._syntax(
                     (line.content or line).head_range,
-                    f"`{node.key}` takes one value, written on its own line (`{node.key}: ...`), so "
+                    f"`{node.key}` takes one value, written after its colon (`{node.key}: ...`), so "
                     "nothing reads this line nested under it",
                 )
+            else:
+                self.check.report(
+                    "SYNTAX_ERROR",
+                    f"`{node.key}` takes one value, written {written}, so nothing reads this text nested under it",
+                    line.head_range,
+                    fixes=(as_block,) if as_block is not None else (),
+                )
+
+    def _as_pipe_block(self, node: Node) -> Fix | None:
+        """`|` after the key's colon, making the text lines under it its value (when they are
+        all text lines and nothing else follows the colon)."""
+        if not all(line.is_text for line in node.walk() if line is not node):
+            return None
+        index = self.check.document.source.index
+        after = node.value_range.start
+        if index.line_text(after.line)[after.character :].strip():
+            return None  # a comment after the colon: the `|` would follow it
+        edit = TextEdit(Range(after, after), " |")
+        return Fix(f"Make the lines under `{node.key}` its value, as a `|` block", (edit,), safe=False)
 
     def _plain_items(self, key: Key, children: list[Node]) -> None:
         """A list of one-line values (`LIMITATIONS`, `CAPABILITIES`) holds `- value` items and
