@@ -820,6 +820,15 @@ class GraphBuilder:
                         now = replace(back, path=sent.path, range=where, maps=sent.maps)
                         edges[back_at] = back if now == back else now
         graph = _with_analyses_of(last, nodes, edges)
+        if last._by_route is not None:  # kept by agent: the next route edit starts from it
+            by_route = dict(last._by_route)
+            for i, part, _ in news:
+                at = self._slots.offsets[i]
+                for edge in edges[at : at + len(part[1])] if at >= 0 else ():
+                    key = edge.key
+                    if key is not None:
+                        by_route[key] = edge
+            graph._by_route = by_route
         # The same analyses: every finding holds, but those of a replaced agent whose header is
         # another (`AgentFacts.declared_by`).
         facts = dict(last._facts)
@@ -1345,6 +1354,7 @@ def _with_analyses_of(last: ProjectGraph, nodes: dict[str, GraphNode], edges: li
         _group_roots=last._group_roots,
         _loops=last._loops,
         _lineage=last._lineage,
+        _analysis=last._analysis,  # made of where routes lead, not of where they are written
     )
 
 
