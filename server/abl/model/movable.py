@@ -121,13 +121,13 @@ def _move(value: Any, delta: int, done: _Done) -> Any:
             # so that copies never stack up edit after edit.
             source, moves = pending[0], pending[1] + delta
             done[id(source)] = (weakref.ref(source), weakref.ref(copy))
-        # A small value whose every field is asked at once (a name) is copied whole: filling it
-        # in later would cost more than copying it now.
-        whole = kind.eager_fields and len(kind.eager_fields) == len(_fields(kind))
-        object.__setattr__(copy, "_pending", None if whole else (source, moves, done))
+        eager, whole = _plan(kind)
+        put = object.__setattr__
+        put(copy, "_pending", None if whole else (source, moves, done))
         done[id(value)] = (weakref.ref(value), weakref.ref(copy))
-        for name in kind.eager_fields:
-            object.__setattr__(copy, name, _move(getattr(source, name), moves, done))
+        for name in eager:
+            item = getattr(source, name)
+            put(copy, name, item if type(item) in _SHARED else _move(item, moves, done))
         return copy
     elif kind is list:
         copy = [item if type(item) in _SHARED else _move(item, delta, done) for item in value]
@@ -141,6 +141,17 @@ def _move(value: Any, delta: int, done: _Done) -> Any:
     return copy
 
 
+def _plan(kind: type) -> tuple[tuple[str, ...], bool]:
+    """The fields a moved copy of `kind` is made with, and whether they are all of its fields:
+    a small value whose every field is asked at once (a name) is copied whole, as filling it in
+    later would cost more than copying it now."""
+    plan = _PLANS.get(kind)
+    if plan is None:
+        eager: tuple[str, ...] = getattr(kind, "eager_fields", ())
+        plan = _PLANS[kind] = (eager, bool(eager) and len(eager) == len(_fields(kind)))
+    return plan
+
+
 def _fields(kind: type) -> tuple[str, ...]:
     names = _FIELDS.get(kind)
     if names is None:
@@ -152,3 +163,4 @@ def _fields(kind: type) -> tuple[str, ...]:
 # kinds found outside the model (enums, parsed expressions) join on first sight.
 _SHARED: set[type] = {str, int, float, bool, type(None), Node}
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_PLANS: dict[type, tuple[tuple[str, ...], bool]] = {}
