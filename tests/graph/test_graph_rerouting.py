@@ -23,18 +23,25 @@ Routes = list[list[tuple[int, str | None]]]
 
 
 def text_of(routes: Routes, files: int, goals: dict[int, str], blank: int | None) -> dict[str, str]:
+    """The project's files. Every fourth agent writes its routes in two `HANDOFF` sections (two
+    routes of one index), every fifth also delegates to `A0`, and with two files or more a second
+    agent named `A1` comes last, whose returnable route routes never reach."""
     texts: dict[str, list[str]] = {f"/p/f{k}.abl": [] for k in range(files)}
     for i, mine in enumerate(routes):
         lines = [f"AGENT: A{i}", f'GOAL: "{goals.get(i, "serve")}"']
         if blank == i:
             lines.append("")
-        if mine:
-            lines.append("HANDOFF:")
-        for target, returns in mine:
+        for k, (target, returns) in enumerate(mine):
+            if k == 0 or (k == 1 and i % 4 == 3):
+                lines.append("HANDOFF:")
             lines += [f"  - TO: A{target}", f"    WHEN: x == {target}"]
             if returns is not None:
                 lines.append(f"    RETURN: {returns}")
+        if i % 5 == 4:
+            lines += ["DELEGATE:", "  - AGENT: A0", "    WHEN: y == 1"]
         texts[f"/p/f{i % files}.abl"].append("\n".join(lines) + "\n")
+    if files > 1:
+        texts[f"/p/f{files - 1}.abl"].append('AGENT: A1\nGOAL: "again"\nHANDOFF:\n  - TO: A0\n    RETURN: true\n')
     return {path: "\n".join(agents) for path, agents in texts.items()}
 
 
