@@ -677,11 +677,7 @@ class GraphBuilder:
         loops = dict(before.loops)
         backs: dict[int, list[GraphEdge]] = {}  # by rank: the ways back to an agent marked again
         for name in remark:
-            kept = shares.get(name)
-            if kept is None:  # dropped when its agent moved: made again
-                agent = roster[slots.firsts[slots.ranks[name]]]
-                kept = shares[name] = _share_of(agent, parts[id(agent)], None, ids, True)
-            share = kept
+            share = shares.get(name) or self._share_again(name, roster, parts, reuse)
             share.mark(reuse.waiting.waits.get(name))
             share.finish(ids)
             at = slots.edges_at(name)
@@ -707,6 +703,12 @@ class GraphBuilder:
         graph.note_rerouted(last, [key for name in remark for key in shares[name].routes], tuple(moved))
         self._slots = slots
         return graph, reuse
+
+    def _share_again(self, name: str, roster: list[Agent], parts: dict[int, _Parts], reuse: _Reuse) -> _Share:
+        """The share of the agent `name`, dropped when the agent moved (`_Reuse.forget`), made again."""
+        agent = roster[self._slots.firsts[self._slots.ranks[name]]]
+        share = reuse.shares[name] = _share_of(agent, parts[id(agent)], None, reuse.ids, True)
+        return share
 
     def _part_kept(self, agent: Agent, fresh: set[int], shifted: dict[int, int]) -> _Parts:
         """The agent's part: the last build's for this object, else `_part_of`, noted in

@@ -91,7 +91,7 @@ class WaitingParents:
                 self.permanent.pop(agent, None)
         mine = kids.get(agent, set())
         for child in mine - children:
-            self._unpair(agent, child, rewaited)
+            self._unpair(agent, child, rewaited, parents, kids)
         for child in stale:
             reach = self.within.get(child)
             if reach is None:
@@ -113,17 +113,25 @@ class WaitingParents:
             _count(self.waits, reach, agent, 1, rewaited)
         return rewaited
 
-    def _unpair(self, parent: str, child: str, rewaited: set[str]) -> None:
-        assert self._parents is not None and self._children is not None
+    def _unpair(
+        self,
+        parent: str,
+        child: str,
+        rewaited: set[str],
+        parents_of: dict[str, set[str]],
+        children_of: dict[str, set[str]],
+    ) -> None:
+        """The returnable route from `parent` to `child` went: `parent` no longer waits while
+        the child's reach is active (and the reach is dropped with the child's last parent)."""
         del self.pairs[(parent, child)]
         _count(self.waits, self.within[child], parent, -1, rewaited)
-        parents, children = self._parents[child], self._children[parent]
+        parents, children = parents_of[child], children_of[parent]
         parents.discard(parent)
         children.discard(child)
         if not parents:
-            del self._parents[child], self.within[child]
+            del parents_of[child], self.within[child]
         if not children:
-            del self._children[parent]
+            del children_of[parent]
 
     def _indexes(self) -> tuple[dict[str, list[str]], dict[str, set[str]], dict[str, set[str]]]:
         if self._into is None or self._parents is None or self._children is None:
