@@ -90,6 +90,24 @@ class ProtocolLines(_Lines):
         else:  # every line ends at `\n` (CRLF included): counted in C
             self._starts = _newline_starts(text)
 
+    def spliced(self, start: int, end: int, inserted: str, text: str) -> ProtocolLines:
+        """The lines of `text`: this text with `[start, end)` replaced by `inserted`. The line
+        starts before the change are kept and those after it moved, and only the inserted text
+        is searched, so that a change costs no search of the whole file (an editor may send
+        hundreds in one message). A `\r` on either side is counted again from the start: it may
+        join a `\n` next to it into one break."""
+        if "\r" in inserted or "\r" in self.text:
+            return ProtocolLines(text)
+        starts = self._starts
+        kept = starts[: bisect_right(starts, start)]  # a line that starts at `start` still does
+        kept.extend(start + at for at in _newline_starts(inserted)[1:])
+        after = starts[bisect_right(starts, end) :]
+        moved = len(inserted) - (end - start)
+        kept.extend(map(moved.__add__, after) if moved else after)
+        lines = ProtocolLines.__new__(ProtocolLines)
+        lines.text, lines._starts = text, kept
+        return lines
+
     def position(self, offset: int) -> Position:
         """The position of an offset; one inside a `\\r\\n` is the end of its line."""
         line = bisect_right(self._starts, offset) - 1

@@ -15,6 +15,7 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import PositionCodec
 
 from abl.lsp.documents import SplicedTextDocument
+from abl.text import ProtocolLines
 
 # The characters Python's `str.splitlines` breaks lines at and the protocol does not.
 NOT_LINE_BREAKS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
@@ -41,6 +42,24 @@ def test_the_server_copy_equals_the_editors_after_typed_changes(text, seed) -> N
         client.apply(change)
         ours.apply_change(change)
         assert ours.source == client.text
+        # The line starts, moved by the change, are those of the text counted afresh.
+        assert ours.protocol_lines()._starts == ProtocolLines(ours.source)._starts
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES.filter(lambda piece: "\r" not in piece), max_size=40).map("".join), st.integers(0, 2**32))
+def test_line_starts_moved_by_each_change_equal_those_counted_afresh(text, seed) -> None:
+    """Without a `\r` anywhere, a change moves the line starts instead of counting them again."""
+    client, ours = ClientBuffer(text), _documents(text, lsp.PositionEncodingKind.Utf16)[1]
+    rng = random.Random(seed)
+    for _ in range(30):
+        change = typed_edits(client, rng)
+        if isinstance(change, lsp.TextDocumentContentChangePartial) and "\r" in change.text:
+            continue
+        client.apply(change)
+        ours.apply_change(change)
+        assert ours.source == client.text
+        assert ours.protocol_lines()._starts == ProtocolLines(ours.source)._starts
 
 
 @pytest.mark.parametrize("character", NOT_LINE_BREAKS, ids=lambda c: f"U+{ord(c):04X}")

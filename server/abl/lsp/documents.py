@@ -5,8 +5,9 @@ pygls's `TextDocument` counts lines with `str.splitlines`, which also breaks at 
 RS, U+0085, U+2028 and U+2029: after one of those is typed, every change below it lands on the
 wrong line, and the server's copy drifts from the editor's. It also applies a change by walking
 every line of the document in Python. Here a change is spliced into the text at the offsets of
-its range, found from the text's `ProtocolLines` (line starts computed once per text), and the
-range's characters are converted by pygls's position codec on the lines the range touches.
+its range, found from the text's `ProtocolLines` (line starts counted once, then moved by each
+change), and the range's characters are converted by pygls's position codec on the lines the
+range touches.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ class SplicedTextDocument(TextDocument):
     _lines_model: ProtocolLines | None = None
 
     def _apply_incremental_change(self, change: lsp.TextDocumentContentChangePartial) -> None:
-        text = self.source
+        model = self.protocol_lines()
+        text = model.text
         start = self._offset(change.range.start)
         end = max(start, self._offset(change.range.end))
         self._source = text[:start] + change.text + text[end:]
+        self._lines_model = model.spliced(start, end, change.text, self._source)
 
     def protocol_lines(self) -> ProtocolLines:
         text = self.source
