@@ -68,6 +68,18 @@ class _Lines:
     def line_start(self, line: int) -> int:
         return self._starts[line] if line < len(self._starts) else len(self.text)
 
+    def _moved_starts(self, start: int, end: int, inserted: str) -> list[int]:
+        """The line starts of this text with `[start, end)` replaced by `inserted`, lines
+        ending at `\\n`: those before the change kept, those after it moved, and only the
+        inserted text searched."""
+        starts = self._starts
+        moved = starts[: bisect_right(starts, start)]  # a line that starts at `start` still does
+        moved.extend(start + at for at in _newline_starts(inserted)[1:])
+        after = starts[bisect_right(starts, end) :]
+        shift = len(inserted) - (end - start)
+        moved.extend(map(shift.__add__, after) if shift else after)
+        return moved
+
     def line_text(self, line: int) -> str:
         """The line without its line break."""
         if line >= len(self._starts):
@@ -91,21 +103,14 @@ class ProtocolLines(_Lines):
             self._starts = _newline_starts(text)
 
     def spliced(self, start: int, end: int, inserted: str, text: str) -> ProtocolLines:
-        """The lines of `text`: this text with `[start, end)` replaced by `inserted`. The line
-        starts before the change are kept and those after it moved, and only the inserted text
-        is searched, so that a change costs no search of the whole file (an editor may send
-        hundreds in one message). A `\r` on either side is counted again from the start: it may
-        join a `\n` next to it into one break."""
+        """The lines of `text`: this text with `[start, end)` replaced by `inserted`, its line
+        starts moved (`_Lines._moved_starts`), so that a change costs no search of the whole
+        file (an editor may send hundreds in one message). With a `\\r` on either side they are
+        counted again: it may join a `\\n` next to it into one break."""
         if "\r" in inserted or "\r" in self.text:
             return ProtocolLines(text)
-        starts = self._starts
-        kept = starts[: bisect_right(starts, start)]  # a line that starts at `start` still does
-        kept.extend(start + at for at in _newline_starts(inserted)[1:])
-        after = starts[bisect_right(starts, end) :]
-        moved = len(inserted) - (end - start)
-        kept.extend(map(moved.__add__, after) if moved else after)
         lines = ProtocolLines.__new__(ProtocolLines)
-        lines.text, lines._starts = text, kept
+        lines.text, lines._starts = text, self._moved_starts(start, end, inserted)
         return lines
 
     def position(self, offset: int) -> Position:
@@ -134,6 +139,14 @@ class LineIndex(_Lines):
         self._starts = _newline_starts(text)
         self._protocol: ProtocolLines | None = None
         self._protocol_known = False
+
+    def spliced(self, start: int, end: int, inserted: str, text: str) -> LineIndex:
+        """The index of `text`: this text with `[start, end)` replaced by `inserted`, its line
+        starts moved rather than counted again (`_Lines._moved_starts`)."""
+        index = LineIndex.__new__(LineIndex)
+        index.text, index._starts = text, self._moved_starts(start, end, inserted)
+        index._protocol, index._protocol_known = None, False
+        return index
 
     def position(self, offset: int) -> Position:
         line = bisect_right(self._starts, offset) - 1

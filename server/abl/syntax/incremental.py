@@ -111,6 +111,7 @@ def _edit_inside_one_block(old: SourceFile, new_text: str) -> SourceFile | None:
         return None
     prefix = common_prefix(old_text, new_text)
     old_end = len(old_text) - common_suffix(old_text, new_text, prefix)
+    changed = (prefix, old_end)  # the change as the comparison finds it, before any sliding
     prefix, old_end = _slid_off_block_start(nodes, old_text, new_text, prefix, old_end)
     k = _segment_at(nodes, prefix)
     if k < 1:
@@ -126,7 +127,7 @@ def _edit_inside_one_block(old: SourceFile, new_text: str) -> SourceFile | None:
     body = new_text[start:new_end]
     if _BLOCK_LINE.search(body) is not None:
         return None  # a new column-0 line: the edit split the segment
-    index = LineIndex(new_text)
+    index = old.index.spliced(*changed, new_text[changed[0] : changed[1] + delta], new_text)
     row = nodes[k].row
     piece = _read(new_text, _Step(start, new_end, None), row)
     if piece is None or piece.node is None:
