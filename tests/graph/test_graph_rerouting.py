@@ -15,6 +15,7 @@ from test_graph_reposition import drawn, scratch
 
 from abl.workspace import Project
 from abl.workspace.graph import GraphBuilder, ProjectGraph
+from abl.workspace.waiting import WaitingParents
 
 RETURNS = ("true", "True", "false", None)  # `True` reads as false (a warning says so)
 
@@ -122,9 +123,17 @@ def ring(size: int) -> str:
 
 def test_a_return_toggle_is_rerouted_and_touches_few_agents(monkeypatch: pytest.MonkeyPatch) -> None:
     """In a ring of 300, a toggle takes the patch path, and the agents marked again are those
-    whose waiting parents changed: a few dozen, not the ring."""
+    whose waiting parents changed: a few dozen, not the ring. The edges that differ from the last
+    graph's are as few."""
     rerouted: list[int] = []
+    rewaited: list[int] = []
     original = GraphBuilder._reroute
+    recount = WaitingParents.reroute
+
+    def noting(self: WaitingParents, *args: object) -> set[str]:
+        changed = recount(self, *args)  # type: ignore[arg-type]
+        rewaited.append(len(changed))
+        return changed
 
     def counting(self: GraphBuilder, *args: object, **kwargs: object) -> object:
         last = self._last
@@ -139,6 +148,7 @@ def test_a_return_toggle_is_rerouted_and_touches_few_agents(monkeypatch: pytest.
         return result
 
     monkeypatch.setattr(GraphBuilder, "_reroute", counting)
+    monkeypatch.setattr(WaitingParents, "reroute", noting)
     text = ring(300)
     project = Project("/p")
     project.update("/p/a.abl", text)
@@ -151,3 +161,4 @@ def test_a_return_toggle_is_rerouted_and_touches_few_agents(monkeypatch: pytest.
         assert drawn(project.graph()) == drawn(scratch(project)), at
     assert len(rerouted) == 4
     assert all(0 < changed < 60 for changed in rerouted), rerouted
+    assert len(rewaited) == 4 and all(0 < agents < 60 for agents in rewaited), rewaited

@@ -688,7 +688,7 @@ class GraphBuilder:
             else:
                 loops.pop(name, None)
             backs[slots.ranks[name]] = share.backs
-        slots = slots.with_backs(edges, backs)
+        slots = slots.splice_backs(edges, backs)
         graph = ProjectGraph(
             nodes,
             edges,
@@ -878,7 +878,7 @@ class _Slots:
             return []
         return [at for at in range(self.backs[rank], self.backs[rank + 1]) if edges[at].route == key[1]]
 
-    def with_backs(self, edges: list[GraphEdge], backs: dict[int, list[GraphEdge]]) -> _Slots:
+    def splice_backs(self, edges: list[GraphEdge], backs: dict[int, list[GraphEdge]]) -> _Slots:
         """Put the ways back to the agents of these ranks in `edges` (laid out by these slots)
         in place of those there: the slots of the result."""
         starts = self.backs

@@ -268,11 +268,10 @@ class _Walk:
                     "nothing reads this line nested under it",
                 )
             else:
-                self.check.report(
-                    "SYNTAX_ERROR",
-                    f"`{node.key}` takes one value, written {written}, so nothing reads this text nested under it",
+                self._syntax(
                     line.head_range,
-                    fixes=(as_block,) if as_block is not None else (),
+                    f"`{node.key}` takes one value, written {written}, so nothing reads this text nested under it",
+                    (as_block,) if as_block is not None else (),
                 )
 
     def _as_pipe_block(self, node: Node) -> Fix | None:
@@ -547,8 +546,8 @@ class _Walk:
                 found = (fixes.replace(f"Replace with `{suggestion}`", node.value_range, suggestion, safe=False),)
         self.check.report("INVALID_VALUE", message, node.value_range, found)
 
-    def _syntax(self, range: Range, message: str) -> None:
-        self.check.report("SYNTAX_ERROR", message, range)
+    def _syntax(self, range: Range, message: str, fixes: tuple[Fix, ...] = ()) -> None:
+        self.check.report("SYNTAX_ERROR", message, range, fixes)
 
 
 def _owner(block: Key) -> str:
