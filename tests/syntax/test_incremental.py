@@ -279,16 +279,41 @@ def test_a_line_inserted_above_moves_blocks_without_reading_them_again() -> None
 )
 def test_a_blank_line_after_a_block_is_an_edit_of_that_block(before: str, after: str, edited: str) -> None:
     """Comparing the texts places a line break typed at the end of a line at the start of the
-    next block; the reparse reads it as the edit of the block above, as for any keystroke: that
-    block is read again, every other block is kept, and those below only move."""
+    next block; the reparse reads it as the edit of the block above, as for any keystroke. Blank
+    space after a block's lines leaves the block as it was, so that block is kept too (the very
+    node: later layers see a move, not an edit), and those below only move."""
     text = THREE_AGENTS.replace(before, after, 1)
     assert text != THREE_AGENTS
     old = parse(THREE_AGENTS)
-    kept = {k: n for k, n in _tops(old).items() if k != edited}
+    kept = _tops(old)
     new = reparse(old, text)
     assert_same_as_full_parse(new, text)
     assert new.edited_block >= 0, "the keystroke path was not taken"
+    assert _tops(new)[edited] is kept[edited]
     assert all(_tops(new)[k] is n for k, n in kept.items())
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("Z: 0\nA: [1,\nB: x\n", "Z: 0\nA: [1,\n\nB: x\n"),  # an open bracket swallows the blank line
+        ("Z: 0\nA: |\n  t\nB: x\n", "Z: 0\nA: |\n  t\n\nB: x\n"),
+        ("Z: 0\nA: |+\n  t\nB: x\n", "Z: 0\nA: |+\n  t\n\n\nB: x\n"),
+        ("Z: 0\nA: |\n  t\n\n  u\nB: x\n", "Z: 0\nA: |\n  t\n\n\n  u\nB: x\n"),  # inside the text
+        ("Z: 0\nA:\n  - b\nB: x\n", "Z: 0\nA:\n  - b\n  \nB: x\n"),
+        ("Z: 0\nA: x\n\n\nB: x\n", "Z: 0\nA: x\nB: x\n"),  # blank lines taken away
+        ("Z: 0\nA: x\nB: x\n", "Z: 0\nA: x\r\n\nB: x\n"),
+    ],
+)
+def test_blank_space_after_a_block_keeps_it_only_when_its_lines_stay_the_same(before: str, after: str) -> None:
+    old = parse(before)
+    block = old.nodes[1]
+    lines = [(n.kind, n.row, n.start, n.end, n.value_end_row) for n in block.walk()]
+    new = reparse(old, after)
+    assert_same_as_full_parse(new, after)
+    if new.nodes[1] is block:  # kept: then it reads as a fresh parse's block does
+        fresh = parse(after).nodes[1]
+        assert [(n.kind, n.row, n.start, n.end, n.value_end_row) for n in fresh.walk()] == lines
 
 
 def test_swapped_sections_keep_their_nodes() -> None:
@@ -311,6 +336,18 @@ def test_repeated_blocks_keep_their_own_trees() -> None:
     assert_same_as_full_parse(new, edited)
     assert [n for n in new.nodes if n.key == "GATHER"] == gathers
     assert all(b.row_shift == 0 for b in new.blocks)
+
+
+def test_a_line_taken_away_after_one_of_repeated_blocks_keeps_each_its_own_tree() -> None:
+    # The block's twins further down have the text it now has; it keeps its own node rather
+    # than taking a twin's, which would shift every twin below onto its neighbour's node.
+    text = "".join(f"AGENT: A{i}\nGATHER:\n  order_id:\n    TYPE: string\nGOAL: g{i}\n" for i in range(4))
+    noted = text.replace("GOAL: g1\n", "# note\nGOAL: g1\n")
+    old = parse(noted)
+    nodes = list(old.nodes)
+    new = reparse(old, text)
+    assert_same_as_full_parse(new, text)
+    assert all(a is b for a, b in zip(new.nodes, nodes, strict=True))
 
 
 def test_comment_lines_between_blocks_lead_the_next_block() -> None:

@@ -8,6 +8,7 @@ import enum
 import gc
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -328,6 +329,72 @@ def test_agents_moved_by_a_new_line_keep_their_findings_moved() -> None:
     assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": moved})
     agent_runs = [run for run in cache.runs if run.agent is not None]
     assert len(agent_runs) < len(AGENT_RULES) * 30 // 4, f"{len(agent_runs)} agent rules ran again"
+
+
+def _agents_with_findings_in_two_sections(count: int) -> str:
+    return "".join(
+        f'AGENT: Agent_{i}\nGOAL: "Help {i}"\nGATHER:\n  order_id:\n    TYPE: strnig\n    PROMPT: "Order?"\n'
+        f"HANDOFF:\n  - TO: Agent_{(i + 1) % count}\n    WHEN: order_id IS SET\n    HISTORY: everything\n"
+        f"    RETURN: true\n    ON_RETURN:\n      MAP:\n        nope: order_id\n"
+        for i in range(count)
+    )
+
+
+@pytest.mark.parametrize(
+    ("after", "inserted"),
+    [
+        ('GOAL: "Help 4"\n', "\n"),  # Enter at the end of a section's line
+        ('GOAL: "Help 4"\n', "   \n\n"),
+        ('    PROMPT: "Order?"\nHANDOFF:\n  - TO: Agent_5', "# routes\n"),  # a comment leads the next section
+    ],
+)
+def test_lines_added_between_an_agents_sections_move_its_findings_section_by_section(after: str, inserted: str) -> None:
+    # The sections above the new lines stay, those below move: each finding moves with the
+    # section it lies in, and the agent's rules are not run again. (A finding that also points
+    # into another agent is the only kind run again, as it is for an agent moved whole.)
+    text = _agents_with_findings_in_two_sections(12)
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    at = text.index(after) + (len(after) if after.startswith("GOAL") else len('    PROMPT: "Order?"\n'))
+    edited = text[:at] + inserted + text[at:]
+    for now in (edited, text):  # the lines typed, then taken away again
+        project.edit("/p/a.abl", now)
+        assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": now})
+        again = {run.codes for run in cache.runs if run.agent is not None}
+        assert again <= {"UNKNOWN_HANDOFF_RETURN_FIELD,MAP_DIRECTION_REVERSED"}, again
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
+@given(st.sampled_from(PROJECTS), st.data())
+def test_blank_and_comment_lines_typed_anywhere_check_as_from_scratch(
+    files: dict[str, str], data: st.DataObject
+) -> None:
+    # Enter pressed at the end of any line, blank lines taken away, comment lines added: the
+    # edits that move sections of one agent by different numbers of rows.
+    project = Project("/p")
+    for path, text in files.items():
+        project.update(path, text)
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    current = dict(files)
+    for _ in range(data.draw(st.integers(1, 5))):
+        path = data.draw(st.sampled_from(sorted(current)))
+        lines = current[path].splitlines(keepends=True) or [""]
+        i = data.draw(st.integers(0, len(lines) - 1))
+        kind = data.draw(st.sampled_from(["enter", "blank", "comment", "take away"]))
+        if kind == "take away":
+            if lines[i].strip() == "":
+                del lines[i]
+        elif kind == "enter":
+            body = lines[i].rstrip("\r\n")
+            lines[i] = body + "\n" + lines[i][len(body) :] if lines[i] != body else body + "\n"
+        else:
+            lines.insert(i, "\n" if kind == "blank" else "# note\n")
+        current[path] = "".join(lines)
+        project.edit(path, current[path])
+        assert check_project(project, STRICT, cache) == _fresh_check(current)
 
 
 def test_a_first_line_that_starts_ending_in_crlf_changes_the_line_ends_of_moved_fixes() -> None:

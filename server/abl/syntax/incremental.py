@@ -129,7 +129,9 @@ def _edit_inside_one_block(old: SourceFile, new_text: str) -> SourceFile | None:
         return None  # a new column-0 line: the edit split the segment
     index = old.index.spliced(*changed, new_text[changed[0] : changed[1] + delta], new_text)
     row = nodes[k].row
-    piece = _read(new_text, _Step(start, new_end, None), row)
+    piece = _blank_lines_after(nodes[k], old_text, new_text, changed, _Step(start, new_end, None))
+    if piece is None:
+        piece = _read(new_text, _Step(start, new_end, None), row)
     if piece is None or piece.node is None:
         return None
     row_shift = index.line_count - old.index.line_count
@@ -176,6 +178,32 @@ def _edit_inside_one_block(old: SourceFile, new_text: str) -> SourceFile | None:
     source.edited_from = id(old)
     source.blocks_whole = True
     return source
+
+
+def _blank_lines_after(
+    node: Node, old_text: str, new_text: str, changed: tuple[int, int], step: _Step
+) -> _Piece | None:
+    """The segment's node itself, kept, when the edit only added or took away blank space after
+    its lines (Enter at the end of a section) and a scan shows its lines as they were: later
+    layers then see the very node, only the blocks below it moved. None otherwise."""
+    prefix, old_end = changed
+    inserted_end = old_end + len(new_text) - len(old_text)
+    if old_text[prefix:old_end].strip(_BLANK) or new_text[prefix:inserted_end].strip(_BLANK):
+        return None
+    if prefix < _last_line_end(node):
+        return None
+    scanned = scan(new_text[step.start : step.end])
+    if not _same_lines(list(node.walk()), scanned.nodes, step.start, node.row, own_leading=False):
+        return None
+    _move(node, 0, 0, new_text, own_leading=False)
+    tail = [Trivia(t.kind, t.row + node.row, t.start + step.start, t.end + step.start) for t in scanned.trailing]
+    diagnostics = [_shift_diagnostic(d, node.row) for d in scanned.diagnostics]
+    return _Piece(step.start, step.end, node, tail, diagnostics)
+
+
+def _last_line_end(node: Node) -> int:
+    """Where the text of a node and its descendants ends (before its last line's break)."""
+    return max(n.end for n in node.walk())
 
 
 def _slid_off_block_start(
@@ -314,9 +342,9 @@ def _match(old: SourceFile, previous: list[_OldSegment], new_text: str, starts: 
 
     Tried first: the old segment at the same offset (before the edit) or at the same distance
     from the end (after it), and the old segment that follows the one matched last; so repeated
-    blocks keep their own trees. Then any unused old segment with the same text. Failing that, a
-    nearby old segment whose node's text starts the new segment is carried over if a scan shows
-    the lines after it did not change the node.
+    blocks keep their own trees. Then such a nearby old segment whose node's text starts the new
+    segment, carried over if a scan shows the lines after it did not change the node. Failing
+    that, any unused old segment with the same text.
     """
     old_text = old.text
     delta = len(new_text) - len(old_text)
@@ -373,14 +401,17 @@ def _match_changed(
     for k in near:
         if old_text[previous[k].start : previous[k].end] == body:
             return k, False
-    for k in by_length.get(len(body), ()):
-        seg = previous[k]
-        if k not in used and _may_move(seg.start, start, body) and old_text[seg.start : seg.end] == body:
-            return k, False
+    # The nearby node with other lines after it comes before a distant segment of the same
+    # text: taking a repeated block's twin from further down would shift every twin below it
+    # onto its neighbour's node, and later layers would see all of them as changed.
     for k in near:
         seg = previous[k]
         if new_text.startswith(old_text[seg.start : seg.body_end], start):
             return k, True
+    for k in by_length.get(len(body), ()):
+        seg = previous[k]
+        if k not in used and _may_move(seg.start, start, body) and old_text[seg.start : seg.end] == body:
+            return k, False
     return None, False
 
 
