@@ -307,13 +307,15 @@ def test_checks_after_edits_equal_checks_from_scratch(files: dict[str, str], dat
         assert check_project(project, STRICT, cache) == _fresh_check(current)
 
 
-def _many_agents(count: int) -> str:
-    return "".join(
-        f'AGENT: Agent_{i}\nGOAL: "Help {i}"\nGATHER:\n  order_id:\n    PROMPT: "Order?"\n'
-        f"HANDOFF:\n  - TO: Agent_{(i + 1) % count}\n    WHEN: order_id IS SET\n    RETURN: true\n"
-        f"    ON_RETURN:\n      MAP:\n        nope: order_id\n\n"
+def _many_agents(count: int, field: str = "", route: str = "", between: str = "\n") -> str:
+    """`count` agents in a ring of returnable routes, each mapping a field the next one lacks;
+    `field` and `route` are lines added to each agent's field and route."""
+    return between.join(
+        f'AGENT: Agent_{i}\nGOAL: "Help {i}"\nGATHER:\n  order_id:\n{field}    PROMPT: "Order?"\n'
+        f"HANDOFF:\n  - TO: Agent_{(i + 1) % count}\n    WHEN: order_id IS SET\n{route}    RETURN: true\n"
+        f"    ON_RETURN:\n      MAP:\n        nope: order_id\n"
         for i in range(count)
-    )
+    ) + between
 
 
 def test_agents_moved_by_a_new_line_keep_their_findings_moved() -> None:
@@ -332,12 +334,7 @@ def test_agents_moved_by_a_new_line_keep_their_findings_moved() -> None:
 
 
 def _agents_with_findings_in_two_sections(count: int) -> str:
-    return "".join(
-        f'AGENT: Agent_{i}\nGOAL: "Help {i}"\nGATHER:\n  order_id:\n    TYPE: strnig\n    PROMPT: "Order?"\n'
-        f"HANDOFF:\n  - TO: Agent_{(i + 1) % count}\n    WHEN: order_id IS SET\n    HISTORY: everything\n"
-        f"    RETURN: true\n    ON_RETURN:\n      MAP:\n        nope: order_id\n"
-        for i in range(count)
-    )
+    return _many_agents(count, field="    TYPE: strnig\n", route="    HISTORY: everything\n", between="")
 
 
 @pytest.mark.parametrize(
