@@ -310,12 +310,15 @@ def test_checks_after_edits_equal_checks_from_scratch(files: dict[str, str], dat
 def _many_agents(count: int, field: str = "", route: str = "", between: str = "\n") -> str:
     """`count` agents in a ring of returnable routes, each mapping a field the next one lacks;
     `field` and `route` are lines added to each agent's field and route."""
-    return between.join(
-        f'AGENT: Agent_{i}\nGOAL: "Help {i}"\nGATHER:\n  order_id:\n{field}    PROMPT: "Order?"\n'
-        f"HANDOFF:\n  - TO: Agent_{(i + 1) % count}\n    WHEN: order_id IS SET\n{route}    RETURN: true\n"
-        f"    ON_RETURN:\n      MAP:\n        nope: order_id\n"
-        for i in range(count)
-    ) + between
+    return (
+        between.join(
+            f'AGENT: Agent_{i}\nGOAL: "Help {i}"\nGATHER:\n  order_id:\n{field}    PROMPT: "Order?"\n'
+            f"HANDOFF:\n  - TO: Agent_{(i + 1) % count}\n    WHEN: order_id IS SET\n{route}    RETURN: true\n"
+            f"    ON_RETURN:\n      MAP:\n        nope: order_id\n"
+            for i in range(count)
+        )
+        + between
+    )
 
 
 def test_agents_moved_by_a_new_line_keep_their_findings_moved() -> None:
