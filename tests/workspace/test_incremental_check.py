@@ -17,7 +17,7 @@ from abl.checks.cache import CheckCache
 from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES
 from abl.checks.engine import CheckOptions, check_project
 from abl.model import lower
-from abl.model.incremental import relower
+from abl.model.incremental import blocks_of, relower
 from abl.model.movable import is_filled
 from abl.syntax import parse
 from abl.syntax.cst import Anchor, Node
@@ -684,6 +684,54 @@ def test_a_return_toggled_asks_again_only_about_the_agents_whose_graph_facts_cha
     # Only the findings of the agents the edit re-read, and of those naming them, are asked again:
     # the graph says no other agent's facts changed.
     assert named and len(named) < 40, sorted(named)
+
+
+def test_agents_a_new_line_only_moved_are_not_asked_about_again(monkeypatch) -> None:
+    # Every agent below the new line is read from the blocks of the one it replaces, in the
+    # same order, and the graph says no finding changed: what their rules asked of the project
+    # is known to read the same, without asking.
+    text = _many_agents(30)
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    asked: list[object] = []
+    real = CheckCache._same_answers
+    monkeypatch.setattr(
+        CheckCache, "_same_answers", staticmethod(lambda reads, p: asked.append(reads) or real(reads, p))
+    )
+    moved = text.replace('GOAL: "Help 1"\n', 'GOAL: "Help 1"\n\n', 1)
+    project.edit("/p/a.abl", moved)
+    assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": moved})
+    assert not asked
+    # An edit inside an agent asks again about what read it.
+    edited = moved.replace("nope: order_id", "nope: order_ref", 1)
+    project.edit("/p/a.abl", edited)
+    assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": edited})
+
+
+def test_two_agents_of_one_name_that_swap_places_are_asked_about_again() -> None:
+    # The same blocks, moved: but `agent("Billing")` now finds the other one, whose fields
+    # decide whether Triage's `MAP` names a field Billing has.
+    # (Headers of different text, so that each block keeps its node as it moves.)
+    first = 'AGENT: Billing  # one\nGOAL: "Bill"\nGATHER:\n  order_id:\n    PROMPT: "Order?"\n'
+    second = 'AGENT: Billing  # two\nGOAL: "Bill again"\n'
+    triage = (
+        'AGENT: Triage\nGOAL: "Route"\nHANDOFF:\n  - TO: Billing\n    WHEN: order_id IS SET\n'
+        "    RETURN: true\n    ON_RETURN:\n      MAP:\n        order_id: order_id\n"
+    )
+    text = triage + "\n" + first + "\n" + second + "\n"
+    swapped = triage + "\n" + second + "\n" + first + "\n"
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    cache = CheckCache()
+    assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": text})
+    before = {blocks_of(a) for a in project.documents["/p/a.abl"].agents}
+    project.edit("/p/a.abl", swapped)
+    assert {blocks_of(a) for a in project.documents["/p/a.abl"].agents} == before  # only moved
+    assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": swapped})
+    project.edit("/p/a.abl", text)
+    assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": text})
 
 
 def test_results_that_read_their_own_document_keep_no_earlier_document_alive() -> None:

@@ -211,6 +211,11 @@ class CheckCache:
         # Whether any agent's graph facts may have changed since then (else the names of those
         # that may have are among `_touched`).
         self._graph_changed = True
+        # The names the edits since the last check may have changed answers about beyond moving
+        # agents (`_answers_hold`); None when not known. And the agents whose graph facts may
+        # have changed (`ProjectGraph.facts_changed_since`), None when not known.
+        self._reshaped: set[str] | None = None
+        self._facts_changed: frozenset[str] | set[str] | None = None
         # The engine's normalised findings of each file, by what they were made from.
         self.normalised: dict[str, tuple[tuple, tuple[Diagnostic, ...]]] = {}
 
@@ -238,10 +243,13 @@ class CheckCache:
         self._names_list = names
         self._checks += 1
         self._touched = set()
+        reshaped: set[str] = set()
+        self._reshaped = reshaped
         replaced = project.replaced_since(self._revision) if project is self._project else None
         self._project, self._revision = project, project.revision
         if replaced is None:
             self._compare_whole(project)
+            self._reshaped = None
         elif replaced:
             # Only the agents the edits replaced: a keystroke costs its change, not the roster.
             self._documents_version += 1
@@ -250,11 +258,14 @@ class CheckCache:
                 self._roster_version += 1
                 self._roster = ()
                 for dropped, read in replaced:
-                    self._note_changed(project, dropped, read)
+                    touched = self._note_changed(project, dropped, read)
+                    if list(map(blocks_of, dropped)) != list(map(blocks_of, read)):
+                        reshaped |= touched
         graph = project.graph()
         changed = graph.facts_changed_since(self._graph_serial)
         self._graph_serial = graph.serial
         self._graph_changed = changed is None
+        self._facts_changed = changed
         if changed:
             # Only the results that read these agents' facts are asked again (`_untouched`).
             self._touched.update(changed)
@@ -279,9 +290,9 @@ class CheckCache:
             self._documents = documents
             self._documents_version += 1
 
-    def _note_changed(self, project: Project, removed: Iterable[Agent], added: Iterable[Agent]) -> None:
-        """As `_note_touched`, from what one change replaced."""
-        touched = self._touched
+    def _note_changed(self, project: Project, removed: Iterable[Agent], added: Iterable[Agent]) -> set[str]:
+        """As `_note_touched`, from what one change replaced; returns the names it touched."""
+        touched: set[str] = set()
         for agent in removed:
             known = self._callees.pop(id(agent), None)
             touched.add(agent.name.text)
@@ -292,6 +303,8 @@ class CheckCache:
             self._callees[id(agent)] = (agent, callees)
             touched.add(agent.name.text)
             touched.update(callees)
+        self._touched |= touched
+        return touched
 
     def _note_touched(self, project: Project, roster: tuple[Agent, ...]) -> None:
         """The names an edit may have changed the answers for: of every agent that is not the
@@ -644,7 +657,7 @@ class CheckCache:
             return False
         if not self._versions_hold(stored):
             return False
-        if not self._same_answers(reads, project):
+        if not self._answers_hold(reads, project):
             return False
         return on_rows or all(_on_rows(d, rows, document.path) for d in stored.diagnostics)
 
@@ -660,6 +673,23 @@ class CheckCache:
             or (reads.roster and stored.roster_seen != self._roster_version)
             or (reads.documents and stored.documents_seen != self._documents_version)
         )
+
+    def _answers_hold(self, reads: _Reads, project: Project) -> bool:
+        """`_same_answers`, known without asking when every edit since the last check that
+        replaced one of the agents asked about only moved agents (each read again from the
+        blocks of the one it replaced, in the same order), and the graph says no finding about
+        them changed. What namesakes are is asked always: their answers hold positions."""
+        reshaped, facts_changed = self._reshaped, self._facts_changed
+        if (
+            reshaped is not None
+            and facts_changed is not None
+            and not reads.namesakes
+            and reshaped.isdisjoint(reads.agents)
+            and reshaped.isdisjoint(reads.handed)
+            and all(name not in reshaped and name not in facts_changed for name, _ in reads.facts)
+        ):
+            return True
+        return self._same_answers(reads, project)
 
     @staticmethod
     def _same_answers(reads: _Reads, project: Project) -> bool:
