@@ -490,9 +490,7 @@ class CheckCache:
         ):
             # What it asked about another agent is answered by that agent moved (a line added
             # or removed above or inside it): its findings, all on this agent's rows, stand.
-            again = _Result(
-                stored.diagnostics, _rebound(stored.reads, project.agent), None, stored.line_ends, *self._versions()
-            )
+            again = _moved_result(stored, 0, document.path, _rebound(stored.reads, project.agent), self._versions())
             results[rule] = again
             sink.extend(again.diagnostics)
             self.reused += 1
@@ -603,44 +601,23 @@ class CheckCache:
     def _moved_results(
         self, before: _AgentEntry, lines: _AgentLines, project: Project, document: Document
     ) -> dict[Callable, _Result]:
-        """The results of an agent that only moved (the same blocks, other rows: a line added or
-        removed above it), for the rules whose findings the move cannot change: everything
-        they consulted gives the same answers, or an agent of the same blocks, and every range
-        they report lies on the agent's own rows, which all moved by the same number."""
-        first = lines.rows()[0]
-        delta = first - before.rows[0]
-        if lines.layout() != before.layout:
-            return self._moved_by_sections(before, lines, project, document)
+        """The results of an agent that only moved (the same blocks, other rows: lines added or
+        removed above it, or between its sections), for the rules whose findings the move cannot
+        change: everything they consulted gives the same answers, an agent of the same blocks
+        counting as the same, and the ranges of each finding lie on rows that all moved by one
+        number (`_SectionShifts`), with which they move."""
+        shifts = _SectionShifts.between(before, lines.spans())
+        if shifts is None:
+            return {}  # its sections are not the lengths they were
         moved: dict[Callable, _Result] = {}
         for rule, stored in before.by_rule().items():
             if stored.reads.nothing and not stored.diagnostics:
                 moved[rule] = stored  # found nothing, asked nothing: true wherever the agent is
-            elif self._moves_with_its_agent(stored, before.rows, project, document):
-                again = _rebound(stored.reads, project.agent)
-                moved[rule] = _moved_result(stored, delta, document.path, again, self._versions())
-        return moved
-
-    def _moved_by_sections(
-        self, before: _AgentEntry, lines: _AgentLines, project: Project, document: Document
-    ) -> dict[Callable, _Result]:
-        """`_moved_results` for an agent whose sections moved by different numbers (lines added
-        or removed between them, as Enter after a section's last line does): each range a
-        result reports lies within one section and moves with it; a range that spans a gap, or
-        that could belong to two sections that moved differently, leaves its rule to run again."""
-        shifts = _SectionShifts.between(before, lines.spans())
-        if shifts is None:
-            return {}
-        moved: dict[Callable, _Result] = {}
-        for rule, stored in before.by_rule().items():
-            if stored.reads.nothing and not stored.diagnostics:
-                moved[rule] = stored
-                continue
-            if not self._moves_with_its_agent(stored, before.rows, project, document, on_rows=True):
-                continue
-            diagnostics = shifts.moved_all(stored.diagnostics, document.path)
-            if diagnostics is not None:
-                again = _rebound(stored.reads, project.agent)
-                moved[rule] = _Result(diagnostics, again, None, stored.line_ends, *self._versions())
+            elif self._moves_with_its_agent(stored, before.rows, project, document, on_rows=True):
+                diagnostics = shifts.moved_all(stored.diagnostics, document.path)
+                if diagnostics is not None:
+                    again = _rebound(stored.reads, project.agent)
+                    moved[rule] = _Result(diagnostics, again, None, stored.line_ends, *self._versions())
         return moved
 
     def _moves_with_its_agent(
@@ -820,75 +797,64 @@ def _on_rows(d: Diagnostic, rows: tuple[int, int], path: str) -> bool:
 
 
 class _SectionShifts:
-    """How far each section of an agent moved, when they moved by different numbers."""
+    """How far the rows of an agent's sections moved: stretches of rows, each moved by one
+    number (consecutive sections that moved alike make one stretch, with the rows between)."""
 
     __slots__ = ("_spans",)
 
     def __init__(self, spans: list[tuple[int, int, int]]) -> None:
-        self._spans = spans  # (first row, last row, rows moved) of each section, before the move
+        self._spans = spans  # (first row, last row, rows moved) of each stretch, before the move
 
     @classmethod
     def between(cls, before: _AgentEntry, now: list[tuple[int, int]]) -> _SectionShifts | None:
-        """The shifts from the agent's sections as `before` saw them to their rows `now`; None
-        unless each section is as long as it was and they keep their order."""
+        """The stretches from the agent's sections as `before` saw them to their rows `now`;
+        None unless each section is as long as it was and they are in row order."""
         base = before.rows[0]
         if len(now) != len(before.layout):
             return None
-        spans = []
+        spans: list[tuple[int, int, int]] = []
+        last_before = -1
         for (a, b), (first, last) in zip(before.layout, now, strict=True):
-            if last - first != b - a:
+            if last - first != b - a or a + base <= last_before:
                 return None
-            spans.append((a + base, b + base, first - a - base))
-        if any(spans[k][1] >= spans[k + 1][0] for k in range(len(spans) - 1)):
-            return None
+            delta = first - a - base
+            if spans and spans[-1][2] == delta:
+                spans[-1] = (spans[-1][0], b + base, delta)  # the rows between moved with both
+            else:
+                spans.append((a + base, b + base, delta))
+            last_before = b + base
         return cls(spans)
 
     def moved_all(self, found: tuple[Diagnostic, ...], path: str) -> tuple[Diagnostic, ...] | None:
-        """Each diagnostic moved with the section its ranges lie in; None if one cannot be."""
+        """Each diagnostic moved with the stretch its ranges lie in; None if one's do not lie in
+        one stretch, or are in another file (as `_on_rows` would have it)."""
         moved = []
         for d in found:
-            one = self._moved(d, path)
-            if one is None:
+            delta = self._delta_of(d, path)
+            if delta is None:
                 return None
-            moved.append(one)
+            moved.append(_moved(d, delta, path) if delta else d)
         return tuple(moved)
 
-    def _moved(self, d: Diagnostic, path: str) -> Diagnostic | None:
-        range_ = self._range(d.range)
-        if range_ is None:
-            return None
-        fixes = []
-        for f in d.fixes:
-            edits = []
-            for e in f.edits:
-                where = self._range(e.range)
-                if where is None:
-                    return None
-                edits.append(TextEdit(where, e.new_text, e.stacks))
-            fixes.append(Fix(f.title, tuple(edits), f.safe))
-        related = []
-        for p, r, note in d.related:
-            if p == path:
-                where = self._range(r)
-                if where is None:
-                    return None
-                r = where
-            related.append((p, r, note))
-        return Diagnostic(d.code, d.severity, d.message, range_, tuple(fixes), tuple(related))
-
-    def _range(self, r: Range) -> Range | None:
-        """`r` moved with the one section it lies in (its end may be the start of the row after
-        the section's last); None when there is no such section, or two that moved differently."""
-        start, end = r.start, r.end
-        deltas = set()
-        for first, last, delta in self._spans:
-            start_in = first <= start.line <= last or start == end == Position(last + 1, 0)
-            if start_in and (first <= end.line <= last or end == Position(last + 1, 0)):
-                deltas.add(delta)
-        if len(deltas) != 1:
-            return None
-        (delta,) = deltas
-        return _shift(r, delta) if delta else r
+    def _delta_of(self, d: Diagnostic, path: str) -> int | None:
+        ranges = [d.range, *(e.range for f in d.fixes for e in f.edits)]
+        for where, range_, _ in d.related:
+            if where != path:
+                return None
+            ranges.append(range_)
+        found: set[int] = set()
+        for r in ranges:
+            start, end = r.start, r.end
+            placed = False
+            for first, last, delta in self._spans:
+                # The end may be the start of the row after the stretch (a fix's insertion).
+                ends_in = first <= end.line <= last or end == Position(last + 1, 0)
+                if ends_in and (first <= start.line <= last or start == end):
+                    found.add(delta)
+                    placed = True
+            if not placed:
+                return None
+        return found.pop() if len(found) == 1 else None
 
 
 def _moved(d: Diagnostic, delta: int, path: str) -> Diagnostic:

@@ -17,7 +17,7 @@ from operator import attrgetter
 from abl.model import Agent, Document
 from abl.schema import lookup
 from abl.schema.types import DocumentKind
-from abl.syntax.cst import Node, NodeKind
+from abl.syntax.cst import Node, NodeKind, block_end
 from abl.text import LineIndex, Position, Range
 
 _ROW = attrgetter("node.row")  # blocks are in row order: the key to bisect them by
@@ -155,11 +155,6 @@ def _blocks(doc: Document) -> Iterator[Block]:
         now[key] = block
         yield block
     _BY_FILE[doc.path] = now
-
-
-def block_end(node: Node) -> int:
-    """Offset just past the last line of `node` and everything nested under it."""
-    return max(n.end for n in node.walk())
 
 
 def last_row(index: LineIndex, node: Node) -> int:

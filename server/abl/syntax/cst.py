@@ -381,6 +381,11 @@ def _fold(text: str) -> str:
     return "\n".join(out)
 
 
+def block_end(node: Node) -> int:
+    """Offset just past the last line of `node` and everything nested under it."""
+    return max(n.end for n in node.walk())
+
+
 @dataclass(slots=True, eq=False)
 class TopBlock:
     """A column-0 line and everything indented under it: the unit of incremental reuse."""

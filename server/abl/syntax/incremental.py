@@ -30,7 +30,7 @@ from lark.exceptions import LarkError
 
 from abl.diagnostics import Diagnostic, Fix, TextEdit
 from abl.gcpause import paused_gc
-from abl.syntax.cst import Node, NodeKind, SourceFile, TopBlock, Trivia
+from abl.syntax.cst import Node, NodeKind, SourceFile, TopBlock, Trivia, block_end
 from abl.syntax.parser import build_tree, parse, top_level_problem
 from abl.syntax.scanner import ScanResult, scan
 from abl.text import LineIndex, Position, Range, common_prefix, common_suffix
@@ -190,7 +190,7 @@ def _blank_lines_after(
     inserted_end = old_end + len(new_text) - len(old_text)
     if old_text[prefix:old_end].strip(_BLANK) or new_text[prefix:inserted_end].strip(_BLANK):
         return None
-    if prefix < _last_line_end(node):
+    if prefix < block_end(node):
         return None
     scanned = scan(new_text[step.start : step.end])
     if not _same_lines(list(node.walk()), scanned.nodes, step.start, node.row, own_leading=False):
@@ -199,11 +199,6 @@ def _blank_lines_after(
     tail = [Trivia(t.kind, t.row + node.row, t.start + step.start, t.end + step.start) for t in scanned.trailing]
     diagnostics = [_shift_diagnostic(d, node.row) for d in scanned.diagnostics]
     return _Piece(step.start, step.end, node, tail, diagnostics)
-
-
-def _last_line_end(node: Node) -> int:
-    """Where the text of a node and its descendants ends (before its last line's break)."""
-    return max(n.end for n in node.walk())
 
 
 def _slid_off_block_start(
