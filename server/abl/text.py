@@ -80,6 +80,17 @@ class _Lines:
         moved.extend(map(shift.__add__, after) if shift else after)
         return moved
 
+    def line_length(self, line: int) -> int:
+        """`len(line_text(line))`, without copying the line out of the text."""
+        starts, text = self._starts, self.text
+        if line >= len(starts):
+            return 0
+        start = starts[line]
+        end = starts[line + 1] if line + 1 < len(starts) else len(text)
+        while end > start and text[end - 1] in "\r\n":
+            end -= 1
+        return end - start
+
     def line_text(self, line: int) -> str:
         """The line without its line break."""
         if line >= len(self._starts):

@@ -15,7 +15,7 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import PositionCodec
 
 from abl.lsp.documents import SplicedTextDocument
-from abl.text import ProtocolLines
+from abl.text import LineIndex, ProtocolLines
 
 # The characters Python's `str.splitlines` breaks lines at and the protocol does not.
 NOT_LINE_BREAKS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
@@ -96,3 +96,11 @@ def test_a_change_in_a_long_document_is_spliced_where_it_belongs() -> None:
     theirs.apply_change(change)
     ours.apply_change(change)
     assert ours.source == theirs.source and 'GOAL: "g 😀x 4000"' in ours.source
+
+
+@given(_TEXTS)
+def test_a_line_is_measured_as_long_as_its_text(text) -> None:
+    # Measured without copying it out of the text (positions for the wire): the same length.
+    for lines in (LineIndex(text), ProtocolLines(text)):
+        for line in range(lines.line_count + 1):
+            assert lines.line_length(line) == len(lines.line_text(line)), (text, line)

@@ -50,6 +50,12 @@ class Positions:
         return self._index
 
     @property
+    def is_plain(self) -> bool:
+        """Whether a position reads the same to the client: the text is ASCII (one unit per
+        character in every encoding) and the client's lines are the analysis's."""
+        return self._protocol is None and self._index.text.isascii()
+
+    @property
     def client_line_count(self) -> int:
         lines = self._protocol or self._index
         return lines.line_count
@@ -114,8 +120,13 @@ class Positions:
         """Code points into a client line, in the client's units."""
         if self._encoding == lsp.PositionEncodingKind.Utf32:
             return character
-        text = (self._protocol or self._index).line_text(line)
-        if text.isascii():  # O(1) in CPython: one unit per character in every encoding
+        lines = self._protocol or self._index
+        # `isascii` is O(1) in CPython: an ASCII text (the usual one) has one unit per
+        # character in every encoding, and its line need not be copied out to be measured.
+        if lines.text.isascii():
+            return min(character, lines.line_length(line))
+        text = lines.line_text(line)
+        if text.isascii():
             return min(character, len(text))
         return self._units(text[:character])
 

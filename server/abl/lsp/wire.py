@@ -53,6 +53,9 @@ class DiagnosticWire:
         above, below = _unchanged_rows(self._texts.get(path), here)
         now: dict[int, _Entry] = {}
         out: list[str] = []
+        # An ASCII text on the client's lines (the usual one) has one unit per character: a
+        # range reads as it is, clamped to its lines, which are measured without a copy.
+        length = here.index.line_length if here.is_plain else None
         for d in diags:
             entry = kept.get(id(d))
             if entry is not None and entry[0] is d and not d.related:
@@ -63,7 +66,16 @@ class DiagnosticWire:
                     now[id(d)] = entry
                     out.append(entry[2])
                     continue
-            where = _client_ranges(d, here, other)
+            if length is not None and not d.related:
+                s, e = d.range
+                where: tuple[int, ...] = (
+                    s.line,
+                    min(s.character, length(s.line)),
+                    e.line,
+                    min(e.character, length(e.line)),
+                )
+            else:
+                where = _client_ranges(d, here, other)
             if entry is None or entry[0] is not d or entry[1] != where:
                 entry = (d, where, self._written(d, where, tails, here, other))
             now[id(d)] = entry
