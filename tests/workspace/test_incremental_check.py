@@ -281,6 +281,20 @@ def test_a_keystroke_places_only_the_edited_agents_blocks_again() -> None:
     assert _placed(after) == _placed(layout._blocks(doc))
 
 
+def test_a_new_line_places_the_agents_below_as_they_were_with_their_moved_copies(monkeypatch) -> None:
+    text = "AGENT: A\nGOAL: a\n\nAGENT: B\nGOAL: b\nPERSONA: p\n\nAGENT: C\nGOAL: c\nHANDOFF:\n  - TO: A\n"
+    doc = lower(parse(text), "/f.abl")
+    before = list(layout.blocks(doc))
+    doc = relower(doc, reparse(doc.source, text.replace("GOAL: b\n", "GOAL: b\n\n")))
+    assert doc.edited_agent == 1 and doc.source.rows_moved
+    with monkeypatch.context() as patched:
+        patched.setattr(layout, "_blocks", lambda doc: pytest.fail("the whole file was placed again"))
+        after = list(layout.blocks(doc))
+    assert all(x is y for x, y in zip(before[:2], after[:2], strict=True))  # agent A's, above the edit
+    assert [b.agent for b in after[5:]] == [doc.agents[2]] * 3  # agent C's, with its moved copy
+    assert _placed(after) == _placed(layout._blocks(doc))
+
+
 # --- checking -----------------------------------------------------------------------------
 
 
@@ -334,6 +348,22 @@ def test_agents_moved_by_a_new_line_keep_their_findings_moved() -> None:
     assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": moved})
     agent_runs = [run for run in cache.runs if run.agent is not None]
     assert len(agent_runs) < len(AGENT_RULES) * 30 // 4, f"{len(agent_runs)} agent rules ran again"
+
+
+def test_block_findings_below_a_new_line_move_without_their_rules_running_again() -> None:
+    # `persona:` is written in lowercase in every agent: a block rule's finding on each. Enter at
+    # the end of the first agent's GOAL moves them all a row down, and back.
+    text = _many_agents(12).replace('GOAL: "Help', 'persona: "p"\nGOAL: "Help')
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    cache = CheckCache()
+    first = check_project(project, STRICT, cache)["/p/a.abl"]
+    assert sum(d.code == "SECTION_KEYWORD_CASE" for d in first) == 12
+    for now in (text.replace('GOAL: "Help 0"\n', 'GOAL: "Help 0"\n\n', 1), text):
+        project.edit("/p/a.abl", now)
+        assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": now})
+        block_rules = {codes for codes, _ in BLOCK_RULES}
+        assert not [run for run in cache.runs if run.codes in block_rules]
 
 
 def _agents_with_findings_in_two_sections(count: int) -> str:

@@ -390,12 +390,10 @@ class CheckCache:
             # edited file is asked at every keystroke.
             node = block.node
             stored = kept_blocks.get(id(node))
-            if (
-                stored is not None
-                and stored.block is block
-                and stored.row == node.row
-                and stored.line_ends == line_ends
-            ):
+            if stored is not None and stored.line_ends == line_ends and _placed_alike(stored.block, block):
+                if stored.row != node.row:  # its agent moved with it: so do its findings
+                    _move_block_result(stored, node.row, document.path)
+                stored.block = block
                 kept_here[id(node)] = stored
                 if stored.diagnostics:
                     sink.extend(stored.diagnostics)
@@ -537,13 +535,11 @@ class CheckCache:
         node = block.node
         shape = (block.placement, block.document, block.match.section if block.match is not None else None)
         if stored is not None and stored.node is node and stored.line_ends == line_ends and stored.shape == shape:
-            # The block placed again with the same reading (its agent moved, or was read again):
-            # the result moves with it. It is the old entry's, which is given up.
-            delta = node.row - stored.row
+            # The block placed again with the same reading (its agent was read again): the
+            # result moves with it. It is the old entry's, which is given up.
+            if stored.row != node.row:
+                _move_block_result(stored, node.row, document.path)
             stored.block = block
-            if delta:
-                stored.row = node.row
-                stored.diagnostics = tuple(_moved(d, delta, document.path) for d in stored.diagnostics)
             results[id(node)] = stored
             sink.extend(stored.diagnostics)
             return True
@@ -767,6 +763,26 @@ def _rebound(reads: _Reads, agent_of: Callable[[str], Agent | None]) -> _Reads:
     return again
 
 
+def _placed_alike(before: Block, now: Block) -> bool:
+    """Whether a block is the one `before` placed, read the same way: the same object, or the
+    same node placed again with its agent moved (the same catalogue match)."""
+    return before is now or (
+        before.node is now.node
+        and before.match is now.match
+        and before.placement is now.placement
+        and before.document is now.document
+    )
+
+
+def _move_block_result(stored: _BlockResult, row: int, path: str) -> None:
+    """Move a block's findings with the block, now at `row` (the entry is given up by the
+    results it was taken from)."""
+    delta = row - stored.row
+    stored.row = row
+    if stored.diagnostics:
+        stored.diagnostics = tuple(_moved(d, delta, path) for d in stored.diagnostics)
+
+
 def _moved_result(stored: _Result, delta: int, path: str, reads: _Reads, versions: tuple[int, int, int]) -> _Result:
     """`stored` for its agent moved `delta` rows, consulting `reads`, valid at `versions`."""
     diagnostics = tuple(_moved(d, delta, path) for d in stored.diagnostics) if delta else stored.diagnostics
@@ -873,7 +889,15 @@ def _moved(d: Diagnostic, delta: int, path: str) -> Diagnostic:
 
 
 def _shift(r: Range, delta: int) -> Range:
-    return Range(Position(r.start.line + delta, r.start.character), Position(r.end.line + delta, r.end.character))
+    # Made with `tuple.__new__`: a NamedTuple's own constructor takes twice as long.
+    (start_line, start_character), (end_line, end_character) = r
+    return _new(
+        Range,
+        (_new(Position, (start_line + delta, start_character)), _new(Position, (end_line + delta, end_character))),
+    )
+
+
+_new = tuple.__new__
 
 
 # --- stand-ins that note what a rule asks ---------------------------------------------------

@@ -31,8 +31,12 @@ class Placement(enum.Enum):
     FLOW_STEP = "flow_step"  # a column-0 block read as a step of the agent's FLOW
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Block:
+    """One column-0 entry and where it belongs. Not changed once made (not frozen, as a new line
+    near the top of a large file places thousands again, and a frozen one costs four times as
+    much to make)."""
+
     node: Node
     placement: Placement
     agent: Agent | None
@@ -66,10 +70,11 @@ def _placed(doc: Document) -> tuple[Block, ...]:
 
 def _patched(doc: Document) -> tuple[Block, ...] | None:
     """The previous document's blocks with the re-read agent's blocks placed again: a keystroke
-    replaces one agent and keeps every node's row, so the rest of the file is placed as it was.
-    None when that is not what happened, or anything does not line up."""
+    replaces one agent and moves the agents below it, if any, with their blocks, so the rest of
+    the file is placed as it was. None when that is not what happened, or anything does not
+    line up."""
     before = doc.previous
-    if before is None or doc.edited_agent < 0 or doc.source.rows_moved:
+    if before is None or doc.edited_agent < 0:
         return None
     kept = before.memo.get("layout.blocks")
     if not isinstance(kept, tuple) or len(before.agents) != len(doc.agents):
@@ -99,6 +104,14 @@ def _patched(doc: Document) -> tuple[Block, ...] | None:
         b.node.row != old.node.row for b, old in zip(placed, kept[first:last], strict=True)
     ):
         return None
+    below = kept[last:]
+    if doc.source.rows_moved:
+        # A new line (or one taken away) in the edited agent: the agents below it are copies
+        # moved with their blocks, which are placed as they were, each with its agent now.
+        moved_below = _with_agents_now(below, before.agents, doc.agents, doc.edited_agent + 1)
+        if moved_below is None:
+            return None
+        below = moved_below
     # The file's kept placements follow, so that they hold the current nodes only: a node the
     # edit replaced must not be kept alive (it points at the text of its time, a file's worth).
     by_node = _BY_FILE.get(doc.path)
@@ -107,7 +120,29 @@ def _patched(doc: Document) -> tuple[Block, ...] | None:
             by_node.pop(id(old.node), None)
         for block in placed:
             by_node[id(block.node)] = block
-    return kept[:first] + tuple(placed) + kept[last:]
+        if below is not kept[last:]:
+            for block in below:
+                by_node[id(block.node)] = block
+    return kept[:first] + tuple(placed) + below
+
+
+def _with_agents_now(
+    blocks: tuple[Block, ...], agents_before: list[Agent], agents_now: list[Agent], start: int
+) -> tuple[Block, ...] | None:
+    """`blocks`, all of agents from index `start` on, with each agent replaced by the one at its
+    index now, which must be read from the same header (a moved copy). None otherwise."""
+    now: dict[int, Agent] = {}
+    for before, agent in zip(agents_before[start:], agents_now[start:], strict=True):
+        if agent.header is not before.header:
+            return None
+        now[id(before)] = agent
+    placed: list[Block] = []
+    for block in blocks:
+        owner = now.get(id(block.agent))
+        if owner is None:
+            return None
+        placed.append(Block(block.node, block.placement, owner, block.document, block.match))
+    return tuple(placed)
 
 
 # Each file's blocks of the last time they were placed, by node: an edit re-reads a few blocks
