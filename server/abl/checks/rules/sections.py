@@ -35,6 +35,7 @@ from abl.diagnostics import Fix, TextEdit
 from abl.model import Agent
 from abl.schema import lookup
 from abl.schema.types import AGENT_DOCUMENTS, DocumentKind, Section
+from abl.syntax.cst import Node
 from abl.syntax.scanner import indent_width
 from abl.text import Position, Range
 
@@ -158,13 +159,17 @@ def section_outside_agent(check: Check) -> None:
 def flow_step_at_column_zero(check: Check) -> None:
     doc = check.document
     # Each column-0 node's predecessor: a line between two blocks that is no `KEY:` entry (a
-    # stray word) is no block itself, yet an indented step would nest under it.
-    before = {id(node): doc.source.nodes[i - 1] if i else None for i, node in enumerate(doc.source.nodes)}
+    # stray word) is no block itself, yet an indented step would nest under it. Made on the
+    # first step found: most files have none, and a large file has thousands of nodes.
+    before: dict[int, Node | None] = {}
     previous: Block | None = None
     run: list[Block] = []  # column-0 steps since the FLOW, which the fix indents together
     for block in blocks(doc):
         if block.placement is Placement.FLOW_STEP and block.agent is not None:
             node = block.node
+            if not before:
+                nodes = doc.source.nodes
+                before = {id(n): nodes[i - 1] if i else None for i, n in enumerate(nodes)}
             follows = _follows_flow(block, previous) and previous is not None and before[id(node)] is previous.node
             run = (
                 [*run, block]
