@@ -49,6 +49,9 @@ def _edited(text: str, at: int, cut: int, piece: str) -> str:
 )
 # Lines removed under a diagnostic kept from before: its rows are past the new end.
 @example(lsp.PositionEncodingKind.Utf16, [(9, 3, "\n", True), (109, 3, "x", False), (9, 3, "x", False)])
+# A kept finding past the end of its (now empty) line, above a `\r` that comes apart from its
+# `\n`: read through the client's other lines or not, it ends at the line's end (UTF-32 too).
+@example(lsp.PositionEncodingKind.Utf32, [(3, 0, "\r\n", False), (0, 0, "\n", False), (5, 0, "x", False)])
 # A character typed between `\r` and `\n`: the client's lines below move, the analysis's do not.
 @example(lsp.PositionEncodingKind.Utf16, [(0, 0, "\r\n", False), (1, 0, "x", False)])
 def test_reused_fragments_equal_a_fresh_serialisation(encoding, edits):

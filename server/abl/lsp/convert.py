@@ -117,10 +117,11 @@ class Positions:
         return self._characters_to_units(line, character)
 
     def _characters_to_units(self, line: int, character: int) -> int:
-        """Code points into a client line, in the client's units."""
-        if self._encoding == lsp.PositionEncodingKind.Utf32:
-            return character
+        """Code points into a client line, in the client's units (a place past its end is its
+        end, in every encoding)."""
         lines = self._protocol or self._index
+        if self._encoding == lsp.PositionEncodingKind.Utf32:
+            return min(character, lines.line_length(line))
         # `isascii` is O(1) in CPython: an ASCII text (the usual one) has one unit per
         # character in every encoding, and its line need not be copied out to be measured.
         if lines.text.isascii():
