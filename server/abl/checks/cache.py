@@ -888,16 +888,17 @@ def _moved(d: Diagnostic, delta: int, path: str) -> Diagnostic:
     return Diagnostic(d.code, d.severity, d.message, _shift(d.range, delta), fixes, related)
 
 
+# Ranges below a new line are made with `tuple.__new__`: a NamedTuple's own constructor takes
+# twice as long.
+_new = tuple.__new__
+
+
 def _shift(r: Range, delta: int) -> Range:
-    # Made with `tuple.__new__`: a NamedTuple's own constructor takes twice as long.
     (start_line, start_character), (end_line, end_character) = r
     return _new(
         Range,
         (_new(Position, (start_line + delta, start_character)), _new(Position, (end_line + delta, end_character))),
     )
-
-
-_new = tuple.__new__
 
 
 # --- stand-ins that note what a rule asks ---------------------------------------------------

@@ -120,11 +120,9 @@ class Positions:
         """Code points into a client line, in the client's units (a place past its end is its
         end, in every encoding)."""
         lines = self._protocol or self._index
-        if self._encoding == lsp.PositionEncodingKind.Utf32:
-            return min(character, lines.line_length(line))
         # `isascii` is O(1) in CPython: an ASCII text (the usual one) has one unit per
         # character in every encoding, and its line need not be copied out to be measured.
-        if lines.text.isascii():
+        if self._encoding == lsp.PositionEncodingKind.Utf32 or lines.text.isascii():
             return min(character, lines.line_length(line))
         text = lines.line_text(line)
         if text.isascii():
