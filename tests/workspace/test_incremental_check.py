@@ -359,10 +359,10 @@ def test_block_findings_below_a_new_line_move_without_their_rules_running_again(
     cache = CheckCache()
     first = check_project(project, STRICT, cache)["/p/a.abl"]
     assert sum(d.code == "SECTION_KEYWORD_CASE" for d in first) == 12
+    block_rules = {codes for codes, _ in BLOCK_RULES}
     for now in (text.replace('GOAL: "Help 0"\n', 'GOAL: "Help 0"\n\n', 1), text):
         project.edit("/p/a.abl", now)
         assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": now})
-        block_rules = {codes for codes, _ in BLOCK_RULES}
         assert not [run for run in cache.runs if run.codes in block_rules]
 
 

@@ -120,7 +120,7 @@ def _patched(doc: Document) -> tuple[Block, ...] | None:
             by_node.pop(id(old.node), None)
         for block in placed:
             by_node[id(block.node)] = block
-        if below is not kept[last:]:
+        if doc.source.rows_moved:  # the blocks below are others, with their agents' copies
             for block in below:
                 by_node[id(block.node)] = block
     return kept[:first] + tuple(placed) + below
