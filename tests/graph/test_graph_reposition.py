@@ -161,3 +161,45 @@ def test_the_reuse_tables_hold_only_the_agents_of_now(tmp_path: Path) -> None:
         now = {id(ref.agent) for ref in project.all_agents()}
         held = project._graph_builder._reuse.shares.values()  # type: ignore[union-attr]
         assert all(id(share.agent) in now for share in held), "a share holds a replaced agent"
+
+
+def _enter_after(text: str, prefix: str, nth: int) -> str:
+    """Enter at the end of the `nth` line that starts with `prefix`: a blank line below it."""
+    lines = text.split("\n")
+    row = [i for i, line in enumerate(lines) if line.startswith(prefix)][nth]
+    return "\n".join([*lines[: row + 1], "", *lines[row + 1 :]])
+
+
+def test_agents_below_a_new_line_keep_their_very_nodes_and_edges(tmp_path: Path) -> None:
+    """Their ranges are anchored to their blocks: the blocks moved, and so did what they read."""
+    project = generated_project(tmp_path / "p", 40)
+    path = sorted(project.documents)[0]
+    before = project.graph()
+    first = project.documents[path].agents[0].name.text
+    below = [e for e in before.edges if e.path == path and e.source != first and e.kind.value != "return"]
+    rows = [e.range.start.line for e in below]
+    project.edit(path, _enter_after(project.texts[path], "GOAL:", 0))
+    after = project.graph()
+    assert below and all(any(e is f for f in after.edges) for e in below), "the edges were made again"
+    assert [e.range.start.line for e in below] == [row + 1 for row in rows]
+    second = project.documents[path].agents[1].name.text
+    assert after.nodes[second] is before.nodes[second]
+    assert drawn(after) == drawn(scratch(project))
+
+
+def test_a_line_between_the_sections_of_one_agent(tmp_path: Path) -> None:
+    """Its header stays, its later sections move: its edges are kept, each reading its own
+    block's rows, and the graph is the one a build from scratch draws."""
+    project = generated_project(tmp_path / "p", 40)
+    path = sorted(project.documents)[0]
+    second = project.documents[path].agents[1]
+    before = project.graph()
+    node = before.nodes[second.name.text]
+    routes = [e for e in before.edges if e.source == second.name.text and e.key is not None]
+    project.edit(path, _enter_after(project.texts[path], "GOAL:", 1))  # between its GOAL and HANDOFF
+    after = project.graph()
+    assert after.nodes[second.name.text] is node and node.range == before.nodes[second.name.text].range
+    assert routes and all(any(e is f for f in after.edges) for e in routes)
+    assert drawn(after) == drawn(scratch(project))
+    project.edit(path, project.texts[path].replace("\n\n", "\n", 1))  # and back (the first blank line)
+    assert drawn(project.graph()) == drawn(scratch(project))

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from abl.syntax import parse
-from abl.syntax.cst import Node, NodeKind, SourceFile, Trivia
+from abl.syntax.cst import AnchoredRange, Node, NodeKind, SourceFile, Trivia
 from abl.syntax.dump import dump
 from abl.syntax.incremental import block_starts, reparse
 
@@ -450,3 +450,20 @@ def test_a_large_rewrite_falls_back_to_one_full_parse() -> None:
     new = reparse(old, text)
     assert_same_as_full_parse(new, text)
     assert not any(n in old.nodes for n in new.nodes)
+
+
+def test_an_anchored_range_reads_where_its_block_is_now() -> None:
+    old = parse("AGENT: A\nGOAL: g\nHANDOFF:\n  - TO: B\n")
+    handoff = old.nodes[2]
+    target = handoff.children[0]  # `- TO: B`
+    where = AnchoredRange(handoff.anchor, target.range())
+    assert where == target.range() and hash(where) == hash(target.range())
+    new = reparse(old, "AGENT: A\nGOAL: g\n\n\nHANDOFF:\n  - TO: B\n")
+    assert new.nodes[2] is handoff  # kept, moved two rows down
+    assert where.range.start.line == target.range().start.line == 5
+    again = reparse(new, "AGENT: A\nGOAL: g\n\n\nHANDOFF:\n  - TO: C\n")
+    assert again.nodes[2] is not handoff  # read again: the old block no longer moves
+    moved = reparse(again, "\n" + again.text)
+    assert moved.nodes[2].children[0].range().start.line == 6 and where.range.start.line == 5
+    fresh = AnchoredRange(moved.nodes[2].anchor, moved.nodes[2].children[0].range())
+    assert fresh == fresh.range and not fresh.same_place(where)

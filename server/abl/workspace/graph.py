@@ -5,7 +5,8 @@ escalation reaches, and the targets a route names that are remote or do not exis
 `HANDOFF` routes (with their condition, whether they return, the history as the platform reads
 it, `PASS` and `MAP`), handoffs written elsewhere (`ON_FAILURE: HANDOFF X`, `ON_ERROR`),
 `DELEGATE` entries, `ESCALATE` triggers, tool declarations, and the built-in return of a
-returnable child to its parent. Every node and edge keeps the file and range it was written at.
+returnable child to its parent. Every node and edge keeps the file and range it was written at,
+the range anchored to its block (`AnchoredRange`), so that it moves with the block unread.
 
 On top of the edges, three analyses of how the runtime walks them:
 
@@ -45,18 +46,17 @@ from __future__ import annotations
 import enum
 import hashlib
 import itertools
+from bisect import bisect_right
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
 
-from abl.model import Agent, movable
+from abl.model import Agent
 from abl.model.incremental import blocks_of
-from abl.model.movable import Movable
 from abl.model.nesting import read_walk
 from abl.model.types import AgentKind, HandoffRoute
 from abl.suggest import did_you_mean
-from abl.syntax.cst import Node
+from abl.syntax.cst import AnchoredRange, Node
 from abl.text import Range
 from abl.workspace.loops import LoopEnds, loop_ends
 from abl.workspace.waiting import NESTING_LIMIT, WaitingParents
@@ -87,31 +87,29 @@ class EdgeKind(str, enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class GraphNode(Movable):
-    # A moved agent's node is asked for its header at once (`inherit_facts`): copied whole.
-    eager_fields: ClassVar[tuple[str, ...]] = ("id", "kind", "label", "path", "range", "header")
-
+class GraphNode:
     id: str
     kind: NodeKind
     label: str  # the name as written
     path: str | None  # where it is declared; None for the human, remote and missing targets
-    range: Range | None
+    at: AnchoredRange | Range | None  # `range`: anchored to its block in a project's graph
     # The header line an agent's node was read from: the same node while the agent only moves
-    # (lines added above it), unlike its range.
+    # (lines added above it), as is the range read through its anchor.
     header: Node | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def range(self) -> Range | None:
+        at = self.at
+        return at.range if isinstance(at, AnchoredRange) else at
 
 
 @dataclass(frozen=True, slots=True)
-class GraphEdge(Movable):
-    # What is asked of every moved edge at once (which route it is, where it leads: `key`,
-    # `_layout`), set on the copy as it is made; the rest is filled in when read.
-    eager_fields: ClassVar[tuple[str, ...]] = ("source", "target", "kind", "via", "route")
-
+class GraphEdge:
     source: str
     target: str
     kind: EdgeKind
     path: str
-    range: Range
+    at: AnchoredRange  # `range`, anchored to the block it is written in
     returnable: bool = False
     history: str | None = None  # the mode as the platform reads it (handoff routes only)
     history_count: int | None = None  # for `last_n`
@@ -121,6 +119,10 @@ class GraphEdge(Movable):
     via: str | None = None  # where a handoff written outside `HANDOFF:` is, e.g. `ON_FAILURE`
     route: int | None = None  # the index of the `HANDOFF` entry (handoff and return edges)
     hand_back: bool = False  # a route to the waiting parent: the parent resumes
+
+    @property
+    def range(self) -> Range:
+        return self.at.range
 
     @property
     def key(self) -> tuple[str, int] | None:
@@ -428,25 +430,41 @@ class _Target:
 
 
 @dataclass(frozen=True, slots=True)
-class _Draft(Movable):
+class _Draft:
     """An edge of one agent, before its target is resolved."""
 
     target: _Target | str  # a node id, when it needs no resolution (tools, the human)
     edge: GraphEdge  # with `target` left empty
-    back: Range | None = None  # a returnable route's: where its way back is drawn (`_return_range`)
+    back: AnchoredRange | None = None  # a returnable route's: where its way back is drawn (`_return_range`)
 
 
 @dataclass(frozen=True, slots=True)
-class _Tool(Movable):
+class _Tool:
     name: str
     path: str
-    range: Range
+    at: AnchoredRange
+
+
+class _Blocks:
+    """Anchors a range of an agent to the block it is in: of its sections (its header first,
+    in row order, each the top of a block), the last that starts on or above the range."""
+
+    __slots__ = ("_rows", "_sections")
+
+    def __init__(self, agent: Agent) -> None:
+        self._sections = agent.sections or [agent.header]
+        self._rows = [section.row for section in self._sections]
+
+    def __call__(self, where: Range) -> AnchoredRange:
+        k = max(0, bisect_right(self._rows, where.start.line) - 1)
+        return AnchoredRange(self._sections[k].anchor, where)
 
 
 def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...], tuple[_Tool, ...]]:
     """Every edge that leaves `agent`, and the tools it declares. Reads the agent only (and
     the project's default history, for routes that set none)."""
     name, path = agent.name.text, agent.path
+    placed = _Blocks(agent)
     drafts: list[_Draft] = []
     for route in agent.handoffs:
         if route.target is None or not route.target.text:
@@ -460,7 +478,7 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
                     "",
                     EdgeKind.HANDOFF,
                     path,
-                    route.range,
+                    placed(route.range),
                     returnable=route.is_returnable,
                     history=history.resolved_mode if history is not None else default_history,
                     history_count=history.resolved_count
@@ -471,13 +489,15 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
                     maps=_maps(route),
                     route=route.index,
                 ),
-                _return_range(route) if route.is_returnable else None,
+                placed(_return_range(route)) if route.is_returnable else None,
             )
         )
     for where, target in agent.other_handoff_refs:
         if target.text:
             drafts.append(
-                _Draft(_Target(target.text), GraphEdge(name, "", EdgeKind.HANDOFF, path, target.range, via=where))
+                _Draft(
+                    _Target(target.text), GraphEdge(name, "", EdgeKind.HANDOFF, path, placed(target.range), via=where)
+                )
             )
     for delegate in agent.delegates:
         if delegate.target is None or not delegate.target.text:
@@ -490,7 +510,7 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
                     "",
                     EdgeKind.DELEGATE,
                     path,
-                    delegate.range,
+                    placed(delegate.range),
                     condition=delegate.when.text if delegate.when is not None else None,
                     passes=tuple(param.text for param, _ in delegate.inputs),
                     maps=tuple((m.child.text, m.parent.text) for m in delegate.returns),
@@ -500,11 +520,13 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
     for trigger in agent.escalations:
         condition = trigger.when.text if trigger.when is not None else None
         drafts.append(
-            _Draft(ESCALATION_ID, GraphEdge(name, "", EdgeKind.ESCALATE, path, trigger.range, condition=condition))
+            _Draft(
+                ESCALATION_ID, GraphEdge(name, "", EdgeKind.ESCALATE, path, placed(trigger.range), condition=condition)
+            )
         )
-    tools: list[_Tool] = [_Tool(t.name.text, path, t.name.range) for t in agent.tools if t.name.text]
-    tools.extend(_Tool(n.text, path, n.range) for imp in agent.tool_imports for n in imp.names if n.text)
-    drafts.extend(_Draft(_tool_id(tool.name), GraphEdge(name, "", EdgeKind.TOOL, path, tool.range)) for tool in tools)
+    tools: list[_Tool] = [_Tool(t.name.text, path, placed(t.name.range)) for t in agent.tools if t.name.text]
+    tools.extend(_Tool(n.text, path, placed(n.range)) for imp in agent.tool_imports for n in imp.names if n.text)
+    drafts.extend(_Draft(_tool_id(tool.name), GraphEdge(name, "", EdgeKind.TOOL, path, tool.at)) for tool in tools)
     return tuple(drafts), tuple(tools)
 
 
@@ -533,15 +555,15 @@ def _tool_id(name: str) -> str:
 
 
 # One agent's part of the graph: the agent (kept alive so that its id stays its own), its
-# drafts and tools, its shape (`_shape`), and the rows of its blocks when they were read.
-_Parts = tuple[Agent, tuple[_Draft, ...], tuple[_Tool, ...], tuple, tuple[int, ...]]
+# drafts and tools, and its shape (`_shape`).
+_Parts = tuple[Agent, tuple[_Draft, ...], tuple[_Tool, ...], tuple]
 
 
 class GraphBuilder:
     """Builds a project's graph, keeping each agent's edges while the agent object is the same
     (an edit re-reads only the agents it touched, see `abl.model.incremental`), or while it is
-    read from the same blocks, moved: lines added or removed above it move its edges with it
-    (`abl.model.movable`), without reading the agent.
+    read from the same blocks: lines added or removed above or between them move the blocks,
+    and the edges' ranges, anchored to them, read the new rows, so the very edges are kept.
 
     Most edits change no route: when every agent has the shape it had at the last build (the
     same names, kinds and edges, positions aside), the analyses of the last graph (roots,
@@ -610,18 +632,18 @@ class GraphBuilder:
         if patched is not None:
             return patched
         fresh: set[int] = set()
-        shifted: dict[int, int] = {}  # id of an agent that only moved → rows it moved
+        taken: set[int] = set()  # ids of agents given the part of an agent of the same blocks
         if changed is not None and len(roster) == len(self._roster) and len(changed) <= len(roster) // 4:
-            parts, by_blocks, shape = self._parts_replaced(roster, changed, fresh, shifted)
+            parts, by_blocks, shape = self._parts_replaced(roster, changed, fresh, taken)
         else:
             parts, by_blocks = {}, {}
             for agent in roster:
-                parts[id(agent)] = by_blocks[blocks_of(agent)] = self._part_kept(agent, fresh, shifted)
+                parts[id(agent)] = by_blocks[blocks_of(agent)] = self._part_kept(agent, fresh, taken)
             shape = [parts[id(a)][3] for a in roster]
         self._parts, self._by_blocks = parts, by_blocks
         last = self._last
         if last is not None and shape == self._last_shape:
-            graph = _reposition(last, roster, parts, fresh, shifted)
+            graph = _reposition(last, roster, parts, fresh, taken)
             self._reuse.follow(roster, parts)
             # Of the same shape, the edges are where they were in the list: so is the layout.
         else:
@@ -710,24 +732,21 @@ class GraphBuilder:
         share = reuse.shares[name] = _share_of(agent, parts[id(agent)], None, reuse.ids, True)
         return share
 
-    def _part_kept(self, agent: Agent, fresh: set[int], shifted: dict[int, int]) -> _Parts:
+    def _part_kept(self, agent: Agent, fresh: set[int], taken: set[int]) -> _Parts:
         """The agent's part: the last build's for this object, else `_part_of`, noted in
-        `fresh` (read) or `shifted` (moved, by the rows it moved)."""
+        `fresh` (read) or `taken` (an agent's of the same blocks)."""
         kept = self._parts.get(id(agent))
         if kept is not None and kept[0] is agent:
             return kept
-        part, delta = self._part_of(agent)
-        if delta is None:
-            fresh.add(id(agent))
-        else:
-            shifted[id(agent)] = delta
+        part, read = self._part_of(agent)
+        (fresh if read else taken).add(id(agent))
         return part
 
     def _parts_replaced(
-        self, roster: list[Agent], changed: list[int], fresh: set[int], shifted: dict[int, int]
+        self, roster: list[Agent], changed: list[int], fresh: set[int], taken: set[int]
     ) -> tuple[dict[int, _Parts], dict[tuple, _Parts], list[tuple]]:
         """`_with_parts_at` the agents' own parts (`_part_kept`), and the last shape with theirs."""
-        parts, by_blocks = self._with_parts_at(roster, changed, lambda i: self._part_kept(roster[i], fresh, shifted))
+        parts, by_blocks = self._with_parts_at(roster, changed, lambda i: self._part_kept(roster[i], fresh, taken))
         shape = list(self._last_shape)
         for i in changed:
             shape[i] = parts[id(roster[i])][3]
@@ -751,18 +770,14 @@ class GraphBuilder:
             parts[id(agent)] = by_blocks[blocks_of(agent)] = part_at(i)
         return parts, by_blocks
 
-    def _part_of(self, agent: Agent) -> tuple[_Parts, int | None]:
-        """An agent's part, not kept for this object: taken over (moved) from an agent of the
-        same blocks, with the rows it moved; else read, with None."""
+    def _part_of(self, agent: Agent) -> tuple[_Parts, bool]:
+        """An agent's part, not kept for this object, and whether it was read: taken over from
+        an agent of the same blocks (its drafts read the blocks' rows now), else read."""
         before = self._by_blocks.get(blocks_of(agent))
-        rows = _rows_of(agent)
-        delta = _moved_by(before[4], rows) if before is not None else None
-        if before is not None and delta:
-            return (agent, movable.moved(before[1], delta), movable.moved(before[2], delta), before[3], rows), delta
-        if before is not None and delta == 0:
-            return (agent, *before[1:]), 0
+        if before is not None:
+            return (agent, before[1], before[2], before[3]), False
         drafts, tools = _agent_drafts(agent, self._default_history)
-        return (agent, drafts, tools, _shape(agent, drafts), rows), None
+        return (agent, drafts, tools, _shape(agent, drafts)), True
 
     def _patch(self, roster: list[Agent], changed: list[int] | None = None) -> ProjectGraph | None:
         """The usual keystroke: a few agents of the roster are other objects (at `changed`, when
@@ -775,19 +790,18 @@ class GraphBuilder:
             changed = [i for i, (a, b) in enumerate(zip(roster, before, strict=True)) if a is not b]
         if not changed or len(changed) > max(_PATCHED_AGENTS, len(roster) // 4):
             return None if changed else last
-        news: list[tuple[int, _Parts, int | None]] = []
+        news: list[tuple[int, _Parts, bool]] = []
         for i in changed:
             old = self._parts[id(before[i])]
-            part, delta = self._part_of(roster[i])
+            part, read = self._part_of(roster[i])
             if part[3] != old[3] or part[2] or old[2]:
                 return None  # another shape, or tools, whose nodes are placed project-wide
-            news.append((i, part, delta))
+            news.append((i, part, read))
         made = {i: part for i, part, _ in news}
         parts, by_blocks = self._with_parts_at(roster, changed, made.__getitem__)
         nodes, edges = dict(last.nodes), list(last.edges)
         touched: set[str] = set()
-        moved_backs: set[int] = set()  # two routes of one index (two HANDOFF sections) share ways back
-        for i, part, delta in news:
+        for i, part, read in news:
             agent = roster[i]
             self._reuse.forget(before[i], part)
             at = self._slots.offsets[i]
@@ -795,41 +809,29 @@ class GraphBuilder:
                 continue  # a second agent of its name: no node, no edges
             name = agent.name.text
             touched.add(name)
-            node = nodes[name]
-            if delta and node.header is agent.header:
-                nodes[name] = movable.moved(node, delta)
-            elif (node.path, node.range, node.header) != (agent.path, agent.name.range, agent.header):
-                nodes[name] = replace(node, path=agent.path, range=agent.name.range, header=agent.header)
+            if not _node_of(nodes[name], agent):
+                nodes[name] = _agent_node(agent)
+            if not read:
+                continue  # the drafts of its blocks: its edges and ways back, anchored to them, stand
             for k, draft in enumerate(part[1]):
                 previous = edges[at + k]
-                if delta:
-                    edges[at + k] = movable.moved(previous, delta)
-                elif delta is None:
-                    edge = replace(draft.edge, target=previous.target, hand_back=previous.hand_back)
-                    edges[at + k] = previous if edge == previous else edge
-                key = edges[at + k].key
-                if not delta or key is None:
-                    continue
-                for back_at in self._slots.ways_back(key, edges):
-                    if back_at not in moved_backs:
-                        edges[back_at] = movable.moved(edges[back_at], delta)
-                        moved_backs.add(back_at)
-            if delta is None:
-                mine = edges[at : at + len(part[1])]
-                for key, (senders, where) in _ways_back_of(mine, part[1], nodes).items():
-                    for back_at, sent in zip(self._slots.ways_back(key, edges), senders, strict=False):
-                        back = edges[back_at]
-                        now = replace(back, path=sent.path, range=where, maps=sent.maps)
-                        edges[back_at] = back if now == back else now
+                edge = replace(draft.edge, target=previous.target, hand_back=previous.hand_back)
+                edges[at + k] = previous if _same_edge(edge, previous) else edge
+            mine = edges[at : at + len(part[1])]
+            for key, (senders, where) in _ways_back_of(mine, part[1], nodes).items():
+                for back_at, sent in zip(self._slots.ways_back(key, edges), senders, strict=False):
+                    back = edges[back_at]
+                    now = replace(back, path=sent.path, at=where, maps=sent.maps)
+                    edges[back_at] = back if _same_edge(now, back) else now
         graph = _with_analyses_of(last, nodes, edges)
         if last._by_route is not None:  # kept by agent: the next route edit starts from it
             by_route = dict(last._by_route)
             for i, part, _ in news:
                 at = self._slots.offsets[i]
                 for edge in edges[at : at + len(part[1])] if at >= 0 else ():
-                    key = edge.key
-                    if key is not None:
-                        by_route[key] = edge
+                    route = edge.key
+                    if route is not None:
+                        by_route[route] = edge
             graph._by_route = by_route
         # The same analyses: every finding holds, but those of a replaced agent whose header is
         # another (`AgentFacts.declared_by`).
@@ -915,19 +917,6 @@ def _layout(roster: list[Agent], parts: dict[int, _Parts], backs: Callable[[str]
         at += len(parts[id(agent)][1])
     sizes = list(map(backs, ranks))
     return _Slots(offsets, ranks, firsts, sizes, list(itertools.accumulate(sizes, initial=at)))
-
-
-def _rows_of(agent: Agent) -> tuple[int, ...]:
-    return (agent.header.row, *(section.row for section in agent.sections))
-
-
-def _moved_by(before: tuple[int, ...], now: tuple[int, ...]) -> int | None:
-    """How many rows an agent of the same blocks moved, when all of them moved together (None
-    when lines were added or removed between its blocks: its positions moved unevenly)."""
-    delta = now[0] - before[0]
-    if len(now) != len(before) or any(b + delta != n for b, n in zip(before, now, strict=True)):
-        return None
-    return delta
 
 
 def _shape(agent: Agent, drafts: tuple[_Draft, ...]) -> tuple:
@@ -1022,7 +1011,9 @@ class _Reuse:
             return
         agent, drafts, tools = part[0], part[1], part[2]
         if share.drafts is drafts and share.tools is tools and agent.name.text == name:
-            share.agent, share.node = agent, _agent_node(agent)
+            share.agent = agent
+            if not _node_of(share.node, agent):
+                share.node = _agent_node(agent)
         else:
             del self.shares[name]
 
@@ -1064,7 +1055,7 @@ class _Share:
         self.ways = {d.edge.route: d.back for d in drafts if d.back is not None}  # route → where its way back is
         # The nodes other than agents it names, in order; a name is a missing agent's unless local.
         self.mentions: list[GraphNode | str] = [
-            GraphNode(_tool_id(t.name), NodeKind.TOOL, t.name, t.path, t.range) for t in tools
+            GraphNode(_tool_id(t.name), NodeKind.TOOL, t.name, t.path, t.at) for t in tools
         ]
         for d in drafts:
             target = d.target
@@ -1086,7 +1077,7 @@ class _Share:
         self.loops: list[str] = []  # where its routes that can close a loop lead
         self.routes: dict[tuple[str, int], GraphEdge] = {}  # its `HANDOFF` routes' edges, by key
         self.backs: list[GraphEdge] = []  # the ways back of its returnable routes
-        self.ways_back: dict[int, tuple[GraphEdge, Range, GraphEdge]] = {}  # id(route) → (it, where, way back)
+        self.ways_back: dict[int, tuple[GraphEdge, AnchoredRange, GraphEdge]] = {}  # id(route) → (it, where, way back)
         self.unmarked = True  # not marked since it was made
 
     def resolve(self, agent_ids: set[str]) -> None:
@@ -1146,7 +1137,7 @@ class _Share:
             if where is None:
                 continue
             known = self.ways_back.get(id(e))
-            if known is not None and known[0] is e and known[1] == where:
+            if known is not None and known[0] is e and known[1] is where:
                 back = known[2]
             else:
                 back = GraphEdge(
@@ -1161,7 +1152,7 @@ class _Share:
 def _agent_node(agent: Agent) -> GraphNode:
     name = agent.name.text
     kind = NodeKind.SUPERVISOR if agent.kind is AgentKind.SUPERVISOR else NodeKind.AGENT
-    return GraphNode(name, kind, name, agent.path, agent.name.range, agent.header)
+    return GraphNode(name, kind, name, agent.path, AnchoredRange(agent.header.anchor, agent.name.range), agent.header)
 
 
 def _missing_node(name: str) -> GraphNode:
@@ -1176,7 +1167,7 @@ def _target_id(target: _Target | str) -> str:
 
 def _share_of(agent: Agent, part: _Parts, known: _Share | None, agent_ids: set[str], same_agents: bool) -> _Share:
     """The agent's share: the last assembly's while its drafts and tools are the same objects."""
-    _, drafts, tools, _, _ = part
+    _, drafts, tools, _ = part
     if known is None or known.drafts is not drafts or known.tools is not tools:
         share = _Share(agent, drafts, tools)
         share.resolve(agent_ids)
@@ -1251,12 +1242,13 @@ def _assemble(
 
 
 def _reposition(
-    last: ProjectGraph, roster: list[Agent], parts: dict[int, _Parts], fresh: set[int], shifted: dict[int, int]
+    last: ProjectGraph, roster: list[Agent], parts: dict[int, _Parts], fresh: set[int], taken: set[int]
 ) -> ProjectGraph:
     """The graph of agents shaped as at the last build: `last`'s analyses, with the nodes and
-    edges of the agents re-read since (`fresh`) at their new positions, and those of the agents
-    that only moved (`shifted`) moved with them. Equal to `_assemble`'s graph of the same
-    agents, in the same order."""
+    edges of the agents re-read since (`fresh`) made of what they read. Those of an agent given
+    the part of one of the same blocks (`taken`) are the last ones: anchored to the blocks,
+    they read where the blocks are now. Equal to `_assemble`'s graph of the same agents, in the
+    same order."""
     nodes: dict[str, GraphNode] = {}
     first: list[Agent] = []
     reread: set[int] = set(fresh)
@@ -1265,68 +1257,69 @@ def _reposition(
         if name in nodes:
             continue
         node = last.nodes[name]
-        delta = shifted.get(id(agent))
-        if delta is not None and node.header is not agent.header:
+        if id(agent) in taken and node.header is not agent.header:
             reread.add(id(agent))  # the last graph's node of this name was another agent's
-        elif delta:
-            node = movable.moved(node, delta)
-        if id(agent) in reread and (node.path, node.range, node.header) != (agent.path, agent.name.range, agent.header):
-            node = replace(node, path=agent.path, range=agent.name.range, header=agent.header)
+        if id(agent) in reread and not _node_of(node, agent):
+            node = _agent_node(agent)
         nodes[name] = node
         first.append(agent)
     edges: list[GraphEdge] = []
     at = 0  # the edges follow the first agents' drafts in order, then come the ways back
-    moved: dict[str, int] = {}  # the agents that only moved, by name → rows
-    backs: dict[tuple[str, int], tuple[list[GraphEdge], Range]] = {}  # re-read routes: `_ways_back_of`
+    backs: dict[tuple[str, int], tuple[list[GraphEdge], AnchoredRange]] = {}  # re-read routes: `_ways_back_of`
     for agent in first:
         drafts = parts[id(agent)][1]
-        delta = shifted.get(id(agent))
         if id(agent) not in reread:
-            kept = last.edges[at : at + len(drafts)]
-            edges.extend(movable.moved(kept, delta) if delta else kept)
-            if delta:
-                moved[agent.name.text] = delta
+            edges.extend(last.edges[at : at + len(drafts)])
         else:
             mine = []
             for draft, previous in zip(drafts, last.edges[at : at + len(drafts)], strict=True):
                 # Where the edge leads (and whether it hands back) is the last graph's; what it
                 # carries and where it is written are the agent's as it is now.
                 edge = replace(draft.edge, target=previous.target, hand_back=previous.hand_back)
-                mine.append(previous if edge == previous else edge)
+                mine.append(previous if _same_edge(edge, previous) else edge)
             edges.extend(mine)
             backs.update(_ways_back_of(mine, drafts, last.nodes))
         at += len(drafts)
-    taken: Counter[tuple[str, int]] = Counter()  # of each route key, the ways back gone through
+    gone_through: Counter[tuple[str, int]] = Counter()  # of each route key, the ways back gone through
     for back in last.edges[at:]:
         if back.route is not None:
             key = (back.target, back.route)
-            rows = moved.get(back.target)
-            if rows:
-                back = movable.moved(back, rows)
-            elif key in backs and taken[key] < len(backs[key][0]):
+            if key in backs and gone_through[key] < len(backs[key][0]):
                 senders, where = backs[key]
-                sent = senders[taken[key]]
-                now = replace(back, path=sent.path, range=where, maps=sent.maps)
-                back = back if now == back else now
-            taken[key] += 1
+                sent = senders[gone_through[key]]
+                now = replace(back, path=sent.path, at=where, maps=sent.maps)
+                back = back if _same_edge(now, back) else now
+            gone_through[key] += 1
         edges.append(back)
     for node_id, node in last.nodes.items():
         if node_id not in nodes:
             nodes[node_id] = node
-    if reread or moved:
+    if reread:
         _place_tools(nodes, first, parts)
     graph = _with_analyses_of(last, nodes, edges)
     graph.inherit_facts(last)
     return graph
 
 
+def _node_of(node: GraphNode, agent: Agent) -> bool:
+    """Whether `node` is `agent`'s as it is now: read from its very header, to whose block the
+    name's range is anchored."""
+    return node.header is agent.header and node.path == agent.path
+
+
+def _same_edge(now: GraphEdge, then: GraphEdge) -> bool:
+    """Whether `then` can stand for `now`: equal, and anchored at the same place (an equal edge
+    on a block read again would stay behind when the new block moves)."""
+    return now == then and now.at.same_place(then.at)
+
+
 def _ways_back_of(
     edges: list[GraphEdge], drafts: tuple[_Draft, ...], nodes: dict[str, GraphNode]
-) -> dict[tuple[str, int], tuple[list[GraphEdge], Range]]:
+) -> dict[tuple[str, int], tuple[list[GraphEdge], AnchoredRange]]:
     """Of one agent's edges (made from `drafts`), the routes with a way back, by key, in order,
     with where their ways back are drawn: two routes of one index (two `HANDOFF` sections) share
     the place the last of them gives, and each way back carries its own route's `MAP`."""
-    where: dict[tuple[str, int], Range] = {}
+    where: dict[tuple[str, int], AnchoredRange] = {}
     senders: dict[tuple[str, int], list[GraphEdge]] = {}
     for edge, draft in zip(edges, drafts, strict=True):
         key = edge.key
@@ -1370,8 +1363,8 @@ def _place_tools(nodes: dict[str, GraphNode], first: list[Agent], parts: dict[in
                 continue
             placed.add(tool_id)
             node = nodes[tool_id]
-            if (node.path, node.range) != (tool.path, tool.range):
-                nodes[tool_id] = replace(node, path=tool.path, range=tool.range)
+            if node.path != tool.path or not tool.at.same_place(node.at):
+                nodes[tool_id] = replace(node, path=tool.path, at=tool.at)
 
 
 def _reachability(
