@@ -611,6 +611,38 @@ def test_keystrokes_keep_no_replaced_block_alive() -> None:
     assert anchors_alive() <= before + 3  # the edited blocks' new anchors replace the old
 
 
+def test_route_edits_keep_no_replaced_block_alive_in_the_graph() -> None:
+    """The graph's ranges are anchored to their blocks: an edge kept for a route block an edit
+    read again would keep that block's anchor, and the file's text of its time, alive. So the
+    anchors alive after one round of edits over every agent are as many after a second."""
+    text = "".join(
+        f'AGENT: A{i}\nGOAL: "g{i}"\nHANDOFF:\n  - TO: A{(i + 1) % 30}\n    WHEN: "w{i}"\n    RETURN: true\n\n'
+        for i in range(30)
+    )
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    project.graph()
+
+    def anchors_alive() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, Anchor))
+
+    alive: list[int] = []
+    for i in range(120):
+        if i % 4 == 3:
+            text = text.replace(f'"g{i % 30}"\n', f'"g{i % 30}"\n\n', 1)  # Enter: the routes below move
+        else:
+            text = text.replace(f'"w{i % 30}', f'"w{i % 30}x', 1)  # a route's block read again
+        project.edit("/p/a.abl", text)
+        check_project(project, STRICT, cache)
+        project.graph()
+        if i % 60 == 59:  # each agent edited twice per round, a round of Enter edits among them
+            alive.append(anchors_alive())
+    assert alive[1] <= alive[0] + 3, alive
+
+
 def test_lines_typed_above_agents_keep_no_earlier_copies_alive() -> None:
     """An agent a new line moved is a copy that stands for the agent before it; a copy of a copy
     stands for the first one, and nothing kept across edits may chain the copies of every
