@@ -141,7 +141,10 @@ def blocks_of(agent: Agent) -> tuple:
     """What an agent is read from: its file and its blocks, which a reparse hands on, moved or
     not, while their text is the same. Two agents of equal blocks differ only in rows; a layer
     keying what it keeps by them must keep the agent too, so that the ids stay its own."""
-    return (agent.path, id(agent.header), *map(id, agent.sections))
+    key = agent.blocks_key
+    if key is None:
+        key = agent.blocks_key = (agent.path, id(agent.header), *map(id, agent.sections))
+    return key
 
 
 def changed_agents(old: Document, new: Document) -> tuple[list[Agent], list[Agent]]:

@@ -437,7 +437,7 @@ class AgentKind(enum.Enum):
 class Agent(Movable):
     # What an edit's later layers ask of every moved agent (which blocks it is read from, its
     # name), set on the copy at once: asking them fills in nothing else.
-    eager_fields: ClassVar[tuple[str, ...]] = ("kind", "name", "path", "header", "sections")
+    eager_fields: ClassVar[tuple[str, ...]] = ("kind", "name", "path", "header", "sections", "blocks_key")
 
     kind: AgentKind
     name: Name
@@ -474,6 +474,9 @@ class Agent(Movable):
     call_results: list[Name] = field(default_factory=list)
     # `HANDOFF X` written outside `HANDOFF:` (ON_FAIL, ON_ERROR): (where, target)
     other_handoff_refs: list[tuple[str, Name]] = field(default_factory=list)
+    # `model.incremental.blocks_of`, kept once asked (after lowering: the sections are final
+    # then). A moved copy has its original's, as it is read from the very same blocks.
+    blocks_key: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_supervisor(self) -> bool:
