@@ -39,6 +39,10 @@ class Movable:
     # things right away (an agent: its name, file and blocks), so that asking fills nothing in.
     # Naming every field copies the value whole, filled in from the start.
     eager_fields: ClassVar[tuple[str, ...]] = ()
+    # Of those, the ones whose value holds no position of its own (nodes, which move themselves,
+    # in a list; a tuple of names and ids): the copy takes the very object, not a copy of it.
+    # The value must not be changed in place once made.
+    shared_fields: ClassVar[tuple[str, ...]] = ()
 
     if not TYPE_CHECKING:  # hidden from the type checker, which would take any name for a field
 
@@ -121,10 +125,12 @@ def _move(value: Any, delta: int, done: _Done) -> Any:
             # so that copies never stack up edit after edit.
             source, moves = pending[0], pending[1] + delta
             done[id(source)] = (weakref.ref(source), weakref.ref(copy))
-        eager, whole = _plan(kind)
+        eager, shared, whole = _plan(kind)
         put = object.__setattr__
         put(copy, "_pending", None if whole else (source, moves, done))
         done[id(value)] = (weakref.ref(value), weakref.ref(copy))
+        for name in shared:
+            put(copy, name, getattr(source, name))
         for name in eager:
             item = getattr(source, name)
             put(copy, name, item if type(item) in _SHARED else _move(item, moves, done))
@@ -141,14 +147,16 @@ def _move(value: Any, delta: int, done: _Done) -> Any:
     return copy
 
 
-def _plan(kind: type) -> tuple[tuple[str, ...], bool]:
-    """The fields a moved copy of `kind` is made with, and whether they are all of its fields:
-    a small value whose every field is asked at once (a name) is copied whole, as filling it in
-    later would cost more than copying it now."""
+def _plan(kind: type) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """The fields a moved copy of `kind` is made with, those of them moved and those shared,
+    and whether they are all of its fields: a small value whose every field is asked at once
+    (a name) is copied whole, as filling it in later would cost more than copying it now."""
     plan = _PLANS.get(kind)
     if plan is None:
         eager: tuple[str, ...] = getattr(kind, "eager_fields", ())
-        plan = _PLANS[kind] = (eager, bool(eager) and len(eager) == len(_fields(kind)))
+        shared: tuple[str, ...] = getattr(kind, "shared_fields", ())
+        moved = tuple(name for name in eager if name not in shared)
+        plan = _PLANS[kind] = (moved, shared, bool(eager) and len(eager) == len(_fields(kind)))
     return plan
 
 
@@ -163,4 +171,4 @@ def _fields(kind: type) -> tuple[str, ...]:
 # kinds found outside the model (enums, parsed expressions) join on first sight.
 _SHARED: set[type] = {str, int, float, bool, type(None), Node}
 _FIELDS: dict[type, tuple[str, ...]] = {}
-_PLANS: dict[type, tuple[tuple[str, ...], bool]] = {}
+_PLANS: dict[type, tuple[tuple[str, ...], tuple[str, ...], bool]] = {}

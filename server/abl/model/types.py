@@ -438,6 +438,7 @@ class Agent(Movable):
     # What an edit's later layers ask of every moved agent (which blocks it is read from, its
     # name), set on the copy at once: asking them fills in nothing else.
     eager_fields: ClassVar[tuple[str, ...]] = ("kind", "name", "path", "header", "sections", "blocks_key")
+    shared_fields: ClassVar[tuple[str, ...]] = ("sections", "blocks_key")
 
     kind: AgentKind
     name: Name
