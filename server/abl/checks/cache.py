@@ -391,8 +391,9 @@ class CheckCache:
             node = block.node
             stored = kept_blocks.get(id(node))
             if stored is not None and stored.line_ends == line_ends and _placed_alike(stored.block, block):
-                if stored.row != node.row:  # its agent moved with it: so do its findings
-                    _move_block_result(stored, node.row, document.path)
+                row = node.row
+                if stored.row != row:  # its agent moved with it: so do its findings
+                    _move_block_result(stored, row, document.path)
                 stored.block = block
                 kept_here[id(node)] = stored
                 if stored.diagnostics:
