@@ -833,3 +833,37 @@ def test_results_that_read_their_own_document_keep_no_earlier_document_alive() -
         check_project(project, STRICT, cache)
         project.graph()
     assert documents_alive() <= before + 1
+
+
+def test_a_moved_finding_is_the_finding_with_every_range_in_its_file_moved() -> None:
+    """`_moved` sets the slots of a diagnostic, a fix and an edit one by one: it must set every
+    field each class has (a field added to them without it would be left unset)."""
+    from dataclasses import fields, replace
+
+    from abl.checks.cache import _moved
+    from abl.diagnostics import Diagnostic, Fix, Severity, TextEdit
+    from abl.text import Position, Range
+
+    assert [f.name for f in fields(Diagnostic)] == ["code", "severity", "message", "range", "fixes", "related"]
+    assert [f.name for f in fields(Fix)] == ["title", "edits", "safe"]
+    assert [f.name for f in fields(TextEdit)] == ["range", "new_text", "stacks"]
+
+    def at(line: int) -> Range:
+        return Range(Position(line, 2), Position(line + 1, 0))
+
+    found = Diagnostic(
+        "RETURN_VALUE_NOT_MAPPED",
+        Severity.WARNING,
+        "m",
+        at(3),
+        (Fix("t", (TextEdit(at(4), "x", True), TextEdit(at(5), "")), False),),
+        (("/p/a.abl", at(6), "here"), ("/p/b.abl", at(6), "there")),
+    )
+    moved = _moved(found, 2, "/p/a.abl")
+    assert moved == replace(
+        found,
+        range=at(5),
+        fixes=(Fix("t", (TextEdit(at(6), "x", True), TextEdit(at(7), "")), False),),
+        related=(("/p/a.abl", at(8), "here"), ("/p/b.abl", at(6), "there")),
+    )
+    assert hash(moved) == hash(replace(moved))

@@ -43,7 +43,7 @@ from abl.checks.handoff_text import newline_of
 from abl.checks.layout import Block, blocks
 from abl.diagnostics import Diagnostic, Fix, TextEdit
 from abl.identity import same_objects
-from abl.model import Agent, Document
+from abl.model import Agent, Document, movable
 from abl.model.incremental import blocks_of
 from abl.model.types import AgentKind, Tool
 from abl.syntax.cst import Node, SourceFile
@@ -159,7 +159,10 @@ class _AgentEntry:
     # moved, and leaves the rule-by-rule results to be moved if they are ever read (`by_rule`).
     lag: int = 0
     layout: tuple[tuple[int, int], ...] = ()  # its sections' rows, counted from its first row
-    starts: tuple[int, ...] = ()  # the row of each of its sections (`_starts`)
+    # The row of each of its sections (`_starts`) when they were read, and how many rows they
+    # all moved since (known to have moved alike: the agent's copies stand for one original).
+    starts: tuple[int, ...] = ()
+    starts_moved: int = 0
     depends: frozenset[str] = frozenset()  # as `_FileEntry.depends`, for `settled`
     valid_at: int = -1
     # Whether everything `settled` reports lies on the agent's own rows (`_on_rows`): found out
@@ -575,10 +578,18 @@ class CheckCache:
             return None
         # Its sections are the nodes they were (`blocks_of`), each the same text on other rows:
         # when all moved by one number, so did everything in them, and its lines need no reading.
-        starts = _starts(agent)
-        delta = starts[0] - before.starts[0]  # its header's: the first of its sections
-        if any(a - b != delta for a, b in zip(starts, before.starts, strict=True)):
-            return None  # lines were added or removed between its sections
+        # Two moved copies of one agent moved alike (`movable.origin`): their rows are not read.
+        source, rows_on = movable.origin(agent)
+        was, rows_on_before = movable.origin(before.agent)
+        starts, moved = before.starts, before.starts_moved
+        if source is was:
+            delta = rows_on - rows_on_before
+            moved += delta
+        else:
+            starts, moved = _starts(agent), 0
+            delta = starts[0] - before.starts[0] - before.starts_moved  # its header's: the first section's
+            if any(a - b - before.starts_moved != delta for a, b in zip(starts, before.starts, strict=True)):
+                return None  # lines were added or removed between its sections
         if not self._moves_with_its_agent(stored, before.rows, project, document, before.on_own_rows):
             return None
         settled = _moved_result(stored, delta, document.path, _rebound(stored.reads, project.agent), self._versions())
@@ -590,6 +601,7 @@ class CheckCache:
             before.lag + delta,
             before.layout,
             starts,
+            moved,
             before.depends,  # the same names asked, answered by the moved agents
             self._checks,
             on_own_rows=True,
@@ -876,17 +888,47 @@ class _SectionShifts:
 
 def _moved(d: Diagnostic, delta: int, path: str) -> Diagnostic:
     """A diagnostic of a block that moved `delta` rows, with every range in its file moved too.
-    (Made for every finding below a new line, so built field by field, without `replace`.)"""
+    (Made for every finding below a new line, so its slots are set directly: the `__init__` of a
+    frozen dataclass sets each through `object.__setattr__`, which takes twice as long.)"""
     fixes = d.fixes
     if fixes:
-        fixes = tuple(
-            Fix(f.title, tuple(TextEdit(_shift(e.range, delta), e.new_text, e.stacks) for e in f.edits), f.safe)
-            for f in fixes
-        )
+        fixes = tuple(_moved_fix(f, delta) for f in fixes)
     related = d.related
     if related:
         related = tuple((p, _shift(r, delta) if p == path else r, note) for p, r, note in related)
-    return Diagnostic(d.code, d.severity, d.message, _shift(d.range, delta), fixes, related)
+    made = _make(Diagnostic)
+    _SET_CODE(made, d.code)
+    _SET_SEVERITY(made, d.severity)
+    _SET_MESSAGE(made, d.message)
+    _SET_RANGE(made, _shift(d.range, delta))
+    _SET_FIXES(made, fixes)
+    _SET_RELATED(made, related)
+    return made
+
+
+def _moved_fix(fix: Fix, delta: int) -> Fix:
+    made = _make(Fix)
+    _SET_TITLE(made, fix.title)
+    _SET_EDITS(made, tuple(_moved_edit(e, delta) for e in fix.edits))
+    _SET_SAFE(made, fix.safe)
+    return made
+
+
+def _moved_edit(edit: TextEdit, delta: int) -> TextEdit:
+    made = _make(TextEdit)
+    _SET_EDIT_RANGE(made, _shift(edit.range, delta))
+    _SET_NEW_TEXT(made, edit.new_text)
+    _SET_STACKS(made, edit.stacks)
+    return made
+
+
+_make = object.__new__
+# The slots' own setters (`dataclasses.fields` lists what each class has; a test holds these to it).
+_SET_CODE, _SET_SEVERITY, _SET_MESSAGE, _SET_RANGE, _SET_FIXES, _SET_RELATED = (
+    vars(Diagnostic)[name].__set__ for name in ("code", "severity", "message", "range", "fixes", "related")
+)
+_SET_TITLE, _SET_EDITS, _SET_SAFE = (vars(Fix)[name].__set__ for name in ("title", "edits", "safe"))
+_SET_EDIT_RANGE, _SET_NEW_TEXT, _SET_STACKS = (vars(TextEdit)[name].__set__ for name in ("range", "new_text", "stacks"))
 
 
 # Ranges below a new line are made with `tuple.__new__`: a NamedTuple's own constructor takes

@@ -65,6 +65,17 @@ def moved(value: Any, delta: int) -> Any:
     return _move(value, delta, {})
 
 
+def origin(value: Any) -> tuple[Any, int]:
+    """What a moved copy not read yet stands for, and how many rows further on it is; any
+    other value stands for itself, 0 rows on. Two values of one origin moved alike: every
+    position of the one is the other's, moved by the difference of their rows."""
+    try:
+        pending = object.__getattribute__(value, "_pending")
+    except AttributeError:
+        return value, 0
+    return (value, 0) if pending is None else (pending[0], pending[1])
+
+
 def is_filled(value: Movable) -> bool:
     """Whether a moved copy has been read (always true of a value built the usual way)."""
     try:

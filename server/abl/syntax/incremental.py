@@ -156,8 +156,8 @@ def _edit_inside_one_block(old: SourceFile, new_text: str) -> SourceFile | None:
         for j in range(k + 1, len(blocks)):
             block = blocks[j]
             block.row_shift = row_shift
-            if row_shift:
-                block.diagnostics = [_shift_diagnostic(d, row_shift) for d in block.diagnostics or ()]
+            if row_shift and block.diagnostics:  # a list for every block here (`blocks_whole`)
+                block.diagnostics = [_shift_diagnostic(d, row_shift) for d in block.diagnostics]
     new_blocks = blocks.copy()
     new_blocks[k] = TopBlock(piece.node, _block_text(new_text, piece.node), piece.diagnostics, False, 0)
     if k + 1 < len(blocks):
