@@ -126,7 +126,9 @@ class _BlockResult:
     node: Node
     shape: tuple  # (placement, kind of document, catalogue section) the block was read with
     line_ends: int
-    row: int  # the block's first row when the findings were made
+    # The block's first row when the findings were made (or last moved). Only findings move
+    # with it, so a block without any lets it fall behind: thousands move at a new line.
+    row: int
     diagnostics: tuple[Diagnostic, ...]
 
 
@@ -394,13 +396,13 @@ class CheckCache:
             node = block.node
             stored = kept_blocks.get(id(node))
             if stored is not None and stored.line_ends == line_ends and _placed_alike(stored.block, block):
-                row = node.row
-                if stored.row != row:  # its agent moved with it: so do its findings
-                    _move_block_result(stored, row, document.path)
+                if stored.diagnostics:
+                    row = node.row
+                    if stored.row != row:  # its agent moved with it: so do its findings
+                        _move_block_result(stored, row, document.path)
+                    sink.extend(stored.diagnostics)
                 stored.block = block
                 kept_here[id(node)] = stored
-                if stored.diagnostics:
-                    sink.extend(stored.diagnostics)
                 taken += 1
             elif self._block(project, document, block, line_ends, stored, kept_here, sink, run):
                 taken += 1
