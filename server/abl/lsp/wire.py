@@ -30,8 +30,9 @@ _Entry = tuple[Diagnostic, tuple[int, ...], str]
 
 
 # What a diagnostic without related places is written as, but for its range: its code,
-# severity, message and number of fixes.
-_TailKey = tuple[str, object, str, int]
+# severity (by identity: an enum member hashes in Python, and a thousand are looked up a
+# publish), message and number of fixes.
+_TailKey = tuple[str, int, str, int]
 
 
 class DiagnosticWire:
@@ -68,11 +69,12 @@ class DiagnosticWire:
                     continue
             if length is not None and not d.related:
                 s, e = d.range
+                on_start_line = length(s.line)
                 where: tuple[int, ...] = (
                     s.line,
-                    min(s.character, length(s.line)),
+                    min(s.character, on_start_line),
                     e.line,
-                    min(e.character, length(e.line)),
+                    min(e.character, on_start_line if e.line == s.line else length(e.line)),
                 )
             else:
                 where = _client_ranges(d, here, other)
@@ -92,7 +94,7 @@ class DiagnosticWire:
         """The JSON text of `d`, whose ranges the client reads as `where`."""
         if d.related:
             return json.dumps(self._unstructure(diagnostic(d, here, other)))
-        key = (d.code, d.severity, d.message, len(d.fixes))
+        key = (d.code, id(d.severity), d.message, len(d.fixes))
         tail = tails.get(key)
         if tail is not None:
             return _RANGE_FIRST.format(*where) + tail
