@@ -78,16 +78,18 @@ def unknown_section(check: Check, block: Block) -> None:
 
 @document_rule("DUPLICATE_SECTION")
 def duplicate_section(check: Check) -> None:
-    seen: dict[tuple[int, int], Block] = {}
+    # An agent's blocks follow one another: the sections seen are those of the current agent.
+    # (Run over every block of a file at every keystroke, so each block costs one lookup.)
+    owner: Agent | None = None
+    seen: dict[int, Block] = {}  # id of a catalogue section → its first block in the agent
     for block in blocks(check.document):
-        if block.agent is None or block.match is None or block.placement is not Placement.SECTION:
+        match = block.match
+        if match is None or block.placement is not Placement.SECTION or block.agent is None:
             continue
-        if block.match.section.key.repeatable:
-            continue
-        key = (id(block.agent), id(block.match.section))
-        first = seen.get(key)
-        if first is None:
-            seen[key] = block
+        if block.agent is not owner:
+            owner, seen = block.agent, {}
+        first = seen.setdefault(id(match.section), block)
+        if first is block or match.section.key.repeatable:
             continue
         node = block.node
         line = first.node.row + 1
