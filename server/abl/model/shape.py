@@ -10,8 +10,9 @@ from abl.model.types import Document, Scalar
 from abl.syntax.cst import PIPE_MARKERS, Node, SourceFile
 from abl.text import Position, Range
 
-# The document's tree and what later layers cached on it: neither is part of the model.
-_SKIPPED_FIELDS = frozenset({"source", "memo"})
+# The document's tree and what later layers cached on it (on a document, on an agent the key
+# of its blocks: ids of tree nodes): none of it is part of the model.
+_SKIPPED_FIELDS = frozenset({"source", "memo", "blocks_key"})
 
 _Slot = tuple[object, object, object]  # a value, the list or dict that will hold its shape, the key
 
