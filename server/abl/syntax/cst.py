@@ -60,46 +60,46 @@ class Anchor:
 
 
 class AnchoredRange:
-    """A range inside one top-level block, kept as rows counted from the block's anchor: it
-    reads where the block is now, so what holds it (an edge of the handoff graph) moves with
-    the block, untouched, when lines are added or removed above. A block that is read again
-    gets a new anchor; the old one stays where it was, and so do ranges made on it.
+    """A range inside one top-level block, kept with the row its block's anchor was at: it reads
+    where the block is now, so what holds it (an edge of the handoff graph) moves with the
+    block, untouched, when lines are added or removed above. A block that is read again gets a
+    new anchor; the old one stays where it was, and so do ranges made on it.
 
     Equal to any range, anchored or not, that reads the same now. Its hash is that of what it
     reads, which changes as the block moves: it is never a key of a table kept across edits."""
 
-    __slots__ = ("_end_character", "_end_row", "_start_character", "_start_row", "anchor")
+    __slots__ = ("_anchor_row", "_range", "anchor")
 
     def __init__(self, anchor: Anchor, where: Range) -> None:
-        (start_line, start_character), (end_line, end_character) = where
         self.anchor = anchor
-        self._start_row = start_line - anchor.row
-        self._start_character = start_character
-        self._end_row = end_line - anchor.row
-        self._end_character = end_character
+        # What it read when the anchor was at `_anchor_row`: read again only once it moved.
+        self._range = where
+        self._anchor_row = anchor.row
 
     @property
     def range(self) -> Range:
         row = self.anchor.row
-        return Range(
-            Position(self._start_row + row, self._start_character), Position(self._end_row + row, self._end_character)
-        )
+        if row != self._anchor_row:
+            moved = row - self._anchor_row
+            (start_line, start_character), (end_line, end_character) = self._range
+            self._range = _new_tuple(
+                Range,
+                (
+                    _new_tuple(Position, (start_line + moved, start_character)),
+                    _new_tuple(Position, (end_line + moved, end_character)),
+                ),
+            )
+            self._anchor_row = row
+        return self._range
 
     def same_place(self, other: object) -> bool:
         """Whether `other` is anchored to the same block at the same place: the two read the
         same now and after any move (an equal range on another anchor may part ways later)."""
-        return (
-            type(other) is AnchoredRange
-            and other.anchor is self.anchor
-            and other._start_row == self._start_row
-            and other._start_character == self._start_character
-            and other._end_row == self._end_row
-            and other._end_character == self._end_character
-        )
+        return type(other) is AnchoredRange and other.anchor is self.anchor and other.range == self.range
 
     def __eq__(self, other: object) -> bool:
         if type(other) is AnchoredRange:
-            return self.same_place(other) or self.range == other.range
+            return self.range == other.range
         return isinstance(other, Range) and self.range == other
 
     def __hash__(self) -> int:
@@ -107,6 +107,11 @@ class AnchoredRange:
 
     def __repr__(self) -> str:
         return f"AnchoredRange({self.range!r})"
+
+
+# Ranges read after a move are made with `tuple.__new__`: a NamedTuple's own constructor takes
+# twice as long, and a graph's edges are read by the thousand.
+_new_tuple = tuple.__new__
 
 
 class Node:
