@@ -165,19 +165,24 @@ def flow_step_at_column_zero(check: Check) -> None:
     # first step found: most files have none, and a large file has thousands of nodes.
     before: dict[int, Node | None] = {}
     previous: Block | None = None
-    run: list[Block] = []  # column-0 steps since the FLOW, which the fix indents together
+    # Column-0 steps right below the FLOW, one after the other, which the fix indents together;
+    # empty once a step does not follow the FLOW, so that none below it is indented under
+    # whatever it follows instead (indented, it would nest there, and a fix of that would
+    # move it back out).
+    run: list[Block] = []
     for block in blocks(doc):
         if block.placement is Placement.FLOW_STEP and block.agent is not None:
             node = block.node
             if not before:
                 nodes = doc.source.nodes
                 before = {id(n): nodes[i - 1] if i else None for i, n in enumerate(nodes)}
-            follows = _follows_flow(block, previous) and previous is not None and before[id(node)] is previous.node
-            run = (
-                [*run, block]
-                if follows and previous is not None and previous.placement is Placement.FLOW_STEP
-                else [block]
-            )
+            adjacent = previous is not None and before[id(node)] is previous.node
+            after_step = previous is not None and previous.placement is Placement.FLOW_STEP
+            if after_step:
+                follows = adjacent and bool(run) and run[-1] is previous and previous.agent is block.agent
+            else:
+                follows = adjacent and _follows_flow(block, previous)
+            run = ([*run, block] if after_step else [block]) if follows else []
             fix = _indent_fix(check, run) if follows and not _would_repeat(run) else None
             check.report(
                 "FLOW_STEP_AT_COLUMN_ZERO",
@@ -281,11 +286,9 @@ def _move_below(check: Check, block: Block, header) -> Fix | None:
 
 def _follows_flow(block: Block, previous: Block | None) -> bool:
     """Indenting the block attaches it to the section above it, which must be this agent's FLOW
-    (or another column-0 step of it)."""
+    (a column-0 step above it counts when it follows the FLOW in turn, as the caller knows)."""
     if previous is None or previous.agent is not block.agent or block.agent is None:
         return False
-    if previous.placement is Placement.FLOW_STEP:
-        return True
     flow = block.agent.flow
     return flow is not None and flow.node is previous.node
 
