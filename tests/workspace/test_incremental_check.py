@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import gc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -619,16 +620,7 @@ def test_route_edits_keep_no_replaced_block_alive_in_the_graph() -> None:
         f'AGENT: A{i}\nGOAL: "g{i}"\nHANDOFF:\n  - TO: A{(i + 1) % 30}\n    WHEN: "w{i}"\n    RETURN: true\n\n'
         for i in range(30)
     )
-    project = Project("/p")
-    project.update("/p/a.abl", text)
-    cache = CheckCache()
-    check_project(project, STRICT, cache)
-    project.graph()
-
-    def anchors_alive() -> int:
-        gc.collect()
-        return sum(1 for o in gc.get_objects() if isinstance(o, Anchor))
-
+    project, cache = _checked_with_graph(text)
     alive: list[int] = []
     for i in range(120):
         if i % 4 == 3:
@@ -639,8 +631,24 @@ def test_route_edits_keep_no_replaced_block_alive_in_the_graph() -> None:
         check_project(project, STRICT, cache)
         project.graph()
         if i % 60 == 59:  # each agent edited twice per round, a round of Enter edits among them
-            alive.append(anchors_alive())
+            alive.append(_alive(lambda o: isinstance(o, Anchor)))
     assert alive[1] <= alive[0] + 3, alive
+
+
+def _checked_with_graph(text: str) -> tuple[Project, CheckCache]:
+    """`/p/a.abl` holding `text`, checked once with a cache kept for later checks, its graph built."""
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    project.graph()
+    return project, cache
+
+
+def _alive(counted: Callable[[object], bool]) -> int:
+    """How many objects the test counts are alive once the collector has run."""
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if counted(o))
 
 
 def test_lines_typed_above_agents_keep_no_earlier_copies_alive() -> None:
@@ -648,15 +656,10 @@ def test_lines_typed_above_agents_keep_no_earlier_copies_alive() -> None:
     stands for the first one, and nothing kept across edits may chain the copies of every
     earlier edit (each Enter would keep a copy of every agent below it)."""
     text = _many_agents(30)
-    project = Project("/p")
-    project.update("/p/a.abl", text)
-    cache = CheckCache()
-    check_project(project, STRICT, cache)
-    project.graph()
+    project, cache = _checked_with_graph(text)
 
     def agents_alive() -> int:
-        gc.collect()
-        return sum(1 for o in gc.get_objects() if type(o).__name__ == "Agent")
+        return _alive(lambda o: type(o).__name__ == "Agent")
 
     lines = text.split("\n")
     moved = "\n".join([*lines[:2], "", *lines[2:]])
