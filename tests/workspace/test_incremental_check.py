@@ -839,12 +839,13 @@ def test_results_that_read_their_own_document_keep_no_earlier_document_alive() -
 
 
 def test_a_moved_finding_is_the_finding_with_every_range_in_its_file_moved() -> None:
-    """`_moved` sets the slots of a diagnostic, a fix and an edit one by one: it must set every
-    field each class has (a field added to them without it would be left unset)."""
+    """`moved_diagnostic` sets the slots of a diagnostic, a fix and an edit one by one: it must
+    set every field each class has (a field added to them without it would be left unset).
+    Without a path, no related place moves (the reparse's own findings, whose file it does not
+    know); an edit keeps whether it stacks."""
     from dataclasses import fields, replace
 
-    from abl.checks.cache import _moved
-    from abl.diagnostics import Diagnostic, Fix, Severity, TextEdit
+    from abl.diagnostics import Diagnostic, Fix, Severity, TextEdit, moved_diagnostic
     from abl.text import Position, Range
 
     assert [f.name for f in fields(Diagnostic)] == ["code", "severity", "message", "range", "fixes", "related"]
@@ -862,7 +863,7 @@ def test_a_moved_finding_is_the_finding_with_every_range_in_its_file_moved() -> 
         (Fix("t", (TextEdit(at(4), "x", True), TextEdit(at(5), "")), False),),
         (("/p/a.abl", at(6), "here"), ("/p/b.abl", at(6), "there")),
     )
-    moved = _moved(found, 2, "/p/a.abl")
+    moved = moved_diagnostic(found, 2, "/p/a.abl")
     assert moved == replace(
         found,
         range=at(5),
@@ -870,3 +871,4 @@ def test_a_moved_finding_is_the_finding_with_every_range_in_its_file_moved() -> 
         related=(("/p/a.abl", at(8), "here"), ("/p/b.abl", at(6), "there")),
     )
     assert hash(moved) == hash(replace(moved))
+    assert moved_diagnostic(found, 2).related == found.related

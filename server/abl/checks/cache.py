@@ -41,7 +41,7 @@ from functools import partial
 from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check, ProjectView
 from abl.checks.handoff_text import newline_of
 from abl.checks.layout import Block, blocks
-from abl.diagnostics import Diagnostic, Fix, TextEdit
+from abl.diagnostics import Diagnostic, moved_diagnostic
 from abl.identity import same_objects
 from abl.model import Agent, Document, movable
 from abl.model.incremental import blocks_of
@@ -581,11 +581,11 @@ class CheckCache:
         # Its sections are the nodes they were (`blocks_of`), each the same text on other rows:
         # when all moved by one number, so did everything in them, and its lines need no reading.
         # Two moved copies of one agent moved alike (`movable.origin`): their rows are not read.
-        source, rows_on = movable.origin(agent)
-        was, rows_on_before = movable.origin(before.agent)
+        source, rows_now = movable.origin(agent)
+        was, rows_then = movable.origin(before.agent)
         starts, moved = before.starts, before.starts_moved
         if source is was:
-            delta = rows_on - rows_on_before
+            delta = rows_now - rows_then
             moved += delta
         else:
             starts, moved = _starts(agent), 0
@@ -795,12 +795,12 @@ def _move_block_result(stored: _BlockResult, row: int, path: str) -> None:
     delta = row - stored.row
     stored.row = row
     if stored.diagnostics:
-        stored.diagnostics = tuple(_moved(d, delta, path) for d in stored.diagnostics)
+        stored.diagnostics = tuple(moved_diagnostic(d, delta, path) for d in stored.diagnostics)
 
 
 def _moved_result(stored: _Result, delta: int, path: str, reads: _Reads, versions: tuple[int, int, int]) -> _Result:
     """`stored` for its agent moved `delta` rows, consulting `reads`, valid at `versions`."""
-    diagnostics = tuple(_moved(d, delta, path) for d in stored.diagnostics) if delta else stored.diagnostics
+    diagnostics = tuple(moved_diagnostic(d, delta, path) for d in stored.diagnostics) if delta else stored.diagnostics
     return _Result(diagnostics, reads, None, stored.line_ends, *versions)
 
 
@@ -864,7 +864,7 @@ class _SectionShifts:
             delta = self._delta_of(d, path)
             if delta is None:
                 return None
-            moved.append(_moved(d, delta, path) if delta else d)
+            moved.append(moved_diagnostic(d, delta, path) if delta else d)
         return tuple(moved)
 
     def _delta_of(self, d: Diagnostic, path: str) -> int | None:
@@ -886,64 +886,6 @@ class _SectionShifts:
             if not placed:
                 return None
         return found.pop() if len(found) == 1 else None
-
-
-def _moved(d: Diagnostic, delta: int, path: str) -> Diagnostic:
-    """A diagnostic of a block that moved `delta` rows, with every range in its file moved too.
-    (Made for every finding below a new line, so its slots are set directly: the `__init__` of a
-    frozen dataclass sets each through `object.__setattr__`, which takes twice as long.)"""
-    fixes = d.fixes
-    if fixes:
-        fixes = tuple(_moved_fix(f, delta) for f in fixes)
-    related = d.related
-    if related:
-        related = tuple((p, _shift(r, delta) if p == path else r, note) for p, r, note in related)
-    made = _make(Diagnostic)
-    _SET_CODE(made, d.code)
-    _SET_SEVERITY(made, d.severity)
-    _SET_MESSAGE(made, d.message)
-    _SET_RANGE(made, _shift(d.range, delta))
-    _SET_FIXES(made, fixes)
-    _SET_RELATED(made, related)
-    return made
-
-
-def _moved_fix(fix: Fix, delta: int) -> Fix:
-    made = _make(Fix)
-    _SET_TITLE(made, fix.title)
-    _SET_EDITS(made, tuple(_moved_edit(e, delta) for e in fix.edits))
-    _SET_SAFE(made, fix.safe)
-    return made
-
-
-def _moved_edit(edit: TextEdit, delta: int) -> TextEdit:
-    made = _make(TextEdit)
-    _SET_EDIT_RANGE(made, _shift(edit.range, delta))
-    _SET_NEW_TEXT(made, edit.new_text)
-    _SET_STACKS(made, edit.stacks)
-    return made
-
-
-_make = object.__new__
-# The slots' own setters (`dataclasses.fields` lists what each class has; a test holds these to it).
-_SET_CODE, _SET_SEVERITY, _SET_MESSAGE, _SET_RANGE, _SET_FIXES, _SET_RELATED = (
-    vars(Diagnostic)[name].__set__ for name in ("code", "severity", "message", "range", "fixes", "related")
-)
-_SET_TITLE, _SET_EDITS, _SET_SAFE = (vars(Fix)[name].__set__ for name in ("title", "edits", "safe"))
-_SET_EDIT_RANGE, _SET_NEW_TEXT, _SET_STACKS = (vars(TextEdit)[name].__set__ for name in ("range", "new_text", "stacks"))
-
-
-# Ranges below a new line are made with `tuple.__new__`: a NamedTuple's own constructor takes
-# twice as long.
-_new = tuple.__new__
-
-
-def _shift(r: Range, delta: int) -> Range:
-    (start_line, start_character), (end_line, end_character) = r
-    return _new(
-        Range,
-        (_new(Position, (start_line + delta, start_character)), _new(Position, (end_line + delta, end_character))),
-    )
 
 
 # --- stand-ins that note what a rule asks ---------------------------------------------------

@@ -19,7 +19,7 @@ import weakref
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from abl.syntax.cst import Node
-from abl.text import Position, Range
+from abl.text import Position, Range, rows_on
 
 # (the value stood for, rows moved, the copies made by this move: id → (original, copy), both
 # held weakly, so that a copy made by one move never keeps the copies of earlier moves alive)
@@ -99,12 +99,7 @@ def _fill(copy: Movable, pending: _Pending) -> None:
         if kind in _SHARED:
             put(copy, name, item)
         elif kind is Range:
-            start, end = item
-            put(
-                copy,
-                name,
-                Range(Position(start.line + delta, start.character), Position(end.line + delta, end.character)),
-            )
+            put(copy, name, rows_on(item, delta))
         else:
             put(copy, name, _move(item, delta, done))
 
@@ -114,8 +109,7 @@ def _move(value: Any, delta: int, done: _Done) -> Any:
     if kind in _SHARED:
         return value
     if kind is Range:
-        start, end = value
-        return Range(Position(start.line + delta, start.character), Position(end.line + delta, end.character))
+        return rows_on(value, delta)
     if kind is Position:
         return Position(value.line + delta, value.character)
     if isinstance(value, Movable):

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from abl.diagnostics import Diagnostic
-from abl.text import LineIndex, Position, Range, split_lines
+from abl.text import LineIndex, Position, Range, rows_on, split_lines
 
 
 class NodeKind(enum.IntEnum):
@@ -80,15 +80,7 @@ class AnchoredRange:
     def range(self) -> Range:
         row = self.anchor.row
         if row != self._anchor_row:
-            moved = row - self._anchor_row
-            (start_line, start_character), (end_line, end_character) = self._range
-            self._range = _new_tuple(
-                Range,
-                (
-                    _new_tuple(Position, (start_line + moved, start_character)),
-                    _new_tuple(Position, (end_line + moved, end_character)),
-                ),
-            )
+            self._range = rows_on(self._range, row - self._anchor_row)
             self._anchor_row = row
         return self._range
 
@@ -107,11 +99,6 @@ class AnchoredRange:
 
     def __repr__(self) -> str:
         return f"AnchoredRange({self.range!r})"
-
-
-# Ranges read after a move are made with `tuple.__new__`: a NamedTuple's own constructor takes
-# twice as long, and a graph's edges are read by the thousand.
-_new_tuple = tuple.__new__
 
 
 class Node:

@@ -23,17 +23,17 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import pairwise
 
 from lark.exceptions import LarkError
 
-from abl.diagnostics import Diagnostic, Fix, TextEdit
+from abl.diagnostics import Diagnostic, moved_diagnostic
 from abl.gcpause import paused_gc
 from abl.syntax.cst import Node, NodeKind, SourceFile, TopBlock, Trivia, block_end
 from abl.syntax.parser import build_tree, parse, top_level_problem
 from abl.syntax.scanner import ScanResult, scan
-from abl.text import LineIndex, Position, Range, common_prefix, common_suffix
+from abl.text import LineIndex, common_prefix, common_suffix
 
 # A line break followed by a line that starts a top-level node: not indented, not a comment,
 # not blank (a lone `\r` before the line break counts as blank, as in the scanner).
@@ -636,17 +636,4 @@ def _block_text(text: str, node: Node) -> str:
 
 
 def _shift_diagnostic(d: Diagnostic, rows: int) -> Diagnostic:
-    if not rows:
-        return d
-    return replace(
-        d,
-        range=_shift_range(d.range, rows),
-        fixes=tuple(
-            Fix(f.title, tuple(TextEdit(_shift_range(e.range, rows), e.new_text) for e in f.edits), f.safe)
-            for f in d.fixes
-        ),
-    )
-
-
-def _shift_range(r: Range, rows: int) -> Range:
-    return Range(Position(r.start.line + rows, r.start.character), Position(r.end.line + rows, r.end.character))
+    return moved_diagnostic(d, rows) if rows else d
