@@ -11,8 +11,8 @@
 - `Config.filter(path, text, diagnostics)`: one file's diagnostics as the project wants them.
 
 ## The `filter` contract
-It takes the engine's diagnostics of one file (`abl.checks.engine.check_file`, every code), the
-file's text and its path, and returns a new list, sorted by position:
+It takes the engine's diagnostics of one file (`abl.checks.engine.check_file`, every code, in
+its order: by position), the file's text and its path, and returns a new list, sorted by position:
 1. suppression comments in `text` are applied and the unused or invalid ones are reported
    (`abl.checks.suppressions`; judged on every code found, before selection);
 2. codes are kept when enabled (`select`, then `extend-select`, minus `ignore`; `ignore` wins)
@@ -152,7 +152,8 @@ class Config:
         if not self._plain:
             off = self.ignored_for(path)
             found = [self._with_severity(d) for d in found if d.code in self.enabled and d.code not in off]
-        found.sort(key=lambda d: (d.range.start, d.range.end, d.code))
+        if suppressions.MARKER in text:  # the engine's order, unless comments added findings to it
+            found.sort(key=lambda d: (d.range.start, d.range.end, d.code))
         return found
 
     def ignored_for(self, path: str) -> frozenset[str]:

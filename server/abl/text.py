@@ -103,7 +103,14 @@ class _Lines:
         if line >= len(starts):
             return 0
         start = starts[line]
-        end = starts[line + 1] if line + 1 < len(starts) else len(text)
+        if line + 1 < len(starts):
+            end = starts[line + 1]
+            # The usual line: one break character, after one that is none (measured for every
+            # diagnostic published, so the loop below is kept for the rest).
+            if end - 1 > start and text[end - 2] not in "\r\n":
+                return end - 1 - start
+        else:
+            end = len(text)
         while end > start and text[end - 1] in "\r\n":
             end -= 1
         return end - start

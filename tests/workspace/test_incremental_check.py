@@ -260,6 +260,39 @@ def test_kept_block_layout_equals_a_fresh_one(seed: str, data: st.DataObject) ->
         assert _placed(layout.blocks(doc)) == _placed(layout._blocks(doc))
 
 
+def _notable(doc: object) -> list[tuple[int | None, int]]:
+    return [(id(p.node) if p else None, id(b.node)) for p, b in layout.notable_blocks(doc)]  # type: ignore[arg-type]
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.sampled_from(SINGLE_FILES), st.data())
+def test_kept_notable_blocks_equal_fresh_ones(seed: str, data: st.DataObject) -> None:
+    # The blocks the document rules look at, carried from edit to edit, are those a walk of the
+    # whole file finds (stray sections, column-0 steps, removed keys, repeated sections).
+    doc = lower(parse(seed), "/f.abl")
+    text = seed
+    _notable(doc)
+    for _ in range(data.draw(st.integers(1, 4))):
+        text = _edit(data, text)
+        doc = relower(doc, reparse(doc.source, text))
+        kept = _notable(doc)
+        placed = layout._placed(doc)
+        fresh = layout._notable_between(placed, 0, len(placed))
+        assert kept == [(id(placed[i - 1].node) if i else None, id(placed[i].node)) for i in fresh]
+
+
+def test_a_keystroke_looks_for_notable_blocks_in_the_edited_agent_only(monkeypatch) -> None:
+    text = "AGENT: A\nGOAL: a\nGOAL: b\n\nAGENT: B\nGOAL: b\nPERSONA: p\n\nAGENT: C\nGOAL: c\nGOAL: d\n"
+    doc = lower(parse(text), "/f.abl")
+    assert [b.node.row for _, b in layout.notable_blocks(doc)] == [1, 2, 9, 10]  # the repeated GOALs
+    walked: list[tuple[int, int]] = []
+    walk = layout._notable_between
+    monkeypatch.setattr(layout, "_notable_between", lambda placed, a, b: walked.append((a, b)) or walk(placed, a, b))
+    doc = relower(doc, reparse(doc.source, text.replace("GOAL: b\nPERSONA", "GOAL: b\n\nPERSONA")))
+    assert [b.node.row for _, b in layout.notable_blocks(doc)] == [1, 2, 10, 11]  # C's moved a row
+    assert walked == [(3, 6)]  # agent B's blocks, not the whole file
+
+
 def test_agents_a_new_line_moved_are_copies_with_moved_positions() -> None:
     text = "AGENT: A\nGOAL: a\n\nAGENT: B\nGOAL: b\nHANDOFF:\n  - TO: A\n    WHEN: x IS SET\n    RETURN: true\n"
     doc = lower(parse(text), "/f.abl")

@@ -60,6 +60,67 @@ def last_block_at(doc: Document, row: int) -> Block | None:
     return placed[k - 1] if k else None
 
 
+def notable_blocks(doc: Document) -> Iterator[tuple[Block | None, Block]]:
+    """The blocks a document rule may report on, each after the block before it in the file
+    (None for the first): those above the first header, column-0 flow steps, removed keys, and
+    the sections of an agent that holds one section twice. The rules of a file run at every
+    keystroke, and a file of thousands of blocks usually holds none of these: they are found
+    once per layout, and an edit that places one agent again looks at that agent's only."""
+    placed = _placed(doc)
+    for i in _notable(doc, placed):
+        yield (placed[i - 1] if i else None), placed[i]
+
+
+def _notable(doc: Document, placed: tuple[Block, ...]) -> tuple[int, ...]:
+    cached = doc.memo.get("layout.notable")
+    if isinstance(cached, tuple):
+        return cached
+    span = doc.memo.get("layout.patched")
+    kept = doc.previous.memo.get("layout.notable") if doc.previous is not None else None
+    if isinstance(span, tuple) and isinstance(kept, tuple):
+        first, last = span  # the blocks placed again; the others are where they were
+        found = (
+            *(i for i in kept if i < first),
+            *_notable_between(placed, first, last),
+            *(i for i in kept if i >= last),
+        )
+    else:
+        found = tuple(_notable_between(placed, 0, len(placed)))
+    doc.memo["layout.notable"] = found
+    return found
+
+
+def _notable_between(placed: tuple[Block, ...], start: int, end: int) -> list[int]:
+    """The indices of the notable blocks among `placed[start:end]`, which hold whole agents, in
+    order."""
+    found: set[int] = set()
+    sections: list[int] = []  # the current agent's section blocks
+    owner: Agent | None = None
+    for i in range(start, end):
+        block = placed[i]
+        placement, match = block.placement, block.match
+        removed = match is not None and match.section.key.removed is not None
+        if removed or placement is Placement.STRAY or placement is Placement.FLOW_STEP:
+            found.add(i)
+        if placement is Placement.SECTION and block.agent is not None and match is not None:
+            if block.agent is not owner:
+                found.update(_repeating(placed, sections))
+                owner, sections = block.agent, []
+            sections.append(i)
+    found.update(_repeating(placed, sections))
+    return sorted(found)
+
+
+def _repeating(placed: tuple[Block, ...], sections: list[int]) -> list[int]:
+    """Of one agent's section blocks, every one whose catalogue section appears twice."""
+    by_section: dict[int, list[int]] = {}
+    for i in sections:
+        by_section.setdefault(id(placed[i].match.section), []).append(i)  # type: ignore[union-attr]
+    if len(by_section) == len(sections):
+        return []
+    return [i for same in by_section.values() if len(same) > 1 for i in same]
+
+
 def _placed(doc: Document) -> tuple[Block, ...]:
     cached = doc.memo.get("layout.blocks")
     if not isinstance(cached, tuple):
@@ -123,6 +184,7 @@ def _patched(doc: Document) -> tuple[Block, ...] | None:
         if doc.source.rows_moved:  # the blocks below are others, with their agents' copies
             for block in below:
                 by_node[id(block.node)] = block
+    doc.memo["layout.patched"] = (first, last)
     return kept[:first] + tuple(placed) + below
 
 

@@ -68,18 +68,24 @@ class DiagnosticWire:
                     out.append(entry[2])
                     continue
             if length is not None and not d.related:
-                s, e = d.range
-                on_start_line = length(s.line)
+                (start_line, start_character), (end_line, end_character) = d.range
+                on_start_line = length(start_line)
+                on_end_line = on_start_line if end_line == start_line else length(end_line)
                 where: tuple[int, ...] = (
-                    s.line,
-                    min(s.character, on_start_line),
-                    e.line,
-                    min(e.character, on_start_line if e.line == s.line else length(e.line)),
+                    start_line,
+                    start_character if start_character < on_start_line else on_start_line,
+                    end_line,
+                    end_character if end_character < on_end_line else on_end_line,
                 )
+                if entry is None or entry[0] is not d or entry[1] != where:
+                    # Written inline when only its range is new (every finding below a new line).
+                    tail = tails.get((d.code, id(d.severity), d.message, len(d.fixes)))
+                    written = _RANGE_FIRST.format(*where) + tail if tail is not None else None
+                    entry = (d, where, written or self._written(d, where, tails, here, other))
             else:
                 where = _client_ranges(d, here, other)
-            if entry is None or entry[0] is not d or entry[1] != where:
-                entry = (d, where, self._written(d, where, tails, here, other))
+                if entry is None or entry[0] is not d or entry[1] != where:
+                    entry = (d, where, self._written(d, where, tails, here, other))
             now[id(d)] = entry
             out.append(entry[2])
         self._by_path[path] = now  # only what is on the client now is kept

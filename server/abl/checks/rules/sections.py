@@ -30,7 +30,7 @@ from __future__ import annotations
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule, block_rule, document_rule
 from abl.checks.handoff_text import indentation
-from abl.checks.layout import Block, Placement, block_end, blocks, document_kind, last_row
+from abl.checks.layout import Block, Placement, block_end, document_kind, last_row, notable_blocks
 from abl.diagnostics import Fix, TextEdit
 from abl.model import Agent
 from abl.schema import lookup
@@ -82,7 +82,7 @@ def duplicate_section(check: Check) -> None:
     # (Run over every block of a file at every keystroke, so each block costs one lookup.)
     owner: Agent | None = None
     seen: dict[int, Block] = {}  # id of a catalogue section → its first block in the agent
-    for block in blocks(check.document):
+    for _, block in notable_blocks(check.document):
         match = block.match
         if match is None or block.placement is not Placement.SECTION or block.agent is None:
             continue
@@ -104,7 +104,7 @@ def duplicate_section(check: Check) -> None:
 
 @document_rule("REMOVED_KEYWORD")
 def removed_keyword(check: Check) -> None:
-    for block in blocks(check.document):
+    for _, block in notable_blocks(check.document):
         if block.match is None or block.placement is Placement.FLOW_STEP:
             continue
         key = block.match.section.key
@@ -141,7 +141,7 @@ def section_not_executed(check: Check, block: Block) -> None:
 @document_rule("SECTION_OUTSIDE_AGENT")
 def section_outside_agent(check: Check) -> None:
     headers = [a.header for a in check.document.agents]
-    for block in blocks(check.document):
+    for _, block in notable_blocks(check.document):
         if block.placement is not Placement.STRAY or block.match is None:
             continue
         if block.match.section.key.ignored is not None or block.match.section.key.removed is not None:
@@ -164,13 +164,12 @@ def flow_step_at_column_zero(check: Check) -> None:
     # stray word) is no block itself, yet an indented step would nest under it. Made on the
     # first step found: most files have none, and a large file has thousands of nodes.
     before: dict[int, Node | None] = {}
-    previous: Block | None = None
     # Column-0 steps right below the FLOW, one after the other, which the fix indents together;
     # empty once a step does not follow the FLOW, so that none below it is indented under
     # whatever it follows instead (indented, it would nest there, and a fix of that would
     # move it back out).
     run: list[Block] = []
-    for block in blocks(doc):
+    for previous, block in notable_blocks(doc):
         if block.placement is Placement.FLOW_STEP and block.agent is not None:
             node = block.node
             if not before:
@@ -192,7 +191,6 @@ def flow_step_at_column_zero(check: Check) -> None:
                 node.key_range,
                 (fix,) if fix else (),
             )
-        previous = block
 
 
 @agent_rule("MISSING_GOAL")
