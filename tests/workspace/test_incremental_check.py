@@ -326,6 +326,7 @@ def test_a_new_line_places_the_agents_below_as_they_were_with_their_moved_copies
         after = list(layout.blocks(doc))
     assert all(x is y for x, y in zip(before[:2], after[:2], strict=True))  # agent A's, above the edit
     assert [b.agent for b in after[5:]] == [doc.agents[2]] * 3  # agent C's, with its moved copy
+    assert all(x is y for x, y in zip(before[5:], after[5:], strict=True))  # the very blocks
     assert _placed(after) == _placed(layout._blocks(doc))
 
 

@@ -395,7 +395,11 @@ class CheckCache:
             # edited file is asked at every keystroke.
             node = block.node
             stored = kept_blocks.get(id(node))
-            if stored is not None and stored.line_ends == line_ends and _placed_alike(stored.block, block):
+            if (
+                stored is not None
+                and stored.line_ends == line_ends
+                and (stored.block is block or _placed_alike(stored.block, block))
+            ):
                 if stored.diagnostics:
                     row = node.row
                     if stored.row != row:  # its agent moved with it: so do its findings

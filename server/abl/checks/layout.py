@@ -31,17 +31,32 @@ class Placement(enum.Enum):
     FLOW_STEP = "flow_step"  # a column-0 block read as a step of the agent's FLOW
 
 
+class Owner:
+    """The agent a file's blocks belong to, one per agent, shared by all of its blocks. A new
+    line moves the agents below it (each a moved copy, `model.incremental`) with their blocks:
+    the copy takes its predecessor's place here, and the blocks stay the objects they were."""
+
+    __slots__ = ("current",)
+
+    def __init__(self, agent: Agent) -> None:
+        self.current = agent
+
+
 @dataclass(slots=True)
 class Block:
-    """One column-0 entry and where it belongs. Not changed once made (not frozen, as a new line
-    near the top of a large file places thousands again, and a frozen one costs four times as
-    much to make)."""
+    """One column-0 entry and where it belongs. Not changed once made (not frozen, as a frozen
+    one costs four times as much to make), but for its owner's agent (`Owner`)."""
 
     node: Node
     placement: Placement
-    agent: Agent | None
+    owner: Owner | None
     document: DocumentKind | None
     match: lookup.SectionMatch | None  # None: the catalogue does not know the keyword
+
+    @property
+    def agent(self) -> Agent | None:
+        owner = self.owner
+        return owner.current if owner is not None else None
 
 
 def document_kind(agent: Agent) -> DocumentKind:
@@ -148,8 +163,15 @@ def _patched(doc: Document) -> tuple[Block, ...] | None:
     last = first
     while last < len(kept) and kept[last].agent is old_agent:
         last += 1
+    owners = before.memo.get("layout.owners")
+    if not isinstance(owners, list) or len(owners) != len(before.agents):
+        return None
+    at = doc.edited_agent
+    if doc.source.rows_moved and not _moved_copies(owners, before.agents, doc.agents, at + 1):
+        return None
     steps = {id(node) for owner, node in doc.column_zero_steps if owner is agent}
     kind = document_kind(agent)
+    owner = Owner(agent)
     placed: list[Block] = []
     for node in agent.sections:
         if node.kind is not NodeKind.ENTRY:
@@ -160,19 +182,17 @@ def _patched(doc: Document) -> tuple[Block, ...] | None:
             placement = Placement.FLOW_STEP
         else:
             placement = Placement.SECTION
-        placed.append(Block(node, placement, agent, kind, lookup.section(node.key, kind)))
+        placed.append(Block(node, placement, owner, kind, lookup.section(node.key, kind)))
     if len(placed) != last - first or any(
         b.node.row != old.node.row for b, old in zip(placed, kept[first:last], strict=True)
     ):
         return None
-    below = kept[last:]
     if doc.source.rows_moved:
         # A new line (or one taken away) in the edited agent: the agents below it are copies
-        # moved with their blocks, which are placed as they were, each with its agent now.
-        moved_below = _with_agents_now(below, before.agents, doc.agents, doc.edited_agent + 1)
-        if moved_below is None:
-            return None
-        below = moved_below
+        # moved with their blocks, which stay as they were, each owned by its agent's copy now.
+        for i in range(at + 1, len(owners)):
+            owners[i].current = doc.agents[i]
+    doc.memo["layout.owners"] = [*owners[:at], owner, *owners[at + 1 :]]
     # The file's kept placements follow, so that they hold the current nodes only: a node the
     # edit replaced must not be kept alive (it points at the text of its time, a file's worth).
     by_node = _BY_FILE.get(doc.path)
@@ -181,30 +201,17 @@ def _patched(doc: Document) -> tuple[Block, ...] | None:
             by_node.pop(id(old.node), None)
         for block in placed:
             by_node[id(block.node)] = block
-        if doc.source.rows_moved:  # the blocks below are others, with their agents' copies
-            for block in below:
-                by_node[id(block.node)] = block
     doc.memo["layout.patched"] = (first, last)
-    return kept[:first] + tuple(placed) + below
+    return kept[:first] + tuple(placed) + kept[last:]
 
 
-def _with_agents_now(
-    blocks: tuple[Block, ...], agents_before: list[Agent], agents_now: list[Agent], start: int
-) -> tuple[Block, ...] | None:
-    """`blocks`, all of agents from index `start` on, with each agent replaced by the one at its
-    index now, which must be read from the same header (a moved copy). None otherwise."""
-    now: dict[int, Agent] = {}
-    for before, agent in zip(agents_before[start:], agents_now[start:], strict=True):
-        if agent.header is not before.header:
-            return None
-        now[id(before)] = agent
-    placed: list[Block] = []
-    for block in blocks:
-        owner = now.get(id(block.agent))
-        if owner is None:
-            return None
-        placed.append(Block(block.node, block.placement, owner, block.document, block.match))
-    return tuple(placed)
+def _moved_copies(owners: list[Owner], agents_before: list[Agent], agents_now: list[Agent], start: int) -> bool:
+    """Whether each agent from index `start` on is read from the header of the one before it
+    (a moved copy), and owns the blocks that one owned."""
+    for owner, before, agent in zip(owners[start:], agents_before[start:], agents_now[start:], strict=True):
+        if owner.current is not before or agent.header is not before.header:
+            return False
+    return True
 
 
 # Each file's blocks of the last time they were placed, by node: an edit re-reads a few blocks
@@ -224,6 +231,8 @@ def _blocks(doc: Document) -> Iterator[Block]:
     steps = {id(node) for _, node in doc.column_zero_steps}
     before = _BY_FILE.get(doc.path, {})
     now: dict[int, Block] = {}
+    # Each agent's one `Owner`: the one its blocks had, when an unchanged agent keeps them.
+    owners: dict[int, Owner] = {}
     entry = NodeKind.ENTRY
     for node in doc.source.nodes:
         if node.kind is not entry:
@@ -241,17 +250,32 @@ def _blocks(doc: Document) -> Iterator[Block]:
         block = before.get(key)
         if block is not None and (block.node is not node or block.placement is not placement):
             block = None
-        elif block is not None and block.agent is not owning:
-            # The agent moved (a line added above it) or was read again: of the same kind, the
-            # block is the same catalogue section.
-            kept = owning is not None and block.agent is not None and block.agent.kind is owning.kind
-            block = Block(node, placement, owning, block.document, block.match) if kept else None
+        elif block is not None and owning is not None:
+            had = block.owner
+            if had is None or had.current is not owning or owners.setdefault(id(owning), had) is not had:
+                # The agent moved (a line added above it) or was read again: of the same kind,
+                # the block is the same catalogue section.
+                same_kind = had is not None and had.current.kind is owning.kind
+                block = (
+                    Block(node, placement, _owner(owners, owning), block.document, block.match) if same_kind else None
+                )
+        elif block is not None and block.owner is not None:
+            block = None  # it belonged to an agent, and belongs to none now
         if block is None:
             kind = document_kind(owning) if owning is not None else DocumentKind.TOOLS_LIBRARY if library else None
-            block = Block(node, placement, owning, kind, lookup.section(node.key, kind))
+            made = _owner(owners, owning) if owning is not None else None
+            block = Block(node, placement, made, kind, lookup.section(node.key, kind))
         now[key] = block
         yield block
+    doc.memo["layout.owners"] = [_owner(owners, agent) for agent in doc.agents]
     _BY_FILE[doc.path] = now
+
+
+def _owner(owners: dict[int, Owner], agent: Agent) -> Owner:
+    made = owners.get(id(agent))
+    if made is None:
+        made = owners[id(agent)] = Owner(agent)
+    return made
 
 
 def last_row(index: LineIndex, node: Node) -> int:
