@@ -785,6 +785,31 @@ def test_a_return_toggled_asks_again_only_about_the_agents_whose_graph_facts_cha
     assert named and len(named) < 40, sorted(named)
 
 
+def test_callers_a_new_line_moved_are_not_read_again_for_what_they_hand_over(monkeypatch) -> None:
+    # What a caller hands over is names only: its moved copy hands over the same, so no agent
+    # is read for it again and no callee's answer is worked out again (the very same sets).
+    from abl.workspace import index
+
+    text = _many_agents(6, route="    PASS: [order_id]\n")
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    names = [f"Agent_{i}" for i in range(6)]
+    before = [project.handed_over(name) for name in names]
+    assert all(before)
+    read: list[str] = []
+    real = index._handed_by
+    monkeypatch.setattr(index, "_handed_by", lambda agent: read.append(agent.name.text) or real(agent))
+    project.edit("/p/a.abl", text.replace('GOAL: "Help 1"\n', 'GOAL: "Help 1"\n\n', 1))
+    assert all(now is then for now, then in zip([project.handed_over(name) for name in names], before, strict=True))
+    callees = [project.callees_of(agent) for agent in project.all_agent_objects()]
+    assert callees == [(f"Agent_{(i + 1) % 6}",) for i in range(6)]
+    assert not read
+    # A route typed in one agent reads that agent again, and only that one.
+    project.edit("/p/a.abl", text.replace("    PASS: [order_id]\n", "    PASS: [order_ref]\n", 1))
+    assert project.handed_over("Agent_1") == frozenset({"order_ref"})
+    assert read == ["Agent_0"]
+
+
 def test_agents_a_new_line_only_moved_are_not_asked_about_again(monkeypatch) -> None:
     # Every agent below the new line is read from the blocks of the one it replaces, in the
     # same order, and the graph says no finding changed: what their rules asked of the project

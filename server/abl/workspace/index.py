@@ -342,55 +342,65 @@ def _handed_by(caller: Agent) -> tuple[tuple[str, frozenset[str]], ...]:
 
 class _HandedOver:
     """The names each agent is handed by its callers, kept up to date agent by agent: an edit
-    re-reads a few agents, and only the callees of those are worked out again."""
+    re-reads a few agents, and only the callees of those are worked out again.
+
+    A caller is known by the blocks it is read from (`blocks_of`): an agent that only moved (a
+    line added above it) hands over the same names, so its copy takes its place without a
+    callee's answer being worked out again."""
 
     def __init__(self) -> None:
-        # id(caller) → (the caller, kept alive so the id stays its own; what it hands over)
-        self._callers: dict[int, tuple[Agent, tuple[tuple[str, frozenset[str]], ...]]] = {}
-        self._by_callee: dict[str, dict[int, frozenset[str]]] = {}
+        # blocks of a caller → (the caller, kept alive so that the ids in its key stay its
+        # blocks'; what it hands over)
+        self._callers: dict[tuple, tuple[Agent, tuple[tuple[str, frozenset[str]], ...]]] = {}
+        self._by_callee: dict[str, dict[tuple, frozenset[str]]] = {}
         self._merged: dict[str, frozenset[str]] = {}
 
     def sync(self, agents: Iterable[Agent]) -> None:
         """Bring the table to exactly `agents`."""
-        current = {id(agent): agent for agent in agents}
-        # What an agent read from the same blocks handed over (one that only moved): names
-        # only, no positions, so the agent need not be read again.
-        gone: dict[tuple, tuple[tuple[str, frozenset[str]], ...]] = {}
-        for key in [k for k, (agent, _) in self._callers.items() if current.get(k) is not agent]:
-            self._drop(key, gone)
+        current = {blocks_of(agent): agent for agent in agents}
+        for key in [k for k in self._callers if k not in current]:
+            self._drop(key)
         for key, agent in current.items():
-            if key not in self._callers:
-                self._add(agent, gone)
+            kept = self._callers.get(key)
+            if kept is None:
+                self._add(key, agent)
+            elif kept[0] is not agent:
+                self._callers[key] = (agent, kept[1])  # the same blocks: the same names
 
     def replace(self, dropped: Iterable[Agent], read: Iterable[Agent]) -> None:
         """Bring the table up to date with one change: `dropped` are gone, `read` came."""
-        gone: dict[tuple, tuple[tuple[str, frozenset[str]], ...]] = {}
+        gone: dict[tuple, Agent] = {}
         for agent in dropped:
-            kept = self._callers.get(id(agent))
+            key = blocks_of(agent)
+            kept = self._callers.get(key)
             if kept is not None and kept[0] is agent:
-                self._drop(id(agent), gone)
+                gone[key] = agent
         for agent in read:
-            if id(agent) not in self._callers:
-                self._add(agent, gone)
+            key = blocks_of(agent)
+            gone.pop(key, None)
+            kept = self._callers.get(key)
+            if kept is None:
+                self._add(key, agent)
+            elif kept[0] is not agent:
+                self._callers[key] = (agent, kept[1])  # moved: the same blocks, the same names
+        for key in gone:
+            self._drop(key)
 
-    def _drop(self, key: int, gone: dict[tuple, tuple[tuple[str, frozenset[str]], ...]]) -> None:
-        agent, handed = self._callers.pop(key)
-        gone[blocks_of(agent)] = handed
+    def _drop(self, key: tuple) -> None:
+        _, handed = self._callers.pop(key)
         for callee, _names in handed:
             self._by_callee[callee].pop(key, None)
             self._merged.pop(callee, None)
 
-    def _add(self, agent: Agent, gone: dict[tuple, tuple[tuple[str, frozenset[str]], ...]]) -> None:
-        kept = gone.get(blocks_of(agent)) if gone else None
-        handed = kept if kept is not None else _handed_by(agent)
-        key = id(agent)
+    def _add(self, key: tuple, agent: Agent) -> None:
+        handed = _handed_by(agent)
         self._callers[key] = (agent, handed)
         for callee, names in handed:
             self._by_callee.setdefault(callee, {})[key] = names
             self._merged.pop(callee, None)
 
     def callees_of(self, agent: Agent) -> tuple[str, ...]:
-        kept = self._callers.get(id(agent))
+        kept = self._callers.get(blocks_of(agent))
         handed = kept[1] if kept is not None and kept[0] is agent else _handed_by(agent)
         return tuple(callee for callee, _ in handed)
 
