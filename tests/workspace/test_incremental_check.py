@@ -401,6 +401,28 @@ def test_block_findings_below_a_new_line_move_without_their_rules_running_again(
         assert not [run for run in cache.runs if run.codes in block_rules]
 
 
+def test_a_keystroke_looks_at_the_blocks_of_the_edited_agent_only(monkeypatch) -> None:
+    # The other blocks are the very objects they were (`layout`): their kept findings are taken
+    # over, moved with their rows, without a look at each of the file's blocks.
+    text = _many_agents(12).replace('GOAL: "Help', 'persona: "p"\nGOAL: "Help')
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    cache = CheckCache()
+    check_project(project, STRICT, cache)
+    looked: list[str] = []
+    real = CheckCache._block_kept
+    monkeypatch.setattr(
+        CheckCache,
+        "_block_kept",
+        lambda self, p, d, block, *rest: looked.append(block.agent.name.text) or real(self, p, d, block, *rest),
+    )
+    for now in (text.replace('GOAL: "Help 3"\n', 'GOAL: "Help 3"\n\n', 1), text, text.replace('"Help 5"', '"Help 55"')):
+        looked.clear()
+        project.edit("/p/a.abl", now)
+        assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": now})
+        assert looked and set(looked) == {"Agent_5" if "55" in now else "Agent_3"}
+
+
 def _agents_with_findings_in_two_sections(count: int) -> str:
     return _many_agents(count, field="    TYPE: strnig\n", route="    HISTORY: everything\n", between="")
 

@@ -40,7 +40,7 @@ from functools import partial
 
 from abl.checks.context import AGENT_RULES, BLOCK_RULES, DOCUMENT_RULES, Check, ProjectView
 from abl.checks.handoff_text import newline_of
-from abl.checks.layout import Block, blocks
+from abl.checks.layout import Block, layout_of, patched_span, placed_already
 from abl.diagnostics import Diagnostic, moved_diagnostic
 from abl.identity import same_objects
 from abl.model import Agent, Document, movable
@@ -137,6 +137,12 @@ class _FileEntry:
     document: Document
     document_results: dict[Callable, _Result] = field(default_factory=dict)
     block_results: dict[int, _BlockResult] = field(default_factory=dict)  # by id(node)
+    # The layout `block_results` were made for, the indices of its blocks with findings, the
+    # kind of line ends then, and whether every block's results were kept.
+    layout: tuple[Block, ...] | None = None
+    block_findings: list[int] = field(default_factory=list)
+    block_line_ends: int = -1
+    blocks_kept: bool = False
     # id(agent) → (the agent, kept alive so the id stays its own; results by rule)
     agent_results: dict[int, _AgentEntry] = field(default_factory=dict)
     # Every result of the file merged into one record (when every rule's result was kept), and
@@ -395,34 +401,8 @@ class CheckCache:
             entry.document_results = old.document_results
         for codes, rule in DOCUMENT_RULES:
             self._one(project, document, None, rule, codes, entry.document_results, sink, run)
-        kept_blocks = old.block_results if old is not None else {}
-        kept_here = entry.block_results
-        line_ends = self._line_ends(document)
-        placed = taken = 0
-        for block in blocks(document):
-            placed += 1
-            # The very block object (`abl.checks.layout` keeps it while its node and agent are
-            # the same), on the same row: the common case, decided inline, as every block of the
-            # edited file is asked at every keystroke.
-            node = block.node
-            stored = kept_blocks.get(id(node))
-            if (
-                stored is not None
-                and stored.line_ends == line_ends
-                and (stored.block is block or _placed_alike(stored.block, block))
-            ):
-                if stored.diagnostics:
-                    row = node.row
-                    if stored.row != row:  # its agent moved with it: so do its findings
-                        _move_block_result(stored, row, document.path)
-                    sink.extend(stored.diagnostics)
-                stored.block = block
-                kept_here[id(node)] = stored
-                taken += 1
-            elif self._block(project, document, block, line_ends, stored, kept_here, sink, run):
-                taken += 1
+        placed = self._blocks(project, document, old, entry, sink, run)
         block_runs = placed * len(BLOCK_RULES)
-        self.reused += taken * len(BLOCK_RULES)
         moved_from: dict[tuple, _AgentEntry] | None = None  # built when an agent is new
         for agent in document.agents:
             kept = old.agent_results.get(id(agent)) if old is not None else None
@@ -482,6 +462,117 @@ class CheckCache:
                 entry.valid_at = self._checks
         self._files[document.path] = entry
         return None
+
+    # --- the blocks of a file --------------------------------------------------------------
+
+    def _blocks(
+        self,
+        project: Project,
+        document: Document,
+        old: _FileEntry | None,
+        entry: _FileEntry,
+        sink: list[Diagnostic],
+        run: RuleRunner,
+    ) -> int:
+        """Every block rule's findings for the file's blocks, into `entry`; returns how many
+        blocks the file has. After a keystroke that placed one agent's blocks again (the file's
+        other blocks the very objects they were, `abl.checks.layout`), only those are looked at,
+        and the kept findings of the others taken over, moved with their rows."""
+        placed = layout_of(document)
+        line_ends = self._line_ends(document)
+        span = patched_span(document)
+        if (
+            span is not None
+            and old is not None
+            and old.layout is not None
+            and old.blocks_kept
+            and old.block_line_ends == line_ends
+            and document.previous is old.document
+            and placed_already(old.document) is old.layout  # what the span counts in
+        ):
+            first, last = span
+            results = old.block_results
+            old.block_results = {}  # given up to `entry`, which the old entry makes way for
+            again = {id(b.node): results.pop(id(b.node)) for b in old.layout[first:last] if id(b.node) in results}
+            findings: list[int] = []
+            for i in old.block_findings:
+                if i < first:
+                    self._take_block(results[id(placed[i].node)], placed[i], document, sink, findings, i)
+            taken = last - first
+            for i in range(first, last):
+                block = placed[i]
+                stored = again.get(id(block.node))
+                if not self._block_kept(project, document, block, line_ends, stored, results, sink, run):
+                    taken -= 1
+                found = results.get(id(block.node))
+                if found is not None and found.diagnostics:
+                    findings.append(i)
+            for i in old.block_findings:
+                if i >= last:
+                    self._take_block(results[id(placed[i].node)], placed[i], document, sink, findings, i)
+            entry.block_results = results
+            self.reused += (len(placed) - (last - first) + taken) * len(BLOCK_RULES)
+        else:
+            results = entry.block_results
+            kept_blocks = old.block_results if old is not None else {}
+            findings = []
+            taken = 0
+            for i, block in enumerate(placed):
+                if self._block_kept(
+                    project, document, block, line_ends, kept_blocks.get(id(block.node)), results, sink, run
+                ):
+                    taken += 1
+                found = results.get(id(block.node))
+                if found is not None and found.diagnostics:
+                    findings.append(i)
+            self.reused += taken * len(BLOCK_RULES)
+        entry.layout = placed
+        entry.block_findings = findings
+        entry.block_line_ends = line_ends
+        entry.blocks_kept = len(results) == len(placed)
+        return len(placed)
+
+    @staticmethod
+    def _take_block(
+        stored: _BlockResult, block: Block, document: Document, sink: list[Diagnostic], findings: list[int], i: int
+    ) -> None:
+        """A kept block's findings, moved with its row if it moved."""
+        row = block.node.row
+        if stored.row != row:  # its agent moved with it: so do its findings
+            _move_block_result(stored, row, document.path)
+        sink.extend(stored.diagnostics)
+        findings.append(i)
+
+    def _block_kept(
+        self,
+        project: Project,
+        document: Document,
+        block: Block,
+        line_ends: int,
+        stored: _BlockResult | None,
+        results: dict[int, _BlockResult],
+        sink: list[Diagnostic],
+        run: RuleRunner,
+    ) -> bool:
+        """One block's findings into `results` and `sink`: kept ones when they hold (True),
+        else found again."""
+        # The very block object (`abl.checks.layout` keeps it while its node and agent are the
+        # same), on the same row: the common case, decided first.
+        node = block.node
+        if (
+            stored is not None
+            and stored.line_ends == line_ends
+            and (stored.block is block or _placed_alike(stored.block, block))
+        ):
+            if stored.diagnostics:
+                row = node.row
+                if stored.row != row:  # its agent moved with it: so do its findings
+                    _move_block_result(stored, row, document.path)
+                sink.extend(stored.diagnostics)
+            stored.block = block
+            results[id(node)] = stored
+            return True
+        return self._block(project, document, block, line_ends, stored, results, sink, run)
 
     # --- one rule --------------------------------------------------------------------------
 

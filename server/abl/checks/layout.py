@@ -68,6 +68,27 @@ def blocks(doc: Document) -> Iterator[Block]:
     return iter(_placed(doc))
 
 
+def layout_of(doc: Document) -> tuple[Block, ...]:
+    """Every column-0 entry of the file with its placement, as `blocks` gives them: the same
+    tuple while the document is."""
+    return _placed(doc)
+
+
+def placed_already(doc: Document) -> tuple[Block, ...] | None:
+    """The file's blocks if they have been placed (`layout_of`), without placing them."""
+    placed = doc.memo.get("layout.blocks")
+    return placed if isinstance(placed, tuple) else None
+
+
+def patched_span(doc: Document) -> tuple[int, int] | None:
+    """When the file's blocks were placed from its previous version's (a keystroke: see
+    `Document.previous`), the indices `[first, last)` of the blocks placed again; every other
+    block is the very object it was there, at the same index. None otherwise."""
+    layout_of(doc)
+    span = doc.memo.get("layout.patched")
+    return span if isinstance(span, tuple) else None
+
+
 def last_block_at(doc: Document, row: int) -> Block | None:
     """The last block starting on or before `row` (by bisection: asked per cursor position)."""
     placed = _placed(doc)
