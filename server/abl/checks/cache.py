@@ -417,8 +417,8 @@ class CheckCache:
                 sink.extend(kept.settled.diagnostics)
                 self.reused += len(AGENT_RULES)
                 continue
-            lines = _AgentLines(agent)
             if kept is not None and kept.agent is agent:
+                lines = _AgentLines(agent)
                 results = kept.by_rule()
             else:
                 if moved_from is None:
@@ -432,6 +432,7 @@ class CheckCache:
                         sink.extend(moved_entry.settled.diagnostics)
                         self.reused += len(AGENT_RULES)
                         continue
+                lines = _AgentLines(agent)
                 results = self._moved_results(before, lines, project, document) if before is not None else {}
             first = len(sink)
             for codes, agent_rule in AGENT_RULES:
