@@ -15,6 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 import logging
 import sys
 import threading
@@ -47,6 +52,24 @@ Fallback = TypeVar("Fallback")
 _PARTIAL_MESSAGE_WAIT_S = 0.002
 
 
+# How much of one message the pipe to the editor holds, when the system lets it be widened: the
+# diagnostics of a large file are a megabyte, which a 64 KiB pipe passes in sixteen turns of
+# the server writing and the editor reading.
+_PIPE_BYTES = 1 << 20
+
+
+def _widen_pipe(stream: Any) -> None:
+    """Let the pipe on `stream` hold a whole large message (Linux; elsewhere, or when the output
+    is no pipe, it stays as it is)."""
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    if set_size is None:
+        return
+    try:
+        fcntl.fcntl(stream.fileno(), set_size, _PIPE_BYTES)
+    except (OSError, ValueError) as error:  # not a pipe, or more than the system allows
+        log.debug("the output pipe keeps its size: %s", error)
+
+
 class AblServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("abl", __version__, protocol_cls=AblProtocol)  # answers unreadable requests
@@ -72,6 +95,7 @@ class AblServer(LanguageServer):
         the exit code: 0 after `shutdown` then `exit`, 1 for an `exit` without `shutdown`."""
         self._stop_event = threading.Event()
         self.reader = ReadAheadReader(sys.stdin.buffer)
+        _widen_pipe(sys.stdout.buffer)
         self.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
         try:
             asyncio.run(
