@@ -405,15 +405,12 @@ def test_a_keystroke_looks_at_the_blocks_of_the_edited_agent_only(monkeypatch) -
     # The other blocks are the very objects they were (`layout`): their kept findings are taken
     # over, moved with their rows, without a look at each of the file's blocks.
     text = _many_agents(12).replace('GOAL: "Help', 'persona: "p"\nGOAL: "Help')
-    project = Project("/p")
-    project.update("/p/a.abl", text)
-    cache = CheckCache()
-    check_project(project, STRICT, cache)
+    project, cache = _checked(text)
     looked: list[str] = []
-    real = CheckCache._block_kept
+    real = CheckCache._block
     monkeypatch.setattr(
         CheckCache,
-        "_block_kept",
+        "_block",
         lambda self, p, d, block, *rest: looked.append(block.agent.name.text) or real(self, p, d, block, *rest),
     )
     for now in (text.replace('GOAL: "Help 3"\n', 'GOAL: "Help 3"\n\n', 1), text, text.replace('"Help 5"', '"Help 55"')):
@@ -691,12 +688,18 @@ def test_route_edits_keep_no_replaced_block_alive_in_the_graph() -> None:
     assert alive[1] <= alive[0] + 3, alive
 
 
-def _checked_with_graph(text: str) -> tuple[Project, CheckCache]:
-    """`/p/a.abl` holding `text`, checked once with a cache kept for later checks, its graph built."""
+def _checked(text: str) -> tuple[Project, CheckCache]:
+    """`/p/a.abl` holding `text`, checked once with a cache kept for later checks."""
     project = Project("/p")
     project.update("/p/a.abl", text)
     cache = CheckCache()
     check_project(project, STRICT, cache)
+    return project, cache
+
+
+def _checked_with_graph(text: str) -> tuple[Project, CheckCache]:
+    """As `_checked`, its graph built too."""
+    project, cache = _checked(text)
     project.graph()
     return project, cache
 
@@ -837,10 +840,7 @@ def test_agents_a_new_line_only_moved_are_not_asked_about_again(monkeypatch) -> 
     # same order, and the graph says no finding changed: what their rules asked of the project
     # is known to read the same, without asking.
     text = _many_agents(30)
-    project = Project("/p")
-    project.update("/p/a.abl", text)
-    cache = CheckCache()
-    check_project(project, STRICT, cache)
+    project, cache = _checked(text)
     asked: list[object] = []
     real = CheckCache._same_answers
     monkeypatch.setattr(

@@ -503,7 +503,7 @@ class CheckCache:
             for i in range(first, last):
                 block = placed[i]
                 stored = again.get(id(block.node))
-                if not self._block_kept(project, document, block, line_ends, stored, results, sink, run):
+                if not self._block(project, document, block, line_ends, stored, results, sink, run):
                     taken -= 1
                 found = results.get(id(block.node))
                 if found is not None and found.diagnostics:
@@ -519,7 +519,7 @@ class CheckCache:
             findings = []
             taken = 0
             for i, block in enumerate(placed):
-                if self._block_kept(
+                if self._block(
                     project, document, block, line_ends, kept_blocks.get(id(block.node)), results, sink, run
                 ):
                     taken += 1
@@ -543,37 +543,6 @@ class CheckCache:
             _move_block_result(stored, row, document.path)
         sink.extend(stored.diagnostics)
         findings.append(i)
-
-    def _block_kept(
-        self,
-        project: Project,
-        document: Document,
-        block: Block,
-        line_ends: int,
-        stored: _BlockResult | None,
-        results: dict[int, _BlockResult],
-        sink: list[Diagnostic],
-        run: RuleRunner,
-    ) -> bool:
-        """One block's findings into `results` and `sink`: kept ones when they hold (True),
-        else found again."""
-        # The very block object (`abl.checks.layout` keeps it while its node and agent are the
-        # same), on the same row: the common case, decided first.
-        node = block.node
-        if (
-            stored is not None
-            and stored.line_ends == line_ends
-            and (stored.block is block or _placed_alike(stored.block, block))
-        ):
-            if stored.diagnostics:
-                row = node.row
-                if stored.row != row:  # its agent moved with it: so do its findings
-                    _move_block_result(stored, row, document.path)
-                sink.extend(stored.diagnostics)
-            stored.block = block
-            results[id(node)] = stored
-            return True
-        return self._block(project, document, block, line_ends, stored, results, sink, run)
 
     # --- one rule --------------------------------------------------------------------------
 
@@ -642,19 +611,24 @@ class CheckCache:
         sink: list[Diagnostic],
         run: RuleRunner,
     ) -> bool:
-        """The block rules' findings for a block whose last result (`stored`) is not the very
-        block on the same row: moved with it when it is read the same way (True), else found
-        again (False)."""
+        """One block's findings into `results` and `sink`: its last result (`stored`) when it
+        holds (True), moved with the block when the block moved, else found again (False). It
+        holds for the very block object (`abl.checks.layout` keeps it while its node is the
+        same: the common case, decided first), or for the same node read the same way (its
+        agent was read again); the result is the old entry's, which is given up."""
         node = block.node
-        shape = (block.placement, block.document, block.match.section if block.match is not None else None)
-        if stored is not None and stored.node is node and stored.line_ends == line_ends and stored.shape == shape:
-            # The block placed again with the same reading (its agent was read again): the
-            # result moves with it. It is the old entry's, which is given up.
-            if stored.row != node.row:
-                _move_block_result(stored, node.row, document.path)
+        if (
+            stored is not None
+            and stored.line_ends == line_ends
+            and (stored.block is block or _read_alike(stored, block))
+        ):
+            if stored.diagnostics:
+                row = node.row
+                if stored.row != row:  # its agent moved with it: so do its findings
+                    _move_block_result(stored, row, document.path)
+                sink.extend(stored.diagnostics)
             stored.block = block
             results[id(node)] = stored
-            sink.extend(stored.diagnostics)
             return True
         reads = _Reads()
         check = Check(_WatchedProject(project, reads), document, None, sink)
@@ -673,7 +647,7 @@ class CheckCache:
             or reads.documents
         )
         if finished and not consulted:  # a block rule that asked the project is not kept
-            results[id(node)] = _BlockResult(block, node, shape, line_ends, node.row, tuple(sink[first:]))
+            results[id(node)] = _BlockResult(block, node, _shape(block), line_ends, node.row, tuple(sink[first:]))
         return False
 
     def _moved_entry(
@@ -885,15 +859,14 @@ def _rebound(reads: _Reads, agent_of: Callable[[str], Agent | None]) -> _Reads:
     return again
 
 
-def _placed_alike(before: Block, now: Block) -> bool:
-    """Whether a block is the one `before` placed, read the same way: the same object, or the
-    same node placed again with its agent moved (the same catalogue match)."""
-    return before is now or (
-        before.node is now.node
-        and before.match is now.match
-        and before.placement is now.placement
-        and before.document is now.document
-    )
+def _shape(block: Block) -> tuple:
+    """How a block is read: its placement, its kind of document and its catalogue section."""
+    return (block.placement, block.document, block.match.section if block.match is not None else None)
+
+
+def _read_alike(stored: _BlockResult, block: Block) -> bool:
+    """Whether `block` is the node `stored` was made for, read the same way."""
+    return stored.node is block.node and stored.shape == _shape(block)
 
 
 def _move_block_result(stored: _BlockResult, row: int, path: str) -> None:
