@@ -99,6 +99,13 @@ def child(
     block = _as_key(parent, document)
     if block is None:
         return None
+    return _child_of(block, name, items)
+
+
+# The structure walk asks this for every key of every file it checks; answers are immutable.
+# Bounded: free-form names (fields, variables) are whatever the author types.
+@lru_cache(maxsize=8192)
+def _child_of(block: Key, name: str, items: bool) -> KeyMatch | None:
     found = _own_child(block, name, free=False)
     if found is None and items and block.items is not None:
         found = _own_child(block.items, name)

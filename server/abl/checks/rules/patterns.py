@@ -24,20 +24,23 @@ The pattern is read with Python's own regular-expression parser and never run he
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import importlib
 import re
+import typing
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
 from abl.checks.context import Check, agent_rule
-from abl.expr import Call, Expr, Literal, RegexLiteral, TextOp, parse_condition, walk
+from abl.expr import Call, ConditionParse, Expr, Literal, RegexLiteral, TextOp, parse_condition, walk
 from abl.expr.functions import canonical_name
 from abl.expr.patterns import MAX_PATTERN_LENGTH
 from abl.model import Agent
+from abl.model.steps import ErrorHandler, Flow, OnStart
 from abl.model.types import Assignment, Condition, Name, Scalar
-from abl.syntax.cst import Node
+from abl.syntax.cst import Node, SourceFile
 from abl.text import LineIndex, Position, Range
 
 # Python's parser of regular expressions: `re._parser` from 3.11, `sre_parse` before.
@@ -160,7 +163,49 @@ def _conditions_and_assignments(agent: Agent) -> Iterator[Condition | Assignment
 
 @functools.cache
 def _field_names(kind: type) -> tuple[str, ...]:
-    return tuple(spec.name for spec in dataclasses.fields(kind))
+    """The fields of a model class that may hold a condition or an assignment, however deep, as
+    their annotations tell: a name, a position or a list of text values is not walked (every
+    agent's model is walked by this rule, at every check)."""
+    try:
+        hints = typing.get_type_hints(kind, localns=_ANNOTATED)
+    except (NameError, TypeError):  # an annotation that does not resolve: walk every field
+        return tuple(spec.name for spec in dataclasses.fields(kind))
+    return tuple(spec.name for spec in dataclasses.fields(kind) if _may_hold(hints.get(spec.name, Any)))
+
+
+# The names the model's annotations use that its modules import for the type checker only.
+_ANNOTATED: dict[str, Any] = {
+    "ConditionParse": ConditionParse,
+    "ErrorHandler": ErrorHandler,
+    "Flow": Flow,
+    "OnStart": OnStart,
+    "Node": Node,
+    "SourceFile": SourceFile,
+}
+# Whether values of a model class may hold a condition or an assignment (as `_may_hold`).
+_HOLDS: dict[type, bool] = {}
+
+
+def _may_hold(annotation: Any) -> bool:
+    """Whether a value of this annotation may be, or hold, a `Condition` or an `Assignment`.
+    Anything it cannot tell (`Any`, a class from elsewhere) may."""
+    if typing.get_origin(annotation) is not None:  # list[X], X | None, dict[K, V], ...
+        return any(_may_hold(arg) for arg in typing.get_args(annotation) if arg is not Ellipsis)
+    if annotation is type(None):
+        return False
+    if not isinstance(annotation, type):
+        return True
+    if annotation in (Condition, Assignment):
+        return True
+    if issubclass(annotation, (*_LEAVES, bool, enum.Enum)):
+        return False
+    if not (dataclasses.is_dataclass(annotation) and annotation.__module__.startswith("abl.model")):
+        return True
+    known = _HOLDS.get(annotation)
+    if known is None:
+        _HOLDS[annotation] = False  # while its fields are looked at: a cycle decides nothing
+        known = _HOLDS[annotation] = bool(_field_names(annotation))
+    return known
 
 
 def _literal_patterns(expr: Expr) -> Iterator[tuple[tuple[int, int], str]]:

@@ -58,6 +58,7 @@ _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 _UNCHECKED = frozenset(
     {V.STRING, V.TEXT, V.NAME, V.AGENT_REF, V.TEMPLATE, V.CONDITION, V.ANY, V.LIST, V.ACTION, V.DURATION, V.HISTORY}
 )
+_NAME_ONLY = frozenset({V.NAME})
 # Kinds written as indented `key: value` lines only.
 _KEYED_BLOCKS = frozenset({V.MAP, V.BLOCK})
 # Kinds under which a plain text line is part of the value (assignments, signatures, prose).
@@ -436,6 +437,8 @@ class _Walk:
             self._condition(node)
         if key.fallback is not None or key.exact_true or shapes & {V.ACTION, V.DURATION, V.HISTORY}:
             return  # these values have codes of their own
+        if shapes & _UNCHECKED and not (shapes == _NAME_ONLY and key.refers_to == "variable"):
+            return  # any value written is one of these (a list or a map too): nothing to read
         raw = node.value
         if "{{" in raw or "${" in raw:
             return  # resolved at runtime

@@ -1,0 +1,68 @@
+"""`PATTERN_BACKTRACKS` looks for patterns in every condition and assignment of an agent's model,
+walking only the fields whose annotations can hold one: it finds what a walk of every field finds."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from abl.checks.rules import patterns
+from abl.model import Agent, load_document
+from abl.model.types import Assignment, Condition
+from fixture import parse_fixture
+
+TESTS = Path(__file__).resolve().parents[1]
+EXAMPLES = TESTS.parents[1] / "shared" / "spec" / "examples"
+
+
+def _agents() -> list[Agent]:
+    texts = [
+        parse_fixture(p.read_bytes().decode("utf-8", "replace")).files
+        for p in sorted((TESTS / "checks" / "cases").glob("*.abl"))
+    ]
+    found = (
+        [{p.name: p.read_bytes().decode("utf-8", "replace")} for p in sorted(EXAMPLES.glob("*.abl"))]
+        if EXAMPLES.is_dir()
+        else []
+    )
+    agents: list[Agent] = []
+    for files in [*texts, *found]:
+        for path, text in files.items():
+            agents.extend(load_document(text, path).agents)
+    return agents
+
+
+def _everything(agent: Agent) -> set[int]:
+    """The ids of every condition and assignment reachable from the agent, every field walked."""
+    found: set[int] = set()
+    seen: set[int] = set()
+    pending: list[object] = [agent]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, (Condition, Assignment)):
+            found.add(id(item))
+        if isinstance(item, (list, tuple)):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(item.values())
+        elif dataclasses.is_dataclass(item) and type(item).__module__.startswith("abl.model") and id(item) not in seen:
+            seen.add(id(item))
+            pending.extend(getattr(item, spec.name) for spec in dataclasses.fields(item))
+    return found
+
+
+AGENTS = _agents()
+
+
+def test_the_walk_leaves_out_fields_that_hold_no_condition() -> None:
+    # The annotations resolve (a name they cannot would make every field walked again).
+    walked = patterns._field_names(Agent)
+    assert "goal" not in walked and "gather" not in walked
+    assert {"handoffs", "complete", "flow", "hooks_sets"} <= set(walked)
+
+
+@pytest.mark.parametrize("agent", AGENTS, ids=lambda agent: f"{Path(agent.path).name}:{agent.name.text}")
+def test_the_walk_finds_every_condition_and_assignment(agent: Agent) -> None:
+    assert {id(found) for found in patterns._conditions_and_assignments(agent)} == _everything(agent)
