@@ -62,17 +62,26 @@ def check_file(
         cache.normalised[path] = (key, tuple(result))
         return result
     else:
+        # Every rule over every block and agent: a hundred thousand calls for a large file, so
+        # each is made directly, its failure caught where it is (a `try` costs nothing until
+        # something raises).
         view = ProjectView(project)
         check = Check(view, doc, None, sink)
         for codes, rule in DOCUMENT_RULES:
             _run(options, codes, partial(rule, check), sink)
         for block in blocks(doc):
             for codes, block_rule in BLOCK_RULES:
-                _run(options, codes, partial(block_rule, check, block), sink)
+                try:
+                    block_rule(check, block)
+                except Exception as error:  # isolated as `_run` isolates it
+                    _failed(options, codes, error, sink)
         for agent in doc.agents:
             agent_check = Check(view, doc, agent, sink)
             for codes, agent_rule in AGENT_RULES:
-                _run(options, codes, partial(agent_rule, agent_check, agent), sink)
+                try:
+                    agent_rule(agent_check, agent)
+                except Exception as error:  # isolated as `_run` isolates it
+                    _failed(options, codes, error, sink)
     return _selected(_normalise(sink), options)
 
 
@@ -87,12 +96,17 @@ def _run(options: CheckOptions, codes: str, call, sink: list[Diagnostic]) -> boo
     try:
         call()
     except Exception as error:  # one broken rule must not take the others (or the editor) down
-        if options.strict_rules:
-            raise
-        log.exception("rule for %s failed", codes)
-        sink.append(rule_failed(codes, error))
+        _failed(options, codes, error, sink)
         return False
     return True
+
+
+def _failed(options: CheckOptions, codes: str, error: Exception, sink: list[Diagnostic]) -> None:
+    """A rule raised: logged and reported as RULE_FAILED (raised again with `strict_rules`)."""
+    if options.strict_rules:
+        raise error
+    log.exception("rule for %s failed", codes, exc_info=error)
+    sink.append(rule_failed(codes, error))
 
 
 def rule_failed(codes: str, error: BaseException) -> Diagnostic:
