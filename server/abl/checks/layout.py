@@ -272,6 +272,8 @@ def _blocks(doc: Document) -> Iterator[Block]:
         if block is not None and (block.node is not node or block.placement is not placement):
             block = None
         elif block is not None and owning is not None:
+            # Kept while it is this agent's, under the owner all of the agent's blocks share:
+            # the first of them kept sets it (`setdefault`).
             had = block.owner
             if had is None or had.current is not owning or owners.setdefault(id(owning), had) is not had:
                 # The agent moved (a line added above it) or was read again: of the same kind,
