@@ -4,6 +4,8 @@ walking only the fields whose annotations can hold one: it finds what a walk of 
 from __future__ import annotations
 
 import dataclasses
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -66,3 +68,31 @@ def test_the_walk_leaves_out_fields_that_hold_no_condition() -> None:
 @pytest.mark.parametrize("agent", AGENTS, ids=lambda agent: f"{Path(agent.path).name}:{agent.name.text}")
 def test_the_walk_finds_every_condition_and_assignment(agent: Agent) -> None:
     assert {id(found) for found in patterns._conditions_and_assignments(agent)} == _everything(agent)
+
+
+_CYCLE = """
+from __future__ import annotations
+from dataclasses import dataclass, field
+from abl.model.types import Condition
+
+@dataclass
+class Branch:
+    steps: list[Step] = field(default_factory=list)
+
+@dataclass
+class Step:
+    when: Condition | None = None
+    branches: list[Branch] = field(default_factory=list)
+"""
+
+
+def test_a_class_met_again_through_its_own_fields_is_walked_into(monkeypatch) -> None:
+    # Steps hold branches of steps: a branch holds a condition only through its steps. Asked
+    # about the branch first, the step's fields are worked out while the branch's are: the
+    # branch must not be taken for empty then, or no nested step would ever be walked.
+    module = types.ModuleType("abl.model.cycle_case")
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    exec(compile(_CYCLE, module.__name__, "exec"), module.__dict__)
+    assert patterns._may_hold(module.Branch)
+    assert patterns._field_names(module.Step) == ("when", "branches")
+    assert patterns._field_names(module.Branch) == ("steps",)

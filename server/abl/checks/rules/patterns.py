@@ -203,7 +203,10 @@ def _may_hold(annotation: Any) -> bool:
         return True
     known = _HOLDS.get(annotation)
     if known is None:
-        _HOLDS[annotation] = False  # while its fields are looked at: a cycle decides nothing
+        # While its fields are looked at, a class met again through them (a step holding
+        # branches of steps) is taken to hold one: the fields of the classes in between are
+        # kept for good (`_field_names` is cached), so a cycle may only walk more, never less.
+        _HOLDS[annotation] = True
         known = _HOLDS[annotation] = bool(_field_names(annotation))
     return known
 
