@@ -494,39 +494,30 @@ class CheckCache:
             first, last = span
             results = old.block_results
             old.block_results = {}  # given up to `entry`, which the old entry makes way for
-            again = {id(b.node): results.pop(id(b.node)) for b in old.layout[first:last] if id(b.node) in results}
-            findings: list[int] = []
-            for i in old.block_findings:
-                if i < first:
-                    self._take_block(results[id(placed[i].node)], placed[i], document, sink, findings, i)
-            taken = last - first
-            for i in range(first, last):
-                block = placed[i]
-                stored = again.get(id(block.node))
-                if not self._block(project, document, block, line_ends, stored, results, sink, run):
-                    taken -= 1
-                found = results.get(id(block.node))
-                if found is not None and found.diagnostics:
-                    findings.append(i)
-            for i in old.block_findings:
-                if i >= last:
-                    self._take_block(results[id(placed[i].node)], placed[i], document, sink, findings, i)
-            entry.block_results = results
-            self.reused += (len(placed) - (last - first) + taken) * len(BLOCK_RULES)
+            kept = {id(b.node): results.pop(id(b.node)) for b in old.layout[first:last] if id(b.node) in results}
+            outside = old.block_findings  # the blocks with findings, the others' unlooked at
         else:
+            first, last = 0, len(placed)
             results = entry.block_results
-            kept_blocks = old.block_results if old is not None else {}
-            findings = []
-            taken = 0
-            for i, block in enumerate(placed):
-                if self._block(
-                    project, document, block, line_ends, kept_blocks.get(id(block.node)), results, sink, run
-                ):
-                    taken += 1
-                found = results.get(id(block.node))
-                if found is not None and found.diagnostics:
-                    findings.append(i)
-            self.reused += taken * len(BLOCK_RULES)
+            kept = old.block_results if old is not None else {}
+            outside = []
+        findings: list[int] = []
+        for i in outside:
+            if i < first:
+                self._take_block(results[id(placed[i].node)], placed[i], document, sink, findings, i)
+        taken = len(placed) - (last - first)
+        for i in range(first, last):
+            block = placed[i]
+            if self._block(project, document, block, line_ends, kept.get(id(block.node)), results, sink, run):
+                taken += 1
+            found = results.get(id(block.node))
+            if found is not None and found.diagnostics:
+                findings.append(i)
+        for i in outside:
+            if i >= last:
+                self._take_block(results[id(placed[i].node)], placed[i], document, sink, findings, i)
+        self.reused += taken * len(BLOCK_RULES)
+        entry.block_results = results
         entry.layout = placed
         entry.block_findings = findings
         entry.block_line_ends = line_ends
