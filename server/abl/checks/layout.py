@@ -111,9 +111,9 @@ def _notable(doc: Document, placed: tuple[Block, ...]) -> tuple[int, ...]:
     cached = doc.memo.get("layout.notable")
     if isinstance(cached, tuple):
         return cached
-    span = doc.memo.get("layout.patched")
+    span = patched_span(doc)
     kept = doc.previous.memo.get("layout.notable") if doc.previous is not None else None
-    if isinstance(span, tuple) and isinstance(kept, tuple):
+    if span is not None and isinstance(kept, tuple):
         first, last = span  # the blocks placed again; the others are where they were
         found = (
             *(i for i in kept if i < first),

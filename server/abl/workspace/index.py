@@ -361,11 +361,7 @@ class _HandedOver:
         for key in [k for k in self._callers if k not in current]:
             self._drop(key)
         for key, agent in current.items():
-            kept = self._callers.get(key)
-            if kept is None:
-                self._add(key, agent)
-            elif kept[0] is not agent:
-                self._callers[key] = (agent, kept[1])  # the same blocks: the same names
+            self._put(key, agent)
 
     def replace(self, dropped: Iterable[Agent], read: Iterable[Agent]) -> None:
         """Bring the table up to date with one change: `dropped` are gone, `read` came."""
@@ -378,13 +374,18 @@ class _HandedOver:
         for agent in read:
             key = blocks_of(agent)
             gone.pop(key, None)
-            kept = self._callers.get(key)
-            if kept is None:
-                self._add(key, agent)
-            elif kept[0] is not agent:
-                self._callers[key] = (agent, kept[1])  # moved: the same blocks, the same names
+            self._put(key, agent)
         for key in gone:
             self._drop(key)
+
+    def _put(self, key: tuple, agent: Agent) -> None:
+        """`agent`, read from the blocks `key`, in the table: a caller of those blocks already
+        there (one that only moved) hands over the same names, and the agent takes its place."""
+        kept = self._callers.get(key)
+        if kept is None:
+            self._add(key, agent)
+        elif kept[0] is not agent:
+            self._callers[key] = (agent, kept[1])
 
     def _drop(self, key: tuple) -> None:
         _, handed = self._callers.pop(key)
