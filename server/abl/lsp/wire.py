@@ -77,16 +77,10 @@ class DiagnosticWire:
                     end_line,
                     end_character if end_character < on_end_line else on_end_line,
                 )
-                if entry is None or entry[0] is not d or entry[1] != where:
-                    # Written inline when only its range is new (every finding below a new line),
-                    # from the tail `_written` keeps by `_TailKey`.
-                    tail = tails.get((d.code, id(d.severity), d.message, len(d.fixes)))
-                    written = _RANGE_FIRST.format(*where) + tail if tail is not None else None
-                    entry = (d, where, written or self._written(d, where, tails, here, other))
             else:
                 where = _client_ranges(d, here, other)
-                if entry is None or entry[0] is not d or entry[1] != where:
-                    entry = (d, where, self._written(d, where, tails, here, other))
+            if entry is None or entry[0] is not d or entry[1] != where:
+                entry = (d, where, self._written(d, where, tails, here, other))
             now[id(d)] = entry
             out.append(entry[2])
         self._by_path[path] = now  # only what is on the client now is kept
