@@ -3,10 +3,6 @@ a fresh serialisation, in every position encoding, whatever the edit did to the 
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types as lsp
@@ -14,14 +10,8 @@ from lsprotocol.converters import get_converter
 
 from abl.diagnostics import Diagnostic, Fix, Severity, TextEdit
 from abl.lsp.convert import Positions
-from abl.lsp.server import _PIPE_BYTES, _widen_pipe
 from abl.lsp.wire import DiagnosticWire
 from abl.text import Position, Range
-
-try:
-    import fcntl
-except ImportError:  # Windows: no pipe sizes to set
-    fcntl = None  # type: ignore[assignment]
 
 PATH = "/project/agents.abl"
 LINES = [
@@ -126,26 +116,3 @@ def test_findings_made_again_on_moved_rows_equal_a_fresh_serialisation(encoding,
         diags = findings()
         got = wire.fragments(PATH, diags, here, lambda _, here=here: here)
         assert got == DiagnosticWire(unstructure).fragments(PATH, diags, here, lambda _, here=here: here)
-
-
-@pytest.mark.skipif(fcntl is None or not hasattr(fcntl, "F_GETPIPE_SZ"), reason="pipe sizes are set on Linux only")
-def test_the_pipe_to_the_editor_holds_a_large_publish(tmp_path) -> None:
-    # A large file's diagnostics are a megabyte: written into a 64 KiB pipe, the server waits
-    # for the editor to read every 64 KiB of it.
-    read_end, write_end = os.pipe()
-    try:
-        with os.fdopen(write_end, "wb", closefd=False) as stream:
-            _widen_pipe(stream)
-        assert fcntl.fcntl(write_end, fcntl.F_GETPIPE_SZ) >= min(_PIPE_BYTES, _pipe_max_size())
-    finally:
-        os.close(read_end)
-        os.close(write_end)
-    with (tmp_path / "out").open("wb") as not_a_pipe:
-        _widen_pipe(not_a_pipe)  # left as it is, without an error
-
-
-def _pipe_max_size() -> int:
-    try:
-        return int(Path("/proc/sys/fs/pipe-max-size").read_text())
-    except OSError:
-        return 0

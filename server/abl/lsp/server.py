@@ -15,11 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None  # type: ignore[assignment]
 import logging
 import sys
 import threading
@@ -39,7 +34,7 @@ from abl.lsp.convert import Positions, diagnostic, path_to_uri
 from abl.lsp.memory import HeapKeeper
 from abl.lsp.protocol import AblProtocol
 from abl.lsp.settings import Settings
-from abl.lsp.transport import ReadAheadReader
+from abl.lsp.transport import ReadAheadReader, widen_pipe
 from abl.lsp.wire import DiagnosticWire, publish_body, write_message
 
 log = logging.getLogger("abl.lsp")
@@ -50,24 +45,6 @@ Fallback = TypeVar("Fallback")
 
 # Analysis waits this long for the rest of a message that has started to arrive.
 _PARTIAL_MESSAGE_WAIT_S = 0.002
-
-
-# How much of one message the pipe to the editor holds, when the system lets it be widened: the
-# diagnostics of a large file are a megabyte, which a 64 KiB pipe passes in sixteen turns of
-# the server writing and the editor reading.
-_PIPE_BYTES = 1 << 20
-
-
-def _widen_pipe(stream: Any) -> None:
-    """Let the pipe on `stream` hold a whole large message (Linux; elsewhere, or when the output
-    is no pipe, it stays as it is)."""
-    set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
-    if set_size is None:
-        return
-    try:
-        fcntl.fcntl(stream.fileno(), set_size, _PIPE_BYTES)
-    except (OSError, ValueError) as error:  # not a pipe, or more than the system allows
-        log.debug("the output pipe keeps its size: %s", error)
 
 
 class AblServer(LanguageServer):
@@ -95,7 +72,7 @@ class AblServer(LanguageServer):
         the exit code: 0 after `shutdown` then `exit`, 1 for an `exit` without `shutdown`."""
         self._stop_event = threading.Event()
         self.reader = ReadAheadReader(sys.stdin.buffer)
-        _widen_pipe(sys.stdout.buffer)
+        widen_pipe(sys.stdout.buffer)
         self.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
         try:
             asyncio.run(

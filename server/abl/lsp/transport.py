@@ -1,4 +1,5 @@
-"""Reading the client's messages ahead, so the server knows when more are waiting.
+"""The pipes to the client: its messages read ahead, so the server knows when more are waiting,
+and the pipe to it widened for large messages.
 
 A thread reads standard input in large chunks into a buffer; the message loop takes lines and
 bodies from that buffer without waiting when they are already there. Two things follow: a burst
@@ -10,11 +11,36 @@ once nothing newer is queued (no fixed debounce).
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import threading
 from typing import BinaryIO
 
+try:
+    import fcntl
+except ImportError:  # Windows: pipes keep their size
+    fcntl = None  # type: ignore[assignment]
+
+log = logging.getLogger("abl.lsp")
+
 _CHUNK = 1 << 16
+
+# How much of one message the pipe to the editor holds, when the system lets it be widened: the
+# diagnostics of a large file are a megabyte, which a 64 KiB pipe passes in sixteen turns of
+# the server writing and the editor reading.
+PIPE_BYTES = 1 << 20
+
+
+def widen_pipe(stream: BinaryIO) -> None:
+    """Let the pipe on `stream` hold a whole large message (Linux; elsewhere, or when the output
+    is no pipe, it stays as it is)."""
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    if set_size is None:
+        return
+    try:
+        fcntl.fcntl(stream.fileno(), set_size, PIPE_BYTES)
+    except (OSError, ValueError) as error:  # not a pipe, or more than the system allows
+        log.debug("the output pipe keeps its size: %s", error)
 
 
 class ReadAheadReader:
