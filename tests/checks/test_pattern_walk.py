@@ -4,12 +4,16 @@ walking only the fields whose annotations can hold one: it finds what a walk of 
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import pkgutil
 import sys
 import types
+import typing
 from pathlib import Path
 
 import pytest
 
+import abl.model
 from abl.checks.rules import patterns
 from abl.model import Agent, load_document
 from abl.model.types import Assignment, Condition
@@ -63,6 +67,16 @@ def test_the_walk_leaves_out_fields_that_hold_no_condition() -> None:
     walked = patterns._field_names(Agent)
     assert "goal" not in walked and "gather" not in walked
     assert {"handoffs", "complete", "flow", "hooks_sets"} <= set(walked)
+
+
+def test_every_model_class_annotation_resolves() -> None:
+    # A name the model imports for the type checker only, missing from the walk's table, would
+    # make that class walked whole again, silently.
+    for info in pkgutil.iter_modules(abl.model.__path__):
+        module = importlib.import_module(f"abl.model.{info.name}")
+        for kind in vars(module).values():
+            if isinstance(kind, type) and kind.__module__ == module.__name__ and dataclasses.is_dataclass(kind):
+                typing.get_type_hints(kind, localns=patterns._ANNOTATED)
 
 
 @pytest.mark.parametrize("agent", AGENTS, ids=lambda agent: f"{Path(agent.path).name}:{agent.name.text}")
