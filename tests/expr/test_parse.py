@@ -244,3 +244,15 @@ def test_comment_markers_inside_quotes_or_regex_are_kept(text: str, expected: st
 
 def test_results_are_cached_by_text():
     assert parse_condition("a == 1") is parse_condition("a == 1")
+
+
+def test_every_kind_of_expression_node_can_be_walked() -> None:
+    # `children` looks a node's kind up in a table: a kind added to `Expr` without an entry
+    # would make every walk over a condition holding it raise.
+    import typing
+
+    from abl.expr import ast
+
+    kinds = set(typing.get_args(ast.Expr))
+    assert kinds, "Expr lists the node kinds"
+    assert kinds == set(ast._CHILDREN_OF)

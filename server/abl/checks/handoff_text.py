@@ -54,7 +54,7 @@ def indentation(source: SourceFile, row: int, column: int) -> str:
     above `row` that is not deeper, as it is written, then spaces. Built so, the line keeps its
     nesting among its neighbours at any tab width, as they do (spaces alone would nest it
     elsewhere for a reader who counts a tab as one column)."""
-    if "\t" not in source.text:
+    if not source.holds_tab:
         return " " * column  # the common case, without looking at the lines around
     index = source.index
     for r in range(min(row, index.line_count - 1), -1, -1):

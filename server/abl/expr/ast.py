@@ -6,8 +6,9 @@ so an editor can underline exactly the operand or operator a diagnostic is about
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 Span = tuple[int, int]
 PathKey = str | int
@@ -223,29 +224,48 @@ def format_path(segments: tuple[PathKey, ...] | list[PathKey]) -> str:
 
 def children(node: Expr) -> tuple[Expr, ...]:
     """Direct sub-expressions, in source order."""
-    if isinstance(node, (Literal, RegexLiteral, Path)):
-        return ()
-    if isinstance(node, (Binary, Compare, TextOp)):
-        return (node.left, node.right)
-    if isinstance(node, (Unary, IsSet, IsNumber)):
-        return (node.operand,)
-    if isinstance(node, In):
-        return (node.item, node.container)
-    if isinstance(node, Call):
-        return node.args if node.target is None else (node.target, *node.args)
-    if isinstance(node, (Member,)):
-        return (node.target,)
-    if isinstance(node, Index):
-        return (node.target, node.index)
-    if isinstance(node, Ternary):
-        return (node.condition, node.then, node.otherwise)
-    if isinstance(node, ListLiteral):
-        return node.items
-    if isinstance(node, ObjectLiteral):
-        return tuple(entry.value for entry in node.entries)
-    if isinstance(node, Group):
-        return (node.inner,)
-    raise TypeError(f"not an expression node: {type(node).__name__}")
+    # Looked up by exact type: every walk over a condition asks this of each of its nodes.
+    of = _CHILDREN_OF.get(type(node))
+    if of is None:
+        raise TypeError(f"not an expression node: {type(node).__name__}")
+    return of(node)
+
+
+def _no_children(node: Expr) -> tuple[Expr, ...]:
+    return ()
+
+
+def _two_sides(node: Binary | Compare | TextOp) -> tuple[Expr, ...]:
+    return (node.left, node.right)
+
+
+def _operand(node: Unary | IsSet | IsNumber) -> tuple[Expr, ...]:
+    return (node.operand,)
+
+
+def _call_children(node: Call) -> tuple[Expr, ...]:
+    return node.args if node.target is None else (node.target, *node.args)
+
+
+_CHILDREN_OF: dict[type, Callable[[Any], tuple[Expr, ...]]] = {
+    Literal: _no_children,
+    RegexLiteral: _no_children,
+    Path: _no_children,
+    Binary: _two_sides,
+    Compare: _two_sides,
+    TextOp: _two_sides,
+    Unary: _operand,
+    IsSet: _operand,
+    IsNumber: _operand,
+    In: lambda node: (node.item, node.container),
+    Call: _call_children,
+    Member: lambda node: (node.target,),
+    Index: lambda node: (node.target, node.index),
+    Ternary: lambda node: (node.condition, node.then, node.otherwise),
+    ListLiteral: lambda node: node.items,
+    ObjectLiteral: lambda node: tuple(entry.value for entry in node.entries),
+    Group: lambda node: (node.inner,),
+}
 
 
 def walk(root: Expr) -> Iterator[Expr]:

@@ -14,7 +14,7 @@ from functools import cache
 
 from abl.schema import all_sections
 from abl.schema.types import Key
-from abl.syntax.cst import Node, winning_children
+from abl.syntax.cst import Node, NodeKind, winning_children
 
 
 def holds_value(node: Node) -> bool:
@@ -50,13 +50,25 @@ def read_winning(node: Node, *, fold_case: bool = True) -> list[Node]:
 def read_walk(root: Node) -> Iterator[Node]:
     """`root` and what it holds in document order, as the model reads it: the later of a key
     written twice (`winning_children`), and nothing under a value (`read_children`)."""
+    # `read_children` written out: this walk runs over every agent for the lowering and the
+    # template and tool checks, tens of thousands of lines in a large file.
     stack: list[Node] = [root]
+    pop = stack.pop
+    extend = stack.extend
     while stack:
-        node = stack.pop()
+        node = pop()
         yield node
-        children = read_children(node)
-        if children:
-            stack.extend(reversed(winning_children(node) if children is node.children else children))
+        children = node.children
+        if not children:
+            continue
+        if node.kind is NodeKind.ENTRY and node.has_value:
+            if not takes_keys_under_value(node.key):
+                continue
+            children = keys_beside_value(children)
+            if children is not node.children:
+                extend(reversed(children))
+                continue
+        extend(reversed(winning_children(node)))
 
 
 def ignored_under_value(root: Node) -> Iterator[tuple[Node, Node]]:

@@ -461,6 +461,15 @@ class SourceFile:
     edited_from: int = 0  # `id` of the tree that reparse started from (valid while it lives)
     # Whether every block can be carried over on its own (None: not worked out yet).
     blocks_whole: bool | None = None
+    _holds_tab: bool | None = None
+
+    @property
+    def holds_tab(self) -> bool:
+        """Whether the text has a tab anywhere: asked by every fix that indents a new line, so
+        the text (a megabyte, for a large file) is searched once."""
+        if self._holds_tab is None:
+            self._holds_tab = "\t" in self.text
+        return self._holds_tab
 
     def to_text(self) -> str:
         """Reassemble the input from the tree (the losslessness invariant)."""

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 from abl.checks import fixes
 from abl.checks.context import Check, agent_rule
-from abl.checks.scope import TEMPLATE_NAMESPACES, agent_scope
+from abl.checks.scope import TEMPLATE_NAMESPACES, AgentScope, agent_scope
 from abl.diagnostics import Fix
 from abl.model import Agent
 from abl.model.nesting import read_walk
@@ -40,44 +40,50 @@ _PATH = re.compile(r"([A-Za-z_]\w*)(?:\.\w+|\[\d+\])*")
 _SINGLE = re.compile(r"(?<!\{)\{\s*([A-Za-z_][\w.]*)\s*\}(?!\})")
 
 
-@agent_rule("TEMPLATE_VARIABLE_UNKNOWN")
-def template_variable_unknown(check: Check, agent: Agent) -> None:
-    scope = agent_scope(check.project, agent)
-    index = check.document.source.index
-    for start, text in _template_texts(check, agent):
-        for name, offset in _placeholders(text):
-            if scope.knows(name):
-                continue
-            where = Range(index.position(start + offset), index.position(start + offset + len(name)))
-            message = (
-                f"`{{{{{name}}}}}` names `{name}`, which `{agent.name.text}` neither declares nor "
-                "receives, so the text is sent with a gap where the value should be"
-            )
-            found: tuple[Fix, ...] = ()
-            better = did_you_mean_name(name, scope.variables())
-            if better is not None and better != name:
-                message += f"; did you mean `{better}`?"
-                found = (fixes.replace(f"Use `{better}`", where, better, safe=False),)
-            check.report("TEMPLATE_VARIABLE_UNKNOWN", message, where, found)
-
-
-@agent_rule("TEMPLATE_SINGLE_BRACE")
-def template_single_brace(check: Check, agent: Agent) -> None:
+@agent_rule("TEMPLATE_VARIABLE_UNKNOWN", "TEMPLATE_SINGLE_BRACE")
+def templates(check: Check, agent: Agent) -> None:
+    # One rule for both codes: the walk to every template text is most of the cost of either.
+    texts = list(_template_texts(check, agent))
+    if not texts:
+        return
     scope = agent_scope(check.project, agent)
     known = set(scope.variables())
+    for start, text in texts:
+        _unknown_placeholders(check, agent, scope, start, text)
+        _single_braces(check, known, start, text)
+
+
+def _unknown_placeholders(check: Check, agent: Agent, scope: AgentScope, start: int, text: str) -> None:
     index = check.document.source.index
-    for start, text in _template_texts(check, agent):
-        for m in _SINGLE.finditer(text):
-            name = m.group(1)
-            if name.split(".", 1)[0] not in known:
-                continue
-            where = Range(index.position(start + m.start()), index.position(start + m.end()))
-            check.report(
-                "TEMPLATE_SINGLE_BRACE",
-                f"`{m.group(0)}` is printed as it is; only double braces fill in a value: `{{{{{name}}}}}`",
-                where,
-                (fixes.replace(f"Write `{{{{{name}}}}}`", where, f"{{{{{name}}}}}", safe=False),),
-            )
+    for name, offset in _placeholders(text):
+        if scope.knows(name):
+            continue
+        where = Range(index.position(start + offset), index.position(start + offset + len(name)))
+        message = (
+            f"`{{{{{name}}}}}` names `{name}`, which `{agent.name.text}` neither declares nor "
+            "receives, so the text is sent with a gap where the value should be"
+        )
+        found: tuple[Fix, ...] = ()
+        better = did_you_mean_name(name, scope.variables())
+        if better is not None and better != name:
+            message += f"; did you mean `{better}`?"
+            found = (fixes.replace(f"Use `{better}`", where, better, safe=False),)
+        check.report("TEMPLATE_VARIABLE_UNKNOWN", message, where, found)
+
+
+def _single_braces(check: Check, known: set[str], start: int, text: str) -> None:
+    index = check.document.source.index
+    for m in _SINGLE.finditer(text):
+        name = m.group(1)
+        if name.split(".", 1)[0] not in known:
+            continue
+        where = Range(index.position(start + m.start()), index.position(start + m.end()))
+        check.report(
+            "TEMPLATE_SINGLE_BRACE",
+            f"`{m.group(0)}` is printed as it is; only double braces fill in a value: `{{{{{name}}}}}`",
+            where,
+            (fixes.replace(f"Write `{{{{{name}}}}}`", where, f"{{{{{name}}}}}", safe=False),),
+        )
 
 
 def _template_texts(check: Check, agent: Agent) -> Iterator[tuple[int, str]]:

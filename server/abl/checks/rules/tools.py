@@ -38,6 +38,7 @@ BUILT_IN_TOOLS = frozenset(
     {"__return_to_parent__", "__fan_out__", "get_attachment", "list_attachments", "transfer_to_agent", "call_transfer"}
 )
 _TOOL_NAME = re.compile(r"[A-Za-z_][\w.-]*")
+_NAMING_TOOLS = frozenset({"CALL", "AVAILABLE_TOOLS"})
 
 
 @agent_rule("UNKNOWN_TOOL")
@@ -141,9 +142,11 @@ def _references(agent: Agent, index: LineIndex) -> Iterator[tuple[str, str, Rang
     """(how it is referenced, tool name, range of the name) for every tool the agent uses."""
     for section in agent.sections[1:]:
         for node in read_walk(section):
-            if not node.is_entry or not node.has_value or node.is_pipe:
+            if not node.is_entry:
                 continue
             key = node.key.upper()
+            if key not in _NAMING_TOOLS or not node.has_value or node.is_pipe:
+                continue
             if key == "CALL":
                 found = _first_name(node, index)
                 if found is not None:
