@@ -401,6 +401,29 @@ def test_block_findings_below_a_new_line_move_without_their_rules_running_again(
         assert not [run for run in cache.runs if run.codes in block_rules]
 
 
+def test_findings_whose_fix_inserts_after_their_agent_move_without_their_rules_running_again() -> None:
+    # Each agent's last lines are its return map, and the fixes of `RETURN_VALUE_NOT_MAPPED`
+    # and `HISTORY_NOT_SET` insert lines after them: at the start of the row after the agent,
+    # which moves with it. A new line in the first agent moves the others without re-running them.
+    text = (
+        _many_agents(12)
+        .replace("WHEN: order_id IS SET", "WHEN: order_id IS SET AND amount > 0")
+        .replace("  order_id:\n", '  order_id:\n    PROMPT: "Which?"\n  amount:\n')
+    )
+    project = Project("/p")
+    project.update("/p/a.abl", text)
+    cache = CheckCache()
+    first = check_project(project, STRICT, cache)["/p/a.abl"]
+    assert sum(d.code == "RETURN_VALUE_NOT_MAPPED" for d in first) == 12
+    assert sum(d.code == "HISTORY_NOT_SET" for d in first) == 12
+    for now in (text.replace('GOAL: "Help 0"\n', 'GOAL: "Help 0"\n\n', 1), text):
+        project.edit("/p/a.abl", now)
+        assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": now})
+        again = {(run.agent, run.codes) for run in cache.runs}
+        for codes in ("RETURN_VALUE_NOT_MAPPED", "HISTORY_NOT_SET"):
+            assert {agent for agent, ran in again if ran == codes} <= {"Agent_0"}
+
+
 def test_a_keystroke_looks_at_the_blocks_of_the_edited_agent_only(monkeypatch) -> None:
     # The other blocks are the very objects they were (`layout`): their kept findings are taken
     # over, moved with their rows, without a look at each of the file's blocks.
@@ -881,13 +904,13 @@ def test_two_agents_of_one_name_that_swap_places_are_asked_about_again() -> None
 
 
 def test_results_that_read_their_own_document_keep_no_earlier_document_alive() -> None:
-    """A rule that reads its file beyond its agent's lines (the fix of HISTORY_NOT_SET looks at
-    the line after a route that ends the agent) keeps the document in its result: lines typed
-    above the agent and keystrokes in others must leave only the current one (and the one its
+    """A rule that reads its file beyond its agent's lines (the fix of INVALID_AGENT_NAME renames
+    every route to the agent in the file) keeps the document in its result: lines typed above
+    the agent and keystrokes in others must leave only the current one (and the one its
     keystroke path reads from) alive: a result left behind by a moved agent would keep its
     file's text of that time."""
     text = "".join(
-        f'AGENT: A{i}\nGOAL: "Help {i}"\nHANDOFF:\n  - TO: A{(i + 1) % 30}\n    WHEN: x IS SET\n' for i in range(30)
+        f'AGENT: A-{i}\nGOAL: "Help {i}"\nHANDOFF:\n  - TO: A-{(i + 1) % 30}\n    WHEN: x IS SET\n' for i in range(30)
     )
     project = Project("/p")
     project.update("/p/a.abl", text)

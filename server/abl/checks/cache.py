@@ -1050,6 +1050,11 @@ class _WatchedSource:
         self._reads.own_text = True
         return self._source.text
 
+    @property
+    def holds_tab(self) -> bool:
+        self._reads.own_text = True  # an answer about the whole text, as reading it is
+        return self._source.holds_tab
+
     def __getattr__(self, name: str) -> object:
         self._reads.own_document = True
         return getattr(self._source, name)
@@ -1069,13 +1074,19 @@ class _WatchedIndex:
         if not any(first <= line <= last for first, last in self._lines):
             self._reads.own_document = True
 
+    def _note_point(self, at: Position) -> None:
+        """A point, rather than a line's text: the start of the row after a section is where
+        that section ends (a fix inserts there), which moves with it."""
+        if at.character != 0 or not any(first <= at.line <= last + 1 for first, last in self._lines):
+            self._note(at.line)
+
     def position(self, offset: int) -> Position:
         found = self._index.position(offset)
-        self._note(found.line)
+        self._note_point(found)
         return found
 
     def offset(self, pos: Position) -> int:
-        self._note(pos.line)
+        self._note_point(pos)
         return self._index.offset(pos)
 
     def line_text(self, line: int) -> str:
