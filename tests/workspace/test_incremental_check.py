@@ -383,6 +383,10 @@ def test_agents_moved_by_a_new_line_keep_their_findings_moved() -> None:
     assert check_project(project, STRICT, cache) == _fresh_check({"/p/a.abl": moved})
     agent_runs = [run for run in cache.runs if run.agent is not None]
     assert len(agent_runs) < len(AGENT_RULES) * 30 // 4, f"{len(agent_runs)} agent rules ran again"
+    # Only a finding that points into another agent (the child's declaration, as related
+    # information) is worked out again for the agents that only moved.
+    again = {run.codes for run in agent_runs if run.agent != "Agent_0"}
+    assert again <= {"UNKNOWN_HANDOFF_RETURN_FIELD,MAP_DIRECTION_REVERSED"}
 
 
 def test_block_findings_below_a_new_line_move_without_their_rules_running_again() -> None:
