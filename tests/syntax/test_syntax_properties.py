@@ -138,3 +138,24 @@ def test_quoted_text_reads_back_as_itself(text: str) -> None:
     assert (value.kind, value.text) == (ValueKind.QUOTED, text)
     source = parse(f"AGENT: A\nGOAL: {written}\n")
     assert not [d for d in source.diagnostics if d.code == "SYNTAX_ERROR"], written
+
+
+@given(st.text(alphabet="ab \\\"'#", max_size=24), st.data())
+def test_a_quote_closes_at_the_first_unescaped_quote_like_it(text: str, data: st.DataObject) -> None:
+    from abl.syntax.scanner import _closing_quote
+
+    quotes = [i for i, c in enumerate(text) if c in "\"'"]
+    if not quotes:
+        return
+    at = data.draw(st.sampled_from(quotes))
+    end = data.draw(st.integers(at, len(text)))
+    expected, i = -1, at + 1  # read one character at a time, a backslash taking the next one
+    while i < end:
+        if text[i] == "\\":
+            i += 2
+        elif text[i] == text[at]:
+            expected = i
+            break
+        else:
+            i += 1
+    assert _closing_quote(text, at, end) == expected

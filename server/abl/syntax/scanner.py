@@ -54,7 +54,23 @@ _QUOTE_OPENERS = frozenset(" \t([{,:=!<>")
 class NodeToken(Token):
     """A lark token that carries the scanner's node for the tree builder."""
 
+    __slots__ = ("node",)
     node: Node
+
+    @classmethod
+    def of(cls, node: Node) -> NodeToken:
+        # One per significant line: made without `Token.__new__`'s handling of deprecated
+        # arguments, which is a third of the cost of making one.
+        token: NodeToken = cls._future_new(_TOKEN_TYPES[node.kind], "")
+        token.node = node
+        return token
+
+
+_TOKEN_TYPES = {kind: kind.name for kind in NodeKind}
+# Indentation tokens carry nothing, and the parser neither keeps nor changes them: one of each
+# serves every line.
+_INDENT = Token("_INDENT", "")
+_DEDENT = Token("_DEDENT", "")
 
 
 @dataclass(slots=True)
@@ -123,7 +139,7 @@ class _Scanner:
         while len(self.stack) > 1:
             self.stack.pop()
             self.stack_narrow.pop()
-            self.tokens.append(Token("_DEDENT", ""))
+            self.tokens.append(_DEDENT)
         return ScanResult(self.nodes, self.tokens, self.pending, self.diagnostics)
 
     # --- one significant line ---------------------------------------------------------
@@ -170,7 +186,7 @@ class _Scanner:
             node, open_brackets, parens = self._content_node(start, node_start, content, content_end, col)
             nodes_here.append(node)
             last_end = self._continuation(node, open_brackets, line_end, parens)
-            if node.value_end - node.value_start > 2 * MAX_LIST_ITEMS:  # each item takes 2 characters or more
+            if node._value_end - node._value_start > 2 * MAX_LIST_ITEMS:  # each item takes 2 characters or more
                 self._count_items(node)
         else:
             # A bare dash: the item owns the rest of the line.
@@ -190,9 +206,7 @@ class _Scanner:
             else:
                 self._indent_to(node, node.col, node.col)
             self.nodes.append(node)
-            token = NodeToken(node.kind.name, "")
-            token.node = node
-            self.tokens.append(token)
+            self.tokens.append(NodeToken.of(node))
         self.pos = last_end
 
     def _content_node(
@@ -239,11 +253,12 @@ class _Scanner:
             )
             return node, [], parens
         shape = _value_shape(text, v, content_end, allow_slashes, parens=parens)
+        value_end = shape.end if shape.end > v else v
         node._value_start = v
-        node._value_end = shape.end if shape.end > v else v
+        node._value_end = value_end
         node._comment_start = shape.comment
         node._value_end_row = self.row
-        node.value_end_char = node.value_end - line_start
+        node.value_end_char = value_end - line_start
         if shape.error is not None:
             s, e, msg = shape.error
             self._error(Range.on_line(self.row, s - line_start, e - line_start), msg)
@@ -256,7 +271,13 @@ class _Scanner:
 
     def _continuation(self, node: Node, open_brackets: list[tuple[str, int]], line_end: int, parens: bool) -> int:
         """Swallow a pipe block or the rest of an open flow collection; return the new end."""
-        if node.kind is NodeKind.ENTRY and node.value.strip() in PIPE_MARKERS:
+        # Every marker starts with `|` or `>`: most values are not sliced out to be compared.
+        if (
+            node.kind is NodeKind.ENTRY
+            and node._value_end > node._value_start
+            and self.text[node._value_start] in "|>"
+            and node.value.strip() in PIPE_MARKERS
+        ):
             end = self._pipe_block(node, line_end)
             node._end = end
             return end
@@ -372,7 +393,7 @@ class _Scanner:
         if level > stack[-1]:
             stack.append(level)
             self.stack_narrow.append(narrow)
-            self.tokens.append(Token("_INDENT", ""))
+            self.tokens.append(_INDENT)
             return
         while level < stack[-1]:
             if level > stack[-2]:
@@ -383,7 +404,7 @@ class _Scanner:
                 break
             stack.pop()
             self.stack_narrow.pop()
-            self.tokens.append(Token("_DEDENT", ""))
+            self.tokens.append(_DEDENT)
 
     def _error(self, rng: Range, message: str) -> None:
         self.diagnostics.append(Diagnostic("SYNTAX_ERROR", Severity.ERROR, message, rng))
@@ -491,17 +512,18 @@ def _value_shape(
 
 
 def _closing_quote(text: str, at: int, end: int) -> int:
+    """The offset of the quote that closes the one at `at` (a backslash escapes the character
+    after it), or -1 before `end`."""
     q = text[at]
     i = at + 1
-    while i < end:
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == q:
-            return i
-        i += 1
-    return -1
+    while True:
+        close = text.find(q, i, end)
+        if close < 0:
+            return -1
+        escape = text.find("\\", i, close)
+        if escape < 0:
+            return close
+        i = escape + 2
 
 
 def _tab_message(written: str) -> str:
