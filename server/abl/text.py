@@ -12,6 +12,8 @@ from itertools import accumulate, repeat
 from operator import add
 from typing import NamedTuple
 
+_new_tuple = tuple.__new__
+
 
 class Position(NamedTuple):
     """A place in a text. Tuples, because ranges are made per line in hot paths: ordering and
@@ -27,32 +29,31 @@ class Range(NamedTuple):
 
     @staticmethod
     def on_line(line: int, start: int, end: int) -> Range:
-        return Range(Position(line, start), Position(line, end))
+        return span(line, start, line, end)
 
     @staticmethod
     def empty(line: int, character: int) -> Range:
-        p = Position(line, character)
-        return Range(p, p)
+        p = _new_tuple(Position, (line, character))
+        return _new_tuple(Range, (p, p))
+
+
+def span(start_line: int, start_character: int, end_line: int, end_character: int) -> Range:
+    """The range between two places. Made with `tuple.__new__`: a NamedTuple's own constructor
+    takes twice as long, and lowering a large file makes a range for every key and value."""
+    return _new_tuple(
+        Range,
+        (_new_tuple(Position, (start_line, start_character)), _new_tuple(Position, (end_line, end_character))),
+    )
 
     def contains(self, pos: Position) -> bool:
         return self.start <= pos <= self.end
 
 
 def rows_on(r: Range, rows: int) -> Range:
-    """`r` moved `rows` rows down (up, when negative), its characters as they were. Made with
-    `tuple.__new__`: a NamedTuple's own constructor takes twice as long, and a new line near the
-    top of a large file moves thousands of ranges."""
+    """`r` moved `rows` rows down (up, when negative), its characters as they were: a new line
+    near the top of a large file moves thousands of ranges."""
     (start_line, start_character), (end_line, end_character) = r
-    return _new_tuple(
-        Range,
-        (
-            _new_tuple(Position, (start_line + rows, start_character)),
-            _new_tuple(Position, (end_line + rows, end_character)),
-        ),
-    )
-
-
-_new_tuple = tuple.__new__
+    return span(start_line + rows, start_character, end_line + rows, end_character)
 
 
 # The only line breaks of the Language Server Protocol. Python's `str.splitlines` also breaks at

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from abl.diagnostics import Diagnostic
-from abl.text import LineIndex, Position, Range, rows_on, split_lines
+from abl.text import LineIndex, Range, rows_on, span, split_lines
 
 
 class NodeKind(enum.IntEnum):
@@ -317,9 +317,8 @@ class Node:
             if self.kind is NodeKind.ENTRY:
                 c += 1  # just after the colon
             return Range.empty(row, c)
-        return Range(
-            Position(row, self._value_start - self._line_start),
-            Position(self._value_end_row + self.anchor.row, self.value_end_char),
+        return span(
+            row, self._value_start - self._line_start, self._value_end_row + self.anchor.row, self.value_end_char
         )
 
     @property
@@ -330,11 +329,11 @@ class Node:
             dash = self._value_start - 1 - self._line_start
             return Range.on_line(row, dash, dash + 1)
         if self.kind is NodeKind.ENTRY:
-            start = Position(row, self._key_start - self._line_start)
+            start = self._key_start - self._line_start
             if self._value_end <= self._value_start:
-                return Range(start, Position(row, self._key_end - self._line_start + 1))
-            return Range(start, self.value_range.end)
-        return Range(Position(row, self._value_start - self._line_start), self.value_range.end)
+                return Range.on_line(row, start, self._key_end - self._line_start + 1)
+            return span(row, start, *self.value_range.end)
+        return span(row, self._value_start - self._line_start, *self.value_range.end)
 
     def range(self) -> Range:
         """From the line's first character to the end of its last descendant's head."""
