@@ -47,7 +47,7 @@ from abl.model.types import (
     read_flag,
 )
 from abl.syntax import limits
-from abl.syntax.cst import Node, SourceFile, find_entry
+from abl.syntax.cst import Node, SourceFile, entries_by_key, find_entry
 from abl.syntax.values import Value, ValueKind, read_value, split_top_level, unquote
 from abl.text import Position, Range
 
@@ -441,35 +441,36 @@ class _Lowering:
     def gather_field(
         self, name: Name, props: list[Node], node: Node, inline: Node | None, in_flow: bool
     ) -> GatherField:
-        required = self.scalar(find_entry(props, "REQUIRED"))
+        keyed = entries_by_key(props)  # fifteen keys are asked for
+        required = self.scalar(keyed.get("required"))
         if required is None and inline is not None and inline.has_value:
             required = self.scalar(inline)  # `- field: required|optional`
             if required is not None and required.lower in ("required", "optional"):
                 word = "true" if required.lower == "required" else "false"
                 required = Scalar(word, required.raw, False, required.range, required.key_range)
-        options_node = find_entry(props, "OPTIONS")
+        options_node = keyed.get("options")
         options = tuple(n.text for n in self.names(options_node)) if options_node is not None else ()
-        sensitive = _is_true(self.scalar(find_entry(props, "SENSITIVE")))
+        sensitive = _is_true(self.scalar(keyed.get("sensitive")))
         return GatherField(
             name=name,
             range=node.range(),
-            prompt=self.scalar(find_entry(props, "PROMPT")),
-            type=self.scalar(find_entry(props, "TYPE")),
+            prompt=self.scalar(keyed.get("prompt")),
+            type=self.scalar(keyed.get("type")),
             required=required,
-            default=self.scalar(find_entry(props, "DEFAULT")),
+            default=self.scalar(keyed.get("default")),
             options=options,
-            description=self.scalar(find_entry(props, "DESCRIPTION")),
+            description=self.scalar(keyed.get("description")),
             sensitive=sensitive,
             # VALIDATION is a key of its own, read when VALIDATE is absent
-            validate=self.scalar(find_entry(props, "VALIDATE") or find_entry(props, "VALIDATION")),
-            retry_prompt=self.scalar(find_entry(props, "RETRY_PROMPT")),
-            max_retries=self.scalar(find_entry(props, "MAX_RETRIES")),
-            depends_on=tuple(self.names(find_entry(props, "DEPENDS_ON"))),
-            extraction_pattern=self.scalar(find_entry(props, "EXTRACTION_PATTERN")),
-            extraction_group=self.scalar(find_entry(props, "EXTRACTION_GROUP")),
+            validate=self.scalar(keyed.get("validate") or keyed.get("validation")),
+            retry_prompt=self.scalar(keyed.get("retry_prompt")),
+            max_retries=self.scalar(keyed.get("max_retries")),
+            depends_on=tuple(self.names(keyed.get("depends_on"))),
+            extraction_pattern=self.scalar(keyed.get("extraction_pattern")),
+            extraction_group=self.scalar(keyed.get("extraction_group")),
             in_flow=in_flow,
-            display=self.scalar(find_entry(props, "SENSITIVE_DISPLAY")),
-            mask=self.mask_config(find_entry(props, "MASK_CONFIG")),
+            display=self.scalar(keyed.get("sensitive_display")),
+            mask=self.mask_config(keyed.get("mask_config")),
         )
 
     def mask_config(self, node: Node | None) -> tuple[tuple[str, str], ...]:

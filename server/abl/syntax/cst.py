@@ -414,6 +414,12 @@ def find_entry(nodes: Iterable[Node], key: str, *aliases: str) -> Node | None:
     return found
 
 
+def entries_by_key(nodes: Iterable[Node]) -> dict[str, Node]:
+    """Each entry among `nodes` by its key in lowercase, the later of a key written twice: what
+    `find_entry` answers for each key, for a reader that asks about many keys of one block."""
+    return {node.key.lower(): node for node in nodes if node.kind is NodeKind.ENTRY}
+
+
 def _fold(text: str) -> str:
     """`>` blocks: single line breaks between text lines become spaces; blank lines stay."""
     out: list[str] = [
