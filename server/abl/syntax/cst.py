@@ -278,7 +278,13 @@ class Node:
 
     @property
     def is_pipe(self) -> bool:
-        return self.kind is NodeKind.ENTRY and self.value.strip() in PIPE_MARKERS
+        if self.kind is not NodeKind.ENTRY or self._value_end <= self._value_start:
+            return False
+        # Every marker starts with `|` or `>`, after blanks: most values are not sliced out to
+        # be compared.
+        anchor = self.anchor
+        first = anchor.text[self._value_start + anchor.offset]
+        return (first in "|>" or first.isspace()) and self.value.strip() in PIPE_MARKERS
 
     @property
     def pipe_text(self) -> str:

@@ -20,7 +20,7 @@ from itertools import pairwise
 from lark import Token
 
 from abl.diagnostics import Diagnostic, Severity
-from abl.syntax.cst import PIPE_MARKERS, Anchor, Node, NodeKind, Trivia, TriviaKind
+from abl.syntax.cst import Anchor, Node, NodeKind, Trivia, TriviaKind
 from abl.syntax.limits import (
     LIMIT_CODE,
     MAX_LINE_CHARS,
@@ -271,13 +271,7 @@ class _Scanner:
 
     def _continuation(self, node: Node, open_brackets: list[tuple[str, int]], line_end: int, parens: bool) -> int:
         """Swallow a pipe block or the rest of an open flow collection; return the new end."""
-        # Every marker starts with `|` or `>`: most values are not sliced out to be compared.
-        if (
-            node.kind is NodeKind.ENTRY
-            and node._value_end > node._value_start
-            and self.text[node._value_start] in "|>"
-            and node.value.strip() in PIPE_MARKERS
-        ):
+        if node.is_pipe:
             end = self._pipe_block(node, line_end)
             node._end = end
             return end

@@ -98,6 +98,8 @@ def section_structure(check: Check, block: Block) -> None:
 # Value kinds whose whole block belongs to codes of their own: under them keys are still
 # checked, values are not (a history block's `mode` is E330's, its `count` E331's).
 _OWN_CODES = frozenset({V.HISTORY})
+# Kinds whose values other codes judge (an action, a duration, a history setting).
+_JUDGED_ELSEWHERE = frozenset({V.ACTION, V.DURATION, V.HISTORY})
 # Kinds of text, which a `|` block may hold.
 _PROSE = frozenset({V.STRING, V.TEXT, V.TEMPLATE})
 # Kinds that take lines under their key as something other than one value's continuation.
@@ -435,7 +437,7 @@ class _Walk:
         shapes = kinds(key)
         if V.CONDITION in shapes:
             self._condition(node)
-        if key.fallback is not None or key.exact_true or shapes & {V.ACTION, V.DURATION, V.HISTORY}:
+        if key.fallback is not None or key.exact_true or shapes & _JUDGED_ELSEWHERE:
             return  # these values have codes of their own
         if shapes & _UNCHECKED and not (shapes == _NAME_ONLY and key.refers_to == "variable"):
             return  # any value written is one of these (a list or a map too): nothing to read
