@@ -434,7 +434,7 @@ class _Draft:
     """An edge of one agent, before its target is resolved."""
 
     target: _Target | str  # a node id, when it needs no resolution (tools, the human)
-    edge: GraphEdge  # with `target` left empty
+    edge: GraphEdge  # its `target` the id of `target`, as written (`_Share.resolve` resolves it)
     back: AnchoredRange | None = None  # a returnable route's: where its way back is drawn (`_return_range`)
 
 
@@ -470,12 +470,13 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
         if route.target is None or not route.target.text:
             continue
         history = route.history
+        target = _Target(route.target.text, route.remote)
         drafts.append(
             _Draft(
-                _Target(route.target.text, route.remote),
+                target,
                 GraphEdge(
                     name,
-                    "",
+                    _target_id(target),
                     EdgeKind.HANDOFF,
                     path,
                     placed(route.range),
@@ -496,18 +497,20 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
         if target.text:
             drafts.append(
                 _Draft(
-                    _Target(target.text), GraphEdge(name, "", EdgeKind.HANDOFF, path, placed(target.range), via=where)
+                    _Target(target.text),
+                    GraphEdge(name, target.text, EdgeKind.HANDOFF, path, placed(target.range), via=where),
                 )
             )
     for delegate in agent.delegates:
         if delegate.target is None or not delegate.target.text:
             continue
+        target = _Target(delegate.target.text, delegate.remote)
         drafts.append(
             _Draft(
-                _Target(delegate.target.text, delegate.remote),
+                target,
                 GraphEdge(
                     name,
-                    "",
+                    _target_id(target),
                     EdgeKind.DELEGATE,
                     path,
                     placed(delegate.range),
@@ -521,12 +524,16 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
         condition = trigger.when.text if trigger.when is not None else None
         drafts.append(
             _Draft(
-                ESCALATION_ID, GraphEdge(name, "", EdgeKind.ESCALATE, path, placed(trigger.range), condition=condition)
+                ESCALATION_ID,
+                GraphEdge(name, ESCALATION_ID, EdgeKind.ESCALATE, path, placed(trigger.range), condition=condition),
             )
         )
     tools: list[_Tool] = [_Tool(t.name.text, path, placed(t.name.range)) for t in agent.tools if t.name.text]
     tools.extend(_Tool(n.text, path, placed(n.range)) for imp in agent.tool_imports for n in imp.names if n.text)
-    drafts.extend(_Draft(_tool_id(tool.name), GraphEdge(name, "", EdgeKind.TOOL, path, tool.at)) for tool in tools)
+    drafts.extend(
+        _Draft(_tool_id(tool.name), GraphEdge(name, _tool_id(tool.name), EdgeKind.TOOL, path, tool.at))
+        for tool in tools
+    )
     return tuple(drafts), tuple(tools)
 
 
@@ -1051,7 +1058,7 @@ class _Share:
     def __init__(self, agent: Agent, drafts: tuple[_Draft, ...], tools: tuple[_Tool, ...]) -> None:
         self.agent, self.drafts, self.tools = agent, drafts, tools
         self.node = _agent_node(agent)
-        self.edges = [replace(d.edge, target=_target_id(d.target)) for d in drafts]
+        self.edges = [d.edge for d in drafts]
         self.ways = {d.edge.route: d.back for d in drafts if d.back is not None}  # route → where its way back is
         # The nodes other than agents it names, in order; a name is a missing agent's unless local.
         self.mentions: list[GraphNode | str] = [
