@@ -36,6 +36,9 @@ class Range(NamedTuple):
         p = _new_tuple(Position, (line, character))
         return _new_tuple(Range, (p, p))
 
+    def contains(self, pos: Position) -> bool:
+        return self.start <= pos <= self.end
+
 
 def span(start_line: int, start_character: int, end_line: int, end_character: int) -> Range:
     """The range between two places. Made with `tuple.__new__`: a NamedTuple's own constructor
@@ -44,9 +47,6 @@ def span(start_line: int, start_character: int, end_line: int, end_character: in
         Range,
         (_new_tuple(Position, (start_line, start_character)), _new_tuple(Position, (end_line, end_character))),
     )
-
-    def contains(self, pos: Position) -> bool:
-        return self.start <= pos <= self.end
 
 
 def rows_on(r: Range, rows: int) -> Range:
