@@ -431,10 +431,11 @@ class _Target:
 
 @dataclass(frozen=True, slots=True)
 class _Draft:
-    """An edge of one agent, before its target is resolved."""
+    """An edge of one agent, with what it names: whether a name is a local agent or a missing
+    one is known only once every agent is (`_Share.resolve`)."""
 
     target: _Target | str  # a node id, when it needs no resolution (tools, the human)
-    edge: GraphEdge  # its `target` the id of `target`, as written (`_Share.resolve` resolves it)
+    edge: GraphEdge  # its `target` the id of the node it leads to, whichever kind that is
     back: AnchoredRange | None = None  # a returnable route's: where its way back is drawn (`_return_range`)
 
 
