@@ -1,5 +1,7 @@
 """Parsing: every operator, precedence, literals, paths, calls, and spans."""
 
+import typing
+
 import pytest
 
 from abl.expr import (
@@ -12,6 +14,7 @@ from abl.expr import (
     Path,
     TextOp,
     Unary,
+    ast,
     parse_condition,
     show,
     walk,
@@ -249,10 +252,6 @@ def test_results_are_cached_by_text():
 def test_every_kind_of_expression_node_can_be_walked() -> None:
     # `children` looks a node's kind up in a table: a kind added to `Expr` without an entry
     # would make every walk over a condition holding it raise.
-    import typing
-
-    from abl.expr import ast
-
     kinds = set(typing.get_args(ast.Expr))
     assert kinds, "Expr lists the node kinds"
     assert kinds == set(ast._CHILDREN_OF)

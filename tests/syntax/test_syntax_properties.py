@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from abl.syntax import parse
+from abl.syntax.scanner import _closing_quote
 from abl.syntax.values import ValueKind, quote, read_value, unquote
 
 HERE = Path(__file__).parent
@@ -142,8 +143,6 @@ def test_quoted_text_reads_back_as_itself(text: str) -> None:
 
 @given(st.text(alphabet="ab \\\"'#", max_size=24), st.data())
 def test_a_quote_closes_at_the_first_unescaped_quote_like_it(text: str, data: st.DataObject) -> None:
-    from abl.syntax.scanner import _closing_quote
-
     quotes = [i for i, c in enumerate(text) if c in "\"'"]
     if not quotes:
         return
