@@ -471,13 +471,13 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
         if route.target is None or not route.target.text:
             continue
         history = route.history
-        target = _Target(route.target.text, route.remote)
+        leads_to = _Target(route.target.text, route.remote)
         drafts.append(
             _Draft(
-                target,
+                leads_to,
                 GraphEdge(
                     name,
-                    _target_id(target),
+                    _target_id(leads_to),
                     EdgeKind.HANDOFF,
                     path,
                     placed(route.range),
@@ -505,13 +505,13 @@ def _agent_drafts(agent: Agent, default_history: str) -> tuple[tuple[_Draft, ...
     for delegate in agent.delegates:
         if delegate.target is None or not delegate.target.text:
             continue
-        target = _Target(delegate.target.text, delegate.remote)
+        leads_to = _Target(delegate.target.text, delegate.remote)
         drafts.append(
             _Draft(
-                target,
+                leads_to,
                 GraphEdge(
                     name,
-                    _target_id(target),
+                    _target_id(leads_to),
                     EdgeKind.DELEGATE,
                     path,
                     placed(delegate.range),
