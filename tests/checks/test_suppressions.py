@@ -105,6 +105,9 @@ def test_the_first_comment_block_may_start_after_blank_lines_and_a_byte_order_ma
         'a: "x # abl: ignore[W801]"\n',  # inside quotes
         "a: x#abl: ignore[W801]\n",  # `#` glued to the value is not a comment
         "RESPOND: |\n  # abl: ignore[W801]\nb: 1\n",  # a line of a `|` block
+        # Three tabs reach column 24, deeper than the key at 16, as the parser measures them.
+        "Y:\n                N: |\n\t\t\t# abl: ignore[W801]\n",
+        "Y:\n\t- N: |\n\t\t# abl: ignore[W801]\n",  # the key after a dash, at column 10
     ],
 )
 def test_text_that_is_not_a_comment_holds_no_directive(text: str) -> None:

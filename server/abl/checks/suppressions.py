@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from abl.checks.registry import BY_CODE, lookup
 from abl.diagnostics import Diagnostic, Fix, TextEdit
 from abl.suggest import did_you_mean
+from abl.syntax.scanner import indent_width
 from abl.text import Position, Range
 
 MARKER = "abl:"
@@ -121,7 +122,7 @@ def _comments(text: str) -> Iterator[tuple[int, str, int, bool]]:
         line = raw[:-1] if raw.endswith("\r") else raw
         stripped = line.lstrip(_BLANKS)
         if pipe_column >= 0:
-            if not stripped or len(line) - len(stripped) > pipe_column:
+            if not stripped or indent_width(line) > pipe_column:
                 continue  # a line of the block's text
             pipe_column = -1
         if in_header and stripped and not stripped.startswith("#"):
@@ -129,7 +130,10 @@ def _comments(text: str) -> Iterator[tuple[int, str, int, bool]]:
         if "|" in line or ">" in line:
             pipe = _PIPE_ENTRY.match(line)
             if pipe is not None:
-                pipe_column = len(pipe.group("lead"))
+                # The key's column as the parser measures it: the indentation with its tabs
+                # expanded, then the dash and the blanks after it, one column each.
+                lead = pipe.group("lead")
+                pipe_column = indent_width(lead) + len(lead.lstrip(" \t"))
         if MARKER not in line:
             continue
         comment = _comment_start(line)
