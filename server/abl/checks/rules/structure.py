@@ -98,8 +98,6 @@ def section_structure(check: Check, block: Block) -> None:
 # Value kinds whose whole block belongs to codes of their own: under them keys are still
 # checked, values are not (a history block's `mode` is E330's, its `count` E331's).
 _OWN_CODES = frozenset({V.HISTORY})
-# Kinds whose values other codes judge (an action, a duration, a history setting).
-_JUDGED_ELSEWHERE = frozenset({V.ACTION, V.DURATION, V.HISTORY})
 # Kinds of text, which a `|` block may hold.
 _PROSE = frozenset({V.STRING, V.TEXT, V.TEMPLATE})
 # Kinds that take lines under their key as something other than one value's continuation.
@@ -437,10 +435,12 @@ class _Walk:
         shapes = kinds(key)
         if V.CONDITION in shapes:
             self._condition(node)
-        if key.fallback is not None or key.exact_true or shapes & _JUDGED_ELSEWHERE:
+        if key.fallback is not None or key.exact_true:
             return  # these values have codes of their own
         if shapes & _UNCHECKED and not (shapes == _NAME_ONLY and key.refers_to == "variable"):
-            return  # any value written is one of these (a list or a map too): nothing to read
+            # Any value written is one of these (a list or a map too), or is judged by a code of
+            # its own (an action, a duration, a history setting): nothing to read.
+            return
         raw = node.value
         if "{{" in raw or "${" in raw:
             return  # resolved at runtime
@@ -451,10 +451,8 @@ class _Walk:
             if shapes <= {V.BOOL, V.INT, V.NUMBER, V.ENUM}:
                 self._invalid(key, node, f"`{key.name}` takes {_kind_words(key)}, not a {written.kind.value}")
             return
-        if shapes == {V.NAME} and key.refers_to == "variable":
+        if shapes == _NAME_ONLY:  # naming a variable: the only unchecked kind read here
             self._variable_name(key, node, written.text.strip())
-            return
-        if shapes & _UNCHECKED:
             return
         text = written.text.strip()
         if self._fits(key, shapes, text):
